@@ -1,0 +1,168 @@
+//! Error codes: the stable strings clients branch on.
+//!
+//! Every refusal the server sends carries one of these in `error.code`, with a human
+//! `message` beside it. A code is never reused for another meaning and never renamed; the
+//! test at the bottom pins the whole list, so changing one is a deliberate act.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $variant:ident = $wire:literal,)*) => {
+        /// A stable error code. On the wire it is the snake_case string shown with each variant.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum ErrorCode {
+            $($(#[$doc])* #[serde(rename = $wire)] $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The code as it appears on the wire.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $wire,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // --- decoding a frame ---
+    /// The frame is not valid MessagePack.
+    Malformed = "malformed",
+    /// Valid MessagePack, but not the shape of any message (missing or mistyped field).
+    BadShape = "bad_shape",
+    /// A `type` this server does not know.
+    UnknownType = "unknown_type",
+    /// A text frame; the protocol is binary MessagePack only.
+    TextFrame = "text_frame",
+    /// The frame is larger than the configured maximum.
+    FrameTooLarge = "frame_too_large",
+
+    // --- the session ---
+    /// `hello` named a protocol version this server does not speak.
+    ProtocolVersion = "protocol_version",
+    /// A message other than `hello` came before `hello`.
+    HelloFirst = "hello_first",
+    /// A second `hello` on the same connection.
+    AlreadyHello = "already_hello",
+    /// The resume token is unknown or its grace period is over.
+    BadResumeToken = "bad_resume_token",
+    /// Too many messages: the rate limit was exceeded and this one was dropped.
+    RateLimited = "rate_limited",
+    /// The client is too slow or abusive and the connection is being closed.
+    Closing = "closing",
+    /// The name is empty or too long.
+    BadName = "bad_name",
+    /// The server is shutting down.
+    ShuttingDown = "shutting_down",
+
+    // --- the lobby ---
+    /// No room with that id.
+    NoSuchRoom = "no_such_room",
+    /// The seat asked for is taken or does not exist.
+    SeatTaken = "seat_taken",
+    /// The room has no free seat.
+    RoomFull = "room_full",
+    /// Already seated or watching somewhere; leave first.
+    AlreadyInRoom = "already_in_room",
+    /// Not in a room, so there is nothing to leave, act on or snapshot.
+    NotInRoom = "not_in_room",
+    /// The room options are invalid (named in the message).
+    BadOptions = "bad_options",
+    /// The action is for another game than the room's.
+    WrongGame = "wrong_game",
+    /// A spectator tried to act.
+    NotSeated = "not_seated",
+    /// The room is closed or has not started.
+    RoomClosed = "room_closed",
+    /// The game has not started yet (seats are still empty).
+    NotStarted = "not_started",
+    /// The game is over; no more actions.
+    GameOver = "game_over",
+    /// The server is busy (a room's inbox is full); try again.
+    Busy = "busy",
+
+    // --- xiangqi ---
+    /// Not this side's turn to move.
+    NotYourTurn = "not_your_turn",
+    /// The move text is not ICCS (`h2e2`).
+    BadNotation = "bad_notation",
+    /// The move breaks the rules (the message says why).
+    IllegalMove = "illegal_move",
+    /// No draw offer to accept or decline.
+    NoDrawOffer = "no_draw_offer",
+    /// Draw offers are rate-limited per side.
+    DrawOfferLimit = "draw_offer_limit",
+    /// Offering a draw while one's own offer stands, or answering one's own offer.
+    OwnDrawOffer = "own_draw_offer",
+
+    // --- tuolaji ---
+}
+
+/// An error as it travels: a stable code and a sentence for people.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list is append-only: a removed or renamed code breaks clients.
+    #[test]
+    fn codes_are_pinned() {
+        let wire: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(
+            wire,
+            [
+                "malformed",
+                "bad_shape",
+                "unknown_type",
+                "text_frame",
+                "frame_too_large",
+                "protocol_version",
+                "hello_first",
+                "already_hello",
+                "bad_resume_token",
+                "rate_limited",
+                "closing",
+                "bad_name",
+                "shutting_down",
+                "no_such_room",
+                "seat_taken",
+                "room_full",
+                "already_in_room",
+                "not_in_room",
+                "bad_options",
+                "wrong_game",
+                "not_seated",
+                "room_closed",
+                "not_started",
+                "game_over",
+                "busy",
+                "not_your_turn",
+                "bad_notation",
+                "illegal_move",
+                "no_draw_offer",
+                "draw_offer_limit",
+                "own_draw_offer",
+            ]
+        );
+    }
+
+    #[test]
+    fn codes_are_unique_and_serialize_as_their_string() {
+        let mut seen = std::collections::HashSet::new();
+        for code in ErrorCode::ALL {
+            assert!(seen.insert(code.as_str()), "{code:?} reused");
+            let bytes = rmp_serde::to_vec(code).unwrap();
+            let back: String = rmp_serde::from_slice(&bytes).unwrap();
+            assert_eq!(back, code.as_str());
+        }
+    }
+}
