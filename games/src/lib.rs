@@ -17,9 +17,9 @@
 //!
 //! | type | rule term | meaning |
 //! |---|---|---|
-//! | `Deal` | 盘 | one deal of Tuolaji played out (the rules page's "hand") |
+//! | `Hand` | 盘 | one deal of Tuolaji played out (the rules page's "hand") |
 //! | `Holding` | 手牌 | the cards one seat holds |
-//! | `Match` | 局 | a Tuolaji game: deals until a team passes A |
+//! | `Match` | 局 | a Tuolaji game: hands until a team passes A (the page's "game"; `Game` is the trait) |
 //! | `Trick` | 一轮出牌 | one lead and three follows |
 //! | `Lead`, `Follow`, `Throw` | 首攻, 跟牌, 甩牌 | the first play of a trick, the others, a multi-unit lead |
 //! | `Tractor` | 拖拉机 (对拖, 刻拖) | consecutive pairs or triples |
