@@ -1,11 +1,22 @@
 //! Every message on qipai's wire.
 //!
 //! Binary WebSocket frames, each one MessagePack value; structs are maps with field names,
-//! enums are tagged with a `type` field. `PROTOCOL.md` documents each message with an
-//! example.
+//! enums are tagged with a `type` field (or `game` where a per-game type is wrapped).
+//! `PROTOCOL.md` documents each message with an example.
 //!
+//! - [`envelope`]: [`ClientMsg`] and [`ServerMsg`], the lobby's and rooms' shared types.
+//! - [`codec`]: the only caller of rmp-serde; classifies decoding errors.
 //! - [`error`]: [`ErrorCode`], the stable error codes, and [`WireError`].
+//! - [`xiangqi`]: xiangqi options, actions, view and events.
 
+pub mod codec;
+pub mod envelope;
 pub mod error;
+pub mod xiangqi;
 
+pub use codec::{decode, encode, DecodeError};
+pub use envelope::{
+    ClientMsg, Event, GameAction, GameKind, PlayerId, RoomEvent, RoomId, RoomInfo, RoomOptions,
+    RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,
+};
 pub use error::{ErrorCode, WireError};

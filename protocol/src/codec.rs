@@ -1,0 +1,150 @@
+//! The codec: the only place that calls rmp-serde. One MessagePack value per binary frame.
+//!
+//! Decoding sorts failures the way a client needs to hear about them: bytes that are not
+//! MessagePack at all (`malformed`), a value with no or an unknown `type` (`unknown_type`),
+//! and a known `type` with missing or mistyped fields (`bad_shape`). When the frame carries a
+//! readable `seq`, the error echoes it.
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ErrorCode;
+
+/// Why a frame could not be decoded, with the request's `seq` when it could be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct DecodeError {
+    pub code: ErrorCode,
+    pub seq: Option<u64>,
+    pub message: String,
+}
+
+/// Encodes a message: structs as maps with field names, so clients read plain objects.
+///
+/// # Errors
+/// Only if a value cannot be represented in MessagePack (a map with non-string keys would
+/// still work; in practice our types always encode).
+pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, rmp_serde::encode::Error> {
+    rmp_serde::to_vec_named(value)
+}
+
+/// The few fields read before the full decode, to classify errors and echo `seq`.
+#[derive(Deserialize)]
+struct Peek {
+    #[serde(rename = "type")]
+    ty: Option<String>,
+    seq: Option<u64>,
+}
+
+/// Decodes one frame into `T`, whose variants' `type` names are `known`.
+///
+/// # Errors
+/// [`DecodeError`] with `malformed`, `unknown_type` or `bad_shape`.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8], known: &[&str]) -> Result<T, DecodeError> {
+    if rmp_serde::from_slice::<IgnoredAny>(bytes).is_err() {
+        return Err(DecodeError {
+            code: ErrorCode::Malformed,
+            seq: None,
+            message: "the frame is not a MessagePack value".into(),
+        });
+    }
+    let peek = rmp_serde::from_slice::<Peek>(bytes).unwrap_or(Peek {
+        ty: None,
+        seq: None,
+    });
+    let seq = peek.seq;
+    match peek.ty.as_deref() {
+        None => Err(DecodeError {
+            code: ErrorCode::BadShape,
+            seq,
+            message: "a message must be a map with a string `type` field".into(),
+        }),
+        Some(ty) if !known.contains(&ty) => Err(DecodeError {
+            code: ErrorCode::UnknownType,
+            seq,
+            message: format!("unknown message type `{}`", truncate(ty)),
+        }),
+        Some(ty) => rmp_serde::from_slice::<T>(bytes).map_err(|e| DecodeError {
+            code: ErrorCode::BadShape,
+            seq,
+            message: format!(
+                "`{}` message has the wrong shape: {}",
+                ty,
+                truncate(&e.to_string())
+            ),
+        }),
+    }
+}
+
+/// Keeps echoed client text short.
+fn truncate(s: &str) -> &str {
+    match s.char_indices().nth(80) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::ClientMsg;
+
+    fn decode_client(bytes: &[u8]) -> Result<ClientMsg, DecodeError> {
+        decode(bytes, ClientMsg::TYPES)
+    }
+
+    #[test]
+    fn garbage_is_malformed() {
+        let err = decode_client(&[0xc1, 0xff, 0x00]).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Malformed);
+    }
+
+    #[test]
+    fn a_map_without_type_is_bad_shape() {
+        #[derive(Serialize)]
+        struct NoType {
+            seq: u64,
+        }
+        let err = decode_client(&encode(&NoType { seq: 4 }).unwrap()).unwrap_err();
+        assert_eq!((err.code, err.seq), (ErrorCode::BadShape, Some(4)));
+    }
+
+    #[test]
+    fn an_unknown_type_is_named() {
+        #[derive(Serialize)]
+        struct Odd {
+            #[serde(rename = "type")]
+            ty: &'static str,
+            seq: u64,
+        }
+        let bytes = encode(&Odd {
+            ty: "teleport",
+            seq: 9,
+        })
+        .unwrap();
+        let err = decode_client(&bytes).unwrap_err();
+        assert_eq!((err.code, err.seq), (ErrorCode::UnknownType, Some(9)));
+        assert!(err.message.contains("teleport"));
+    }
+
+    #[test]
+    fn a_known_type_with_wrong_fields_is_bad_shape() {
+        #[derive(Serialize)]
+        struct Ping {
+            #[serde(rename = "type")]
+            ty: &'static str,
+            seq: &'static str,
+        }
+        let bytes = encode(&Ping {
+            ty: "ping",
+            seq: "x",
+        })
+        .unwrap();
+        assert_eq!(decode_client(&bytes).unwrap_err().code, ErrorCode::BadShape);
+    }
+
+    #[test]
+    fn long_unknown_types_are_truncated() {
+        assert_eq!(truncate(&"é".repeat(200)).chars().count(), 80);
+    }
+}

@@ -1,0 +1,371 @@
+//! The envelope: every message a client sends ([`ClientMsg`]) and the server sends
+//! ([`ServerMsg`]), with the lobby and room types they carry. Per-game actions, views and
+//! events live in their game's module.
+//!
+//! # Format
+//! Each message is a MessagePack map with a `type` field:
+//! ```text
+//! {"type": "hello", "protocol_version": 1, "name": "Wu", "resume_token": null}
+//! {"type": "xiangqi", "seq": 7, "action": {"type": "move", "iccs": "h2e2"}}
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ErrorCode;
+use crate::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions, XiangqiView};
+
+/// The protocol version this build speaks; `hello` must name it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A room's id, unique for the server's lifetime.
+pub type RoomId = u64;
+/// A player's id, unique for the server's lifetime; stable across reconnections.
+pub type PlayerId = u64;
+/// A client request's sequence number, chosen by the client and echoed in the answer.
+pub type Seq = u64;
+
+/// Which game a room plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    Xiangqi,
+}
+
+/// A room's options, chosen when it is created; tagged by `game`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum RoomOptions {
+    Xiangqi(XiangqiOptions),
+}
+
+impl RoomOptions {
+    /// The game these options are for.
+    pub fn game(&self) -> GameKind {
+        match self {
+            RoomOptions::Xiangqi(_) => GameKind::Xiangqi,
+        }
+    }
+}
+
+/// Everything a client may send.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// The first message on every connection.
+    Hello {
+        protocol_version: u32,
+        name: String,
+        #[serde(default)]
+        resume_token: Option<String>,
+    },
+    /// Asks for `pong` with the server's time (for clock sync).
+    Ping {
+        seq: Seq,
+        #[serde(default)]
+        client_time: u64,
+    },
+    /// Asks for the open rooms, optionally of one game.
+    ListRooms {
+        seq: Seq,
+        #[serde(default)]
+        game: Option<GameKind>,
+    },
+    /// Creates a room and sits down in it (`seat`, or the first free one).
+    CreateRoom {
+        seq: Seq,
+        options: RoomOptions,
+        #[serde(default)]
+        seat: Option<u8>,
+    },
+    /// Sits down in a room: `seat`, or any free seat.
+    Join {
+        seq: Seq,
+        room_id: RoomId,
+        #[serde(default)]
+        seat: Option<u8>,
+    },
+    /// Watches a room without a seat.
+    Spectate { seq: Seq, room_id: RoomId },
+    /// Sits down at any waiting table with these options, or opens one.
+    QuickPlay { seq: Seq, options: RoomOptions },
+    /// Leaves the current room (during a xiangqi game this resigns it).
+    Leave { seq: Seq },
+    /// Asks for a fresh snapshot of the current room.
+    Snapshot { seq: Seq },
+    /// A xiangqi action in the current room.
+    Xiangqi { seq: Seq, action: XiangqiAction },
+}
+
+impl ClientMsg {
+    /// Every `type` a client may send.
+    pub const TYPES: &'static [&'static str] = &[
+        "hello",
+        "ping",
+        "list_rooms",
+        "create_room",
+        "join",
+        "spectate",
+        "quick_play",
+        "leave",
+        "snapshot",
+        "xiangqi",
+    ];
+
+    /// The request's sequence number (`hello` has none).
+    pub fn seq(&self) -> Option<Seq> {
+        match self {
+            ClientMsg::Hello { .. } => None,
+            ClientMsg::Ping { seq, .. }
+            | ClientMsg::ListRooms { seq, .. }
+            | ClientMsg::CreateRoom { seq, .. }
+            | ClientMsg::Join { seq, .. }
+            | ClientMsg::Spectate { seq, .. }
+            | ClientMsg::QuickPlay { seq, .. }
+            | ClientMsg::Leave { seq }
+            | ClientMsg::Snapshot { seq }
+            | ClientMsg::Xiangqi { seq, .. } => Some(*seq),
+        }
+    }
+}
+
+/// A game action, as the room receives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameAction {
+    Xiangqi(XiangqiAction),
+}
+
+impl GameAction {
+    /// The game the action belongs to.
+    pub fn game(&self) -> GameKind {
+        match self {
+            GameAction::Xiangqi(_) => GameKind::Xiangqi,
+        }
+    }
+}
+
+/// One seat as everybody sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub player_id: PlayerId,
+    pub name: String,
+    /// `false` while the player is disconnected (within the reconnection grace).
+    pub connected: bool,
+}
+
+/// A room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomInfo {
+    pub room_id: RoomId,
+    pub options: RoomOptions,
+    /// One entry per seat, `None` when free.
+    pub seats: Vec<Option<SeatInfo>>,
+    pub spectators: u32,
+    pub status: RoomStatus,
+}
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Waiting for seats to fill.
+    Waiting,
+    /// The game is on.
+    Playing,
+    /// The game has ended; the room closes soon.
+    Over,
+}
+
+/// What one viewer sees of a game; tagged by `game`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum View {
+    Xiangqi(XiangqiView),
+}
+
+/// Something that happened in a room; tagged by `game` (`room` for seat changes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum Event {
+    Room(RoomEvent),
+    Xiangqi(XiangqiEvent),
+}
+
+/// Seat changes, the same for every game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RoomEvent {
+    /// A player sat down.
+    Joined { seat: u8, player: SeatInfo },
+    /// A player stood up (before the game, or after it ended).
+    Left { seat: u8 },
+    /// A player's connection dropped; the seat waits for the reconnection grace.
+    Away { seat: u8 },
+    /// The player came back.
+    Back { seat: u8 },
+}
+
+/// Everything the server may send.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`. `resume_token` gives the seat back after a dropped
+    /// connection; keep it secret.
+    Welcome {
+        protocol_version: u32,
+        player_id: PlayerId,
+        resume_token: String,
+        /// Milliseconds on the server's clock (the one every `server_time` uses).
+        server_time: u64,
+        /// The room this player is in, when a resumed session was in one (a snapshot follows).
+        room_id: Option<RoomId>,
+    },
+    /// A request was refused, or the frame could not be read. `seq` echoes the request's.
+    Error {
+        seq: Option<Seq>,
+        code: ErrorCode,
+        message: String,
+    },
+    /// A request was accepted; its effects follow as events.
+    Ok { seq: Seq },
+    /// The answer to `ping`.
+    Pong {
+        seq: Seq,
+        client_time: u64,
+        server_time: u64,
+    },
+    /// The answer to `list_rooms`.
+    Rooms { seq: Seq, rooms: Vec<RoomInfo> },
+    /// Now in a room: seated at `seat`, or a spectator when `seat` is `None`. A snapshot follows.
+    Joined {
+        seq: Option<Seq>,
+        room_id: RoomId,
+        game: GameKind,
+        seat: Option<u8>,
+    },
+    /// Left the room.
+    Left { seq: Option<Seq>, room_id: RoomId },
+    /// The whole view of the room as of `event_seq`.
+    Snapshot {
+        room_id: RoomId,
+        event_seq: u64,
+        server_time: u64,
+        /// The receiver's seat, `None` for a spectator.
+        you: Option<u8>,
+        seats: Vec<Option<SeatInfo>>,
+        view: View,
+    },
+    /// One room event. `event_seq` rises by one with each; a gap means a missed event: ask
+    /// for a snapshot.
+    Event {
+        room_id: RoomId,
+        event_seq: u64,
+        server_time: u64,
+        event: Event,
+    },
+    /// The server is going down; the connection closes next.
+    Shutdown { message: String },
+}
+
+impl ServerMsg {
+    /// An error answer.
+    pub fn error(seq: Option<Seq>, code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error {
+            seq,
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::{decode, encode};
+    use crate::xiangqi::{Clocks, Side};
+
+    fn round_trip<T: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(v: T) {
+        let bytes = encode(&v).unwrap();
+        let back: T = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn client_messages_round_trip() {
+        for msg in [
+            ClientMsg::Hello {
+                protocol_version: PROTOCOL_VERSION,
+                name: "Wu".into(),
+                resume_token: None,
+            },
+            ClientMsg::CreateRoom {
+                seq: 1,
+                options: RoomOptions::Xiangqi(XiangqiOptions {
+                    time_control: Some("30+10".into()),
+                    ..Default::default()
+                }),
+                seat: Some(1),
+            },
+            ClientMsg::Xiangqi {
+                seq: 2,
+                action: XiangqiAction::Move {
+                    iccs: "h2e2".into(),
+                },
+            },
+            ClientMsg::Xiangqi {
+                seq: 3,
+                action: XiangqiAction::Resign,
+            },
+        ] {
+            let bytes = encode(&msg).unwrap();
+            assert_eq!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).unwrap(), msg);
+        }
+    }
+
+    #[test]
+    fn nested_tags_round_trip() {
+        let clocks = Clocks {
+            red_ms: 1,
+            black_ms: 2,
+            running: Some(Side::Black),
+            server_time: 3,
+        };
+        round_trip(ServerMsg::Event {
+            room_id: 1,
+            event_seq: 2,
+            server_time: 3,
+            event: Event::Xiangqi(XiangqiEvent::DrawOffered { by: Side::Red }),
+        });
+        round_trip(ServerMsg::Event {
+            room_id: 1,
+            event_seq: 2,
+            server_time: 3,
+            event: Event::Room(RoomEvent::Away { seat: 1 }),
+        });
+        round_trip(ServerMsg::error(Some(3), ErrorCode::IllegalMove, "no"));
+        round_trip(clocks);
+    }
+
+    /// Options may be sparse: a client names only what it wants to change.
+    #[test]
+    fn options_fields_are_optional() {
+        #[derive(Serialize)]
+        struct Sparse {
+            game: &'static str,
+        }
+        let bytes = encode(&Sparse { game: "xiangqi" }).unwrap();
+        let opts: RoomOptions = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(opts, RoomOptions::Xiangqi(XiangqiOptions::default()));
+    }
+
+    #[test]
+    fn every_client_type_is_listed() {
+        let hello = ClientMsg::Hello {
+            protocol_version: 1,
+            name: String::new(),
+            resume_token: None,
+        };
+        let bytes = encode(&hello).unwrap();
+        assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());
+        assert_eq!(ClientMsg::TYPES.len(), 10);
+    }
+}
