@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::control::{Period, TimeControl, MINUTE_MS};
-use super::error::ClockError;
+use super::error::ClockError::{self, BadAmount, BadMoves, Malformed};
 
 /// One second in milliseconds.
 const SECOND_MS: u64 = 1_000;
@@ -32,13 +32,19 @@ impl TimeControl {
         if text.is_empty() {
             return Err(ClockError::Empty);
         }
+        let amount = |piece: &str, unit_ms| {
+            amount(piece, unit_ms).ok_or_else(|| refuse(text, piece, |text| BadAmount { text }))
+        };
         let control = if let Some(base) = text.strip_prefix("sd:") {
             TimeControl::SuddenDeath {
                 base_ms: amount(base, MINUTE_MS)?,
             }
         } else if text.contains('/') {
             TimeControl::Periods {
-                periods: text.split(',').map(period).collect::<Result<_, _>>()?,
+                periods: text
+                    .split(',')
+                    .map(|piece| period(text, piece))
+                    .collect::<Result<_, _>>()?,
             }
         } else if let Some((base, increment)) = text.split_once('+') {
             TimeControl::Fischer {
@@ -46,7 +52,7 @@ impl TimeControl {
                 increment_ms: amount(increment, SECOND_MS)?,
             }
         } else {
-            return Err(ClockError::Malformed {
+            return Err(Malformed {
                 text: text.to_owned(),
             });
         };
@@ -89,32 +95,36 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// `moves/time`, one period of a period control.
-fn period(text: &str) -> Result<Period, ClockError> {
-    let text = text.trim();
-    let Some((moves, time)) = text.split_once('/') else {
-        return Err(ClockError::Malformed {
-            text: text.to_owned(),
-        });
+/// `moves/time`, one period of a period control written in `whole`.
+fn period(whole: &str, piece: &str) -> Result<Period, ClockError> {
+    let Some((moves, time)) = piece.split_once('/') else {
+        return Err(refuse(whole, piece, |text| Malformed { text }));
     };
     let moves = digits(moves)
         .and_then(|m| m.parse().ok())
-        .ok_or_else(|| ClockError::BadMoves {
-            text: moves.to_owned(),
-        })?;
-    Ok(Period {
-        moves,
-        time_ms: amount(time, MINUTE_MS)?,
-    })
+        .ok_or_else(|| refuse(whole, moves, |text| BadMoves { text }))?;
+    let time_ms =
+        amount(time, MINUTE_MS).ok_or_else(|| refuse(whole, time, |text| BadAmount { text }))?;
+    Ok(Period { moves, time_ms })
 }
 
-/// A whole number of `default_unit_ms`, or of the unit written after it.
-fn amount(text: &str, default_unit_ms: u64) -> Result<u64, ClockError> {
-    let bad = || ClockError::BadAmount {
-        text: text.to_owned(),
-    };
-    let trimmed = text.trim();
-    // `ms` before `m` and `s`, which it ends with / starts with.
+/// The error for a `piece` of `whole` that could not be read: `make` names the piece, but a
+/// missing piece (`30+`, `40/`) is better shown as the whole text.
+fn refuse(whole: &str, piece: &str, make: fn(String) -> ClockError) -> ClockError {
+    if piece.trim().is_empty() {
+        Malformed {
+            text: whole.to_owned(),
+        }
+    } else {
+        make(piece.trim().to_owned())
+    }
+}
+
+/// A whole number of `default_unit_ms`, or of the unit written after it; `None` when it is
+/// not one or does not fit in a `u64` of milliseconds.
+fn amount(text: &str, default_unit_ms: u64) -> Option<u64> {
+    let text = text.trim();
+    // `ms` is tried before `m` and `s`, which it starts and ends with.
     let (number, unit_ms) = [
         ("ms", 1),
         ("s", SECOND_MS),
@@ -122,12 +132,9 @@ fn amount(text: &str, default_unit_ms: u64) -> Result<u64, ClockError> {
         ("h", 60 * MINUTE_MS),
     ]
     .into_iter()
-    .find_map(|(suffix, unit)| trimmed.strip_suffix(suffix).map(|n| (n, unit)))
-    .unwrap_or((trimmed, default_unit_ms));
-    digits(number)
-        .and_then(|n| n.parse::<u64>().ok())
-        .and_then(|n| n.checked_mul(unit_ms))
-        .ok_or_else(bad)
+    .find_map(|(suffix, unit)| text.strip_suffix(suffix).map(|n| (n, unit)))
+    .unwrap_or((text, default_unit_ms));
+    digits(number)?.parse::<u64>().ok()?.checked_mul(unit_ms)
 }
 
 /// `text` if it is one or more ASCII digits (no sign, no spaces inside).
