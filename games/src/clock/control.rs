@@ -68,7 +68,7 @@ impl Default for TimeControl {
 impl TimeControl {
     /// A control the rules name: `6.1` to `6.5` (第6条) or `competition` (五(二)2, `30+10`).
     ///
-    /// 6.5 gives no amount; its preset is 30 minutes each **[D]**, the competition's budget.
+    /// 6.5 gives no amount; its preset is 30 minutes each **\[D\]**, the competition's budget.
     ///
     /// # Errors
     /// [`ClockError::UnknownPreset`] for any other name (see [`PRESET_NAMES`]).

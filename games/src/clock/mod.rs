@@ -146,9 +146,9 @@ impl Clock {
     }
 
     /// Counts a move of `side` that is not timed: online, the clock does not run before a
-    /// side's first move (xiangqi rules, "Clocks" **[D]**). The move counts toward the
+    /// side's first move (xiangqi rules, "Clocks" **\[D\]**). The move counts toward the
     /// period's moves, and completing a period adds the next one's time as usual; no Fischer
-    /// increment is added **[D]**, as on lichess: a move that cost no time earns none.
+    /// increment is added **\[D\]**, as on lichess: a move that cost no time earns none.
     ///
     /// # Errors
     /// [`TurnError::NoSuchSide`], [`TurnError::Flagged`], or [`TurnError::AlreadyRunning`]

@@ -173,6 +173,21 @@ fn stop_charges_the_running_side() {
     assert_eq!(clock.remaining(0, min(99)), min(30) - sec(12));
     assert!(!clock.is_flagged(0));
     assert_eq!(clock.moves(0), 0);
+    clock.stop(min(99));
+    assert_eq!(
+        clock.remaining(0, min(99)),
+        min(30) - sec(12),
+        "stopping twice changes nothing"
+    );
+}
+
+/// A game stopped after the running side's time ran out records its flag fall.
+#[test]
+fn stop_after_the_deadline_is_a_flag_fall() {
+    let mut clock = competition(0);
+    clock.stop(min(31));
+    assert_eq!(clock.remaining(0, min(31)), 0);
+    assert!(clock.is_flagged(0));
 }
 
 /// Driving the clock out of turn is refused, and changes nothing.
