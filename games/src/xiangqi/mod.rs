@@ -1,1 +1,31 @@
-//! xiangqi
+//! Xiangqi (象棋): the board, legal moves, notation and how a game ends.
+//!
+//! Rules: `shared/rules/xiangqi.md`, from the 2011 competition rules (第1–10条).
+//!
+//! - [`board`]: points ([`Square`], ICCS coordinates), [`Side`], [`Kind`], [`Piece`], [`Board`].
+//! - [`moves`]: [`Move`] (ICCS in and out) and the stack [`MoveList`].
+//! - [`tables`] (private): per-point move tables computed at compile time.
+//! - [`movegen`] (private): candidate moves, the check test probing out from the king, the
+//!   legality filter (flying general included).
+//! - [`illegal`] (private): the reason a refused move breaks the movement rules.
+//! - [`position`]: [`Position`]: board + side to move + counters; legal moves, check,
+//!   checked [`Position::play`], unchecked [`Position::make`]/[`Position::unmake`], perft.
+//! - [`notation`]: FEN ([`notation::fen`]) and Chinese move notation ([`notation::chinese()`]).
+//! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`] and [`EndReason`] (第4条).
+//! - [`error`]: [`XiangqiError`], every refusal with its wire code.
+
+pub mod board;
+pub mod end;
+pub mod error;
+mod illegal;
+mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod position;
+mod tables;
+
+pub use board::{Board, Kind, Piece, Side, Square};
+pub use end::{EndReason, EndRules, History, Outcome, PlayedMove};
+pub use error::XiangqiError;
+pub use moves::{Move, MoveList};
+pub use position::{Position, Undo, START_FEN};
