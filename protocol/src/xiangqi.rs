@@ -33,6 +33,10 @@ pub struct XiangqiOptions {
     /// Whether checking moves count toward the natural limit.
     #[serde(default)]
     pub natural_limit_counts_checks: Option<bool>,
+    /// Start from this position (FEN) instead of the usual one: for teaching, endgame
+    /// practice and problems. Red or Black may be to move.
+    #[serde(default)]
+    pub start_fen: Option<String>,
 }
 
 /// What a seated xiangqi player may do.

@@ -1,1 +1,64 @@
-fn main() {}
+//! `qipai-server`: reads the configuration, serves until SIGINT or SIGTERM.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Parser;
+use qipai_server::{shutdown, Config};
+
+/// qipai's game server: Tuolaji and xiangqi over WebSockets.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// A configuration file (the compiled-in `config/default.toml` when absent). Every key
+    /// can also be set with QIPAI_<SECTION>__<KEY>.
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let args = Args::parse();
+    let config = Config::load(args.config.as_deref()).context("loading the configuration")?;
+    let listener = qipai_server::bind(&config)
+        .await
+        .with_context(|| format!("binding {}", config.server.addr))?;
+    let (trigger, shutdown) = shutdown::channel();
+    let server = tokio::spawn(qipai_server::run(listener, config, shutdown));
+    signal().await;
+    tracing::info!("shutting down");
+    trigger.fire();
+    server.await.context("the server task failed")?;
+    // Let connections send their goodbyes.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

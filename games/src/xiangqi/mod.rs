@@ -13,10 +13,13 @@
 //! - [`notation`]: FEN ([`notation::fen`]) and Chinese move notation ([`notation::chinese()`]).
 //! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`] and [`EndReason`] (第4条).
 //! - [`error`]: [`XiangqiError`], every refusal with its wire code.
+//! - [`game`]: [`XiangqiGame`], the timed game the server's room drives (clock, resignation,
+//!   draw offers), through the [`crate::Game`] trait.
 
 pub mod board;
 pub mod end;
 pub mod error;
+pub mod game;
 mod illegal;
 mod movegen;
 pub mod moves;
@@ -27,5 +30,6 @@ mod tables;
 pub use board::{Board, Kind, Piece, Side, Square};
 pub use end::{EndReason, EndRules, History, Outcome, PlayedMove};
 pub use error::XiangqiError;
+pub use game::{XiangqiGame, XiangqiGameError, XiangqiSettings};
 pub use moves::{Move, MoveList};
 pub use position::{Position, Undo, START_FEN};

@@ -1,0 +1,437 @@
+//! A timed xiangqi game as the room drives it: the [`Game`] trait over [`History`], a
+//! [`Clock`], resignation and draw offers.
+//!
+//! Seat 0 plays Red, seat 1 Black. Time rules (xiangqi rules page, "Clocks", **[D]**): a
+//! side's clock does not run before its first move, and a first move not made within
+//! `first_move_ms` aborts the game with no result; after that, time is charged from the
+//! moment the position was sent until the move arrives, less the lag allowance, and the flag
+//! falls on the server's own deadline.
+
+use qipai_protocol::xiangqi::{
+    self as wire, Clocks, GameResult, MoveRecord, Status, XiangqiAction, XiangqiEvent, XiangqiView,
+};
+use qipai_protocol::ErrorCode;
+
+use super::end::{EndReason, EndRules, History, Outcome};
+use super::error::XiangqiError;
+use super::moves::Move;
+use super::position::Position;
+use super::Side;
+use crate::clock::{Clock, Press, TimeControl};
+use crate::game::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
+
+/// A xiangqi table's settings: the room's options with the server's defaults filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XiangqiSettings {
+    /// Where the game starts: usually [`Position::start`].
+    pub start: Position,
+    pub time_control: TimeControl,
+    /// A side that has not made its first move this long after it was due aborts the game.
+    pub first_move_ms: u64,
+    pub end_rules: EndRules,
+    /// 2.8(1), 9.1.3 online **[D]**: a side may offer a draw once per this many own moves.
+    pub draw_offer_every_moves: u32,
+    /// The most lag allowance per move.
+    pub max_lag_ms: u64,
+}
+
+impl Default for XiangqiSettings {
+    /// The competition's settings: 30 minutes + 10 s, 60-move natural limit.
+    fn default() -> XiangqiSettings {
+        XiangqiSettings {
+            start: Position::start(),
+            time_control: TimeControl::default(),
+            first_move_ms: 30_000,
+            end_rules: EndRules::default(),
+            draw_offer_every_moves: 10,
+            max_lag_ms: 500,
+        }
+    }
+}
+
+/// Why a xiangqi action was refused. Nothing changes when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum XiangqiGameError {
+    /// The move itself breaks a rule or is not ICCS.
+    #[error(transparent)]
+    Rule(#[from] XiangqiError),
+    #[error("It is {to_move:?}'s turn to move.")]
+    NotYourTurn { to_move: Side },
+    #[error("There is no draw offer from your opponent to answer.")]
+    NoDrawOffer,
+    #[error("Your own draw offer is still standing; your opponent must answer it.")]
+    OwnDrawOffer,
+    /// 2.8(1): offering again right after a refusal is not allowed; online, a rate limit.
+    #[error("You may offer a draw once every {every} of your moves; make {wait} more first.")]
+    DrawOfferLimit { every: u32, wait: u32 },
+    #[error("There is no such seat at a xiangqi table.")]
+    NoSuchSeat,
+}
+
+impl Coded for XiangqiGameError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            XiangqiGameError::Rule(e) => e.code(),
+            XiangqiGameError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+            XiangqiGameError::NoDrawOffer => ErrorCode::NoDrawOffer,
+            XiangqiGameError::OwnDrawOffer => ErrorCode::OwnDrawOffer,
+            XiangqiGameError::DrawOfferLimit { .. } => ErrorCode::DrawOfferLimit,
+            XiangqiGameError::NoSuchSeat => ErrorCode::NotSeated,
+        }
+    }
+}
+
+/// One timed game between two seats.
+#[derive(Clone, Debug)]
+pub struct XiangqiGame {
+    settings: XiangqiSettings,
+    history: History,
+    clock: Clock,
+    /// Whether both seats are filled and the game has begun.
+    started: bool,
+    /// When the side to move must have made its first move (only before its first move).
+    first_move_deadline: Option<Millis>,
+    /// The side whose draw offer stands.
+    draw_offer: Option<Side>,
+    /// Each side's own move count when it last offered a draw.
+    last_offer: [Option<u32>; 2],
+}
+
+impl XiangqiGame {
+    /// The game's record so far.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    fn side_of(seat: Seat) -> Option<Side> {
+        match seat.0 {
+            0 => Some(Side::Red),
+            1 => Some(Side::Black),
+            _ => None,
+        }
+    }
+
+    fn position(&self) -> &Position {
+        self.history.position()
+    }
+
+    fn clocks(&self, now: Millis) -> Clocks {
+        Clocks {
+            red_ms: self.clock.remaining(Side::Red.index(), now.0),
+            black_ms: self.clock.remaining(Side::Black.index(), now.0),
+            running: self.clock.running().map(|i| {
+                if i == 0 {
+                    wire::Side::Red
+                } else {
+                    wire::Side::Black
+                }
+            }),
+            server_time: now.0,
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if !self.started || self.history.outcome().is_some() {
+            return Vec::new();
+        }
+        self.position()
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect()
+    }
+
+    /// Ends the game for a reason from outside the board and announces it.
+    fn finish(&mut self, outcome: Outcome, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        if self.history.finish(outcome).is_err() {
+            return Vec::new();
+        }
+        self.over(now)
+    }
+
+    /// The game has an outcome: stop the clock and announce it.
+    fn over(&mut self, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        self.clock.stop(now.0);
+        self.first_move_deadline = None;
+        self.draw_offer = None;
+        match self.history.outcome() {
+            Some(outcome) => vec![Emit::All(XiangqiEvent::Over {
+                result: result(outcome),
+                clocks: self.clocks(now),
+            })],
+            None => Vec::new(),
+        }
+    }
+
+    fn play(
+        &mut self,
+        side: Side,
+        iccs: &str,
+        received: Received,
+    ) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
+        let to_move = self.position().side_to_move();
+        if side != to_move {
+            return Err(XiangqiGameError::NotYourTurn { to_move });
+        }
+        let mv = Move::from_iccs(iccs)?;
+        self.position().check_move(mv)?;
+        let now = received.at;
+        let timed = self.clock.moves(side.index()) > 0;
+        if timed {
+            match self.clock.press(side.index(), now.0, received.lag.0) {
+                Ok(Press::Flagged) => {
+                    let outcome = Outcome::win(side.opponent(), EndReason::TimeForfeit);
+                    return Ok(self.finish(outcome, now));
+                }
+                Ok(Press::Ok { .. }) | Err(_) => {}
+            }
+        } else {
+            // The clock does not run before a side's first move; the count still matters
+            // for period controls.
+            let _ = self.clock.free_move(side.index());
+        }
+        self.history.play(mv)?;
+        if self.draw_offer == Some(side.opponent()) {
+            self.draw_offer = None;
+        }
+        if self.history.outcome().is_some() {
+            let mut events = vec![self.moved_event(side, now)];
+            events.extend(self.over(now));
+            return Ok(events);
+        }
+        let next = side.opponent();
+        if self.clock.moves(next.index()) > 0 {
+            self.first_move_deadline = None;
+            let _ = self.clock.start(next.index(), now.0);
+        } else {
+            self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
+        }
+        Ok(vec![self.moved_event(side, now)])
+    }
+
+    fn moved_event(&self, side: Side, now: Millis) -> Emit<XiangqiEvent> {
+        let (iccs, chinese) = self
+            .history
+            .moves()
+            .last()
+            .map(|m| (m.iccs.clone(), m.chinese.clone()))
+            .unwrap_or_default();
+        Emit::All(XiangqiEvent::Moved {
+            side: wire_side(side),
+            iccs,
+            chinese,
+            fen: self.position().to_fen(),
+            in_check: self.position().in_check(),
+            legal_moves: self.legal_moves(),
+            clocks: self.clocks(now),
+            first_move_deadline: self.first_move_deadline.map(|m| m.0),
+        })
+    }
+
+    fn offer_draw(&mut self, side: Side) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
+        match self.draw_offer {
+            Some(s) if s == side => return Err(XiangqiGameError::OwnDrawOffer),
+            Some(_) => return self.accept_draw(side, Millis::ZERO),
+            None => {}
+        }
+        let every = self.settings.draw_offer_every_moves;
+        let moves = self.clock.moves(side.index());
+        if let Some(last) = self.last_offer[side.index()] {
+            let made = moves.saturating_sub(last);
+            if made < every {
+                return Err(XiangqiGameError::DrawOfferLimit {
+                    every,
+                    wait: every - made,
+                });
+            }
+        }
+        self.last_offer[side.index()] = Some(moves);
+        self.draw_offer = Some(side);
+        Ok(vec![Emit::All(XiangqiEvent::DrawOffered {
+            by: wire_side(side),
+        })])
+    }
+
+    fn accept_draw(
+        &mut self,
+        side: Side,
+        now: Millis,
+    ) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
+        match self.draw_offer {
+            Some(s) if s == side.opponent() => {
+                Ok(self.finish(Outcome::draw(EndReason::Agreement), now))
+            }
+            Some(_) => Err(XiangqiGameError::OwnDrawOffer),
+            None => Err(XiangqiGameError::NoDrawOffer),
+        }
+    }
+
+    fn decline_draw(&mut self, side: Side) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
+        match self.draw_offer {
+            Some(s) if s == side.opponent() => {
+                self.draw_offer = None;
+                Ok(vec![Emit::All(XiangqiEvent::DrawDeclined {
+                    by: wire_side(side),
+                })])
+            }
+            Some(_) => Err(XiangqiGameError::OwnDrawOffer),
+            None => Err(XiangqiGameError::NoDrawOffer),
+        }
+    }
+}
+
+impl Game for XiangqiGame {
+    type Options = XiangqiSettings;
+    type Action = XiangqiAction;
+    type View = XiangqiView;
+    type Event = XiangqiEvent;
+    type Error = XiangqiGameError;
+
+    const SEATS: u8 = 2;
+
+    /// Xiangqi has no chance: the seed is not used.
+    fn new(options: &XiangqiSettings, _seed: u64) -> XiangqiGame {
+        XiangqiGame {
+            history: History::new(options.start.clone(), options.end_rules),
+            clock: Clock::new(&options.time_control, options.max_lag_ms),
+            settings: options.clone(),
+            started: false,
+            first_move_deadline: None,
+            draw_offer: None,
+            last_offer: [None, None],
+        }
+    }
+
+    fn start(&mut self, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        if self.started {
+            return Vec::new();
+        }
+        self.started = true;
+        self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
+        vec![Emit::All(XiangqiEvent::Started {
+            fen: self.position().to_fen(),
+            legal_moves: self.legal_moves(),
+            clocks: self.clocks(now),
+            first_move_deadline: self.first_move_deadline.map(|m| m.0),
+        })]
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: XiangqiAction,
+        received: Received,
+    ) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
+        let side = XiangqiGame::side_of(seat).ok_or(XiangqiGameError::NoSuchSeat)?;
+        if self.history.outcome().is_some() {
+            return Err(XiangqiError::GameOver.into());
+        }
+        match action {
+            XiangqiAction::Move { iccs } => self.play(side, &iccs, received),
+            XiangqiAction::Resign => Ok(self.finish(
+                Outcome::win(side.opponent(), EndReason::Resignation),
+                received.at,
+            )),
+            XiangqiAction::OfferDraw => self.offer_draw(side),
+            XiangqiAction::AcceptDraw => self.accept_draw(side, received.at),
+            XiangqiAction::DeclineDraw => self.decline_draw(side),
+        }
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        if !self.started || self.history.outcome().is_some() {
+            return None;
+        }
+        let flag = self.clock.flag_deadline().map(Millis);
+        match (self.first_move_deadline, flag) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_deadline(&mut self, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        if !self.started || self.history.outcome().is_some() {
+            return Vec::new();
+        }
+        if self.first_move_deadline.is_some_and(|d| d <= now) {
+            return self.finish(Outcome::draw(EndReason::Aborted), now);
+        }
+        match self.clock.check_flag(now.0) {
+            Some(i) => {
+                let loser = if i == 0 { Side::Red } else { Side::Black };
+                self.finish(Outcome::win(loser.opponent(), EndReason::TimeForfeit), now)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn forfeit(&mut self, seat: Seat, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        match XiangqiGame::side_of(seat) {
+            Some(side) if self.started && self.history.outcome().is_none() => {
+                self.finish(Outcome::win(side.opponent(), EndReason::Abandoned), now)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn view(&self, _viewer: Viewer, now: Millis) -> XiangqiView {
+        let status = match (self.started, self.history.outcome()) {
+            (_, Some(_)) => Status::Over,
+            (true, None) => Status::Playing,
+            (false, None) => Status::Waiting,
+        };
+        let position = self.position();
+        XiangqiView {
+            status,
+            fen: position.to_fen(),
+            side_to_move: wire_side(position.side_to_move()),
+            legal_moves: self.legal_moves(),
+            in_check: position.in_check(),
+            last_move: self.history.moves().last().map(|m| m.iccs.clone()),
+            moves: self
+                .history
+                .moves()
+                .iter()
+                .map(|m| MoveRecord {
+                    iccs: m.iccs.clone(),
+                    chinese: m.chinese.clone(),
+                })
+                .collect(),
+            clocks: self.clocks(now),
+            time_control: self.settings.time_control.to_string(),
+            first_move_deadline: self.first_move_deadline.map(|m| m.0),
+            draw_offer: self.draw_offer.map(wire_side),
+            result: self.history.outcome().map(result),
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.history.outcome().is_some()
+    }
+}
+
+fn wire_side(side: Side) -> wire::Side {
+    match side {
+        Side::Red => wire::Side::Red,
+        Side::Black => wire::Side::Black,
+    }
+}
+
+fn result(outcome: Outcome) -> GameResult {
+    GameResult {
+        winner: outcome.winner.map(wire_side),
+        reason: match outcome.reason {
+            EndReason::Checkmate => wire::EndReason::Checkmate,
+            EndReason::NoLegalMove => wire::EndReason::NoLegalMove,
+            EndReason::PerpetualCheck => wire::EndReason::PerpetualCheck,
+            EndReason::Repetition => wire::EndReason::Repetition,
+            EndReason::NaturalLimit => wire::EndReason::NaturalLimit,
+            EndReason::DeadPosition => wire::EndReason::DeadPosition,
+            EndReason::Resignation => wire::EndReason::Resignation,
+            EndReason::TimeForfeit => wire::EndReason::TimeForfeit,
+            EndReason::Agreement => wire::EndReason::Agreement,
+            EndReason::Abandoned => wire::EndReason::Abandoned,
+            EndReason::Aborted => wire::EndReason::Aborted,
+        },
+    }
+}

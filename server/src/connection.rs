@@ -1,0 +1,220 @@
+//! One WebSocket connection: the handshake, the reader loop and the writer task.
+//!
+//! The reader owns the read half: it checks each frame (binary, size, rate), decodes it and
+//! hands the message to the [`crate::player`] layer. The writer task owns the write half and
+//! drains the connection's bounded queue, feeding every queued frame and flushing once. Rooms
+//! only ever see the queue ([`Outbox`]), so a slow client can never stall a room: when its
+//! queue is full it is closed, and its seat waits for a reconnection.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use qipai_protocol::{decode, ClientMsg, ErrorCode, ServerMsg};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, Notify};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+use tokio_tungstenite::WebSocketStream;
+
+use crate::player::{Player, Verdict};
+use crate::ratelimit::TokenBucket;
+use crate::room::Outbox;
+use crate::Shared;
+
+/// Ids for connections, so a room can tell an old connection's news from a new one's.
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// The WebSocket settings from the configuration. tungstenite's own frame limits sit well
+/// above ours, so an oversized frame is answered with `frame_too_large` by us rather than
+/// dropped by it; only a frame four times over our limit breaks the connection.
+pub fn ws_config(shared: &Shared) -> WebSocketConfig {
+    let s = &shared.config.server;
+    let hard_limit = s.max_frame_bytes.saturating_mul(4).max(4096);
+    WebSocketConfig::default()
+        .read_buffer_size(s.read_buffer_bytes)
+        .write_buffer_size(s.write_buffer_bytes)
+        .max_message_size(Some(hard_limit))
+        .max_frame_size(Some(hard_limit))
+}
+
+/// Serves one accepted TCP connection whose request is a WebSocket upgrade.
+pub async fn serve(stream: TcpStream, shared: Arc<Shared>) {
+    let timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
+    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config(&shared)));
+    let ws = match tokio::time::timeout(timeout, handshake).await {
+        Ok(Ok(ws)) => ws,
+        Ok(Err(error)) => {
+            tracing::debug!(%error, "handshake failed");
+            return;
+        }
+        Err(_) => return,
+    };
+    let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let span = tracing::debug_span!("conn", conn = conn_id);
+    tracing::Instrument::instrument(run(ws, shared, conn_id), span).await;
+}
+
+async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) {
+    let (sink, mut stream) = ws.split();
+    let (tx, rx) = mpsc::channel(shared.config.server.outbound_queue);
+    let writer = tokio::spawn(write_loop(sink, rx));
+    let kill = Arc::new(Notify::new());
+    let outbox = Outbox::new(conn_id, tx.clone(), Arc::clone(&kill));
+    let mut shutdown = shared.shutdown.clone();
+    let mut reader = Reader {
+        rate: TokenBucket::new(
+            shared.config.server.rate_per_sec,
+            shared.config.server.rate_burst,
+        ),
+        abuse: TokenBucket::new(1, shared.config.server.abuse_burst),
+        max_frame: shared.config.server.max_frame_bytes,
+    };
+    let mut player = Player::new(Arc::clone(&shared), outbox.clone(), conn_id);
+    let mut ping = tokio::time::interval(Duration::from_millis(
+        shared.config.server.ping_interval_ms.max(1),
+    ));
+    let hello_deadline =
+        tokio::time::sleep(Duration::from_millis(shared.config.server.hello_timeout_ms));
+    tokio::pin!(hello_deadline);
+
+    let farewell: Option<Box<ServerMsg>> = loop {
+        tokio::select! {
+            frame = stream.next() => {
+                let Some(Ok(frame)) = frame else { break None };
+                match reader.check(frame, &mut player).await {
+                    Verdict::Continue => {}
+                    Verdict::Close(msg) => break msg,
+                }
+            }
+            () = kill.notified() => break None,
+            () = shutdown.wait() => break Some(Box::new(ServerMsg::Shutdown {
+                message: "the server is shutting down".into(),
+            })),
+            () = &mut hello_deadline, if !player.has_said_hello() => break Some(Box::new(
+                ServerMsg::error(None, ErrorCode::HelloFirst, "no `hello` in time"))),
+            _ = ping.tick(), if player.has_said_hello() => {
+                let now = shared.clock.now().0;
+                // A full queue means the reader will be told to close soon anyway.
+                let _ = tx.try_send(Message::Ping(Bytes::from(now.to_be_bytes().to_vec())));
+            }
+        }
+    };
+    if let Some(msg) = farewell {
+        outbox.send(&msg);
+    }
+    let _ = tx.try_send(Message::Close(None));
+    drop((tx, outbox));
+    player.disconnected().await;
+    // Give the writer a moment to flush the last words, then stop it either way.
+    let abort = writer.abort_handle();
+    if tokio::time::timeout(Duration::from_millis(500), writer)
+        .await
+        .is_err()
+    {
+        abort.abort();
+    }
+}
+
+/// Checks frames before they become messages.
+struct Reader {
+    /// Messages a client may send (a flood is dropped with `rate_limited`).
+    rate: TokenBucket,
+    /// Errors a client may cause before it is closed.
+    abuse: TokenBucket,
+    max_frame: usize,
+}
+
+impl Reader {
+    async fn check(&mut self, frame: Message, player: &mut Player) -> Verdict {
+        let bytes = match frame {
+            Message::Binary(bytes) => bytes,
+            Message::Text(_) => {
+                return self.refuse(
+                    player,
+                    None,
+                    ErrorCode::TextFrame,
+                    "text frames are not accepted: send one MessagePack value per binary frame"
+                        .into(),
+                );
+            }
+            Message::Pong(payload) => {
+                player.pong(&payload);
+                return Verdict::Continue;
+            }
+            Message::Ping(_) | Message::Frame(_) => return Verdict::Continue,
+            Message::Close(_) => return Verdict::Close(None),
+        };
+        if bytes.len() > self.max_frame {
+            let message = format!(
+                "frame of {} bytes is over the limit of {}",
+                bytes.len(),
+                self.max_frame
+            );
+            return self.refuse(player, None, ErrorCode::FrameTooLarge, message);
+        }
+        if !self.rate.take() {
+            let message = "too many messages: this one was dropped".into();
+            return self.refuse(player, None, ErrorCode::RateLimited, message);
+        }
+        match decode::<ClientMsg>(&bytes, ClientMsg::TYPES) {
+            Ok(msg) => match player.handle(msg).await {
+                Ok(verdict) => verdict,
+                Err(e) => {
+                    let (seq, code, message) = e;
+                    self.refuse(player, seq, code, message)
+                }
+            },
+            Err(e) => self.refuse(player, e.seq, e.code, e.message),
+        }
+    }
+
+    /// Answers with an error; a connection that keeps erring is closed.
+    fn refuse(
+        &mut self,
+        player: &Player,
+        seq: Option<u64>,
+        code: ErrorCode,
+        message: String,
+    ) -> Verdict {
+        if !player.has_said_hello() {
+            // Before `hello` there is no second chance.
+            return Verdict::Close(Some(Box::new(ServerMsg::error(seq, code, message))));
+        }
+        player.send(&ServerMsg::error(seq, code, message));
+        if self.abuse.take() {
+            Verdict::Continue
+        } else {
+            Verdict::Close(Some(Box::new(ServerMsg::error(
+                None,
+                ErrorCode::Closing,
+                "too many bad messages: closing the connection",
+            ))))
+        }
+    }
+}
+
+/// Drains the queue: feeds everything waiting, then flushes once. Ends after a close
+/// frame, or when the socket fails.
+async fn write_loop<S>(mut sink: S, mut rx: mpsc::Receiver<Message>)
+where
+    S: SinkExt<Message> + Unpin,
+{
+    while let Some(first) = rx.recv().await {
+        let mut closing = matches!(first, Message::Close(_));
+        if sink.feed(first).await.is_err() {
+            return;
+        }
+        while !closing {
+            let Ok(next) = rx.try_recv() else { break };
+            closing = matches!(next, Message::Close(_));
+            if sink.feed(next).await.is_err() {
+                return;
+            }
+        }
+        if sink.flush().await.is_err() || closing {
+            return;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! qipai's authoritative game server.
+//!
+//! Bytes to rooms, one layer at a time:
+//! - [`listener`]: accepts TCP, routes `/healthz` ([`http`]) and `/ws`, caps connections.
+//! - [`connection`]: one WebSocket: frame checks, rate limits, the writer task and its queue.
+//! - [`player`]: a connection's player: `hello`, lobby requests, actions to the room.
+//! - [`session`]: players across connections, resume tokens.
+//! - [`lobby`]: the registry of rooms and quick play.
+//! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
+//! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
+//!   [`config`]: `config/default.toml` and its environment overrides.
+
+pub mod clock;
+pub mod config;
+pub mod connection;
+pub mod http;
+pub mod listener;
+pub mod lobby;
+pub mod player;
+pub mod ratelimit;
+pub mod room;
+pub mod session;
+pub mod shutdown;
+
+use std::sync::Arc;
+
+pub use config::Config;
+pub use listener::{bind, run};
+
+/// What every connection shares.
+pub struct Shared {
+    pub config: Arc<Config>,
+    pub clock: clock::ServerClock,
+    pub lobby: lobby::Lobby,
+    pub sessions: Arc<session::Sessions>,
+    pub shutdown: shutdown::Shutdown,
+}

@@ -1,0 +1,105 @@
+//! The lobby: the registry of rooms (room id → handle, nothing more) and quick play.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError};
+
+use crate::clock::ServerClock;
+use crate::config::Config;
+use crate::room::actor::{RoomParts, RoomTimings};
+use crate::room::{wire, RoomHandle};
+use crate::shutdown::Shutdown;
+
+/// Every open room.
+pub struct Lobby {
+    rooms: Arc<DashMap<RoomId, RoomHandle>>,
+    next_id: AtomicU64,
+    config: Arc<Config>,
+    clock: ServerClock,
+    shutdown: Shutdown,
+}
+
+impl Lobby {
+    /// An empty lobby.
+    pub fn new(config: Arc<Config>, clock: ServerClock, shutdown: Shutdown) -> Lobby {
+        Lobby {
+            rooms: Arc::new(DashMap::new()),
+            next_id: AtomicU64::new(1),
+            config,
+            clock,
+            shutdown,
+        }
+    }
+
+    /// The room with this id, if open.
+    pub fn get(&self, id: RoomId) -> Option<RoomHandle> {
+        self.rooms.get(&id).map(|r| r.clone())
+    }
+
+    /// A summary of every open room (of one game), by id.
+    pub fn list(&self, game: Option<GameKind>) -> Vec<RoomInfo> {
+        let mut rooms: Vec<RoomInfo> = self
+            .rooms
+            .iter()
+            .filter(|r| game.is_none_or(|g| r.game == g))
+            .map(|r| r.info.borrow().clone())
+            .collect();
+        rooms.sort_by_key(|r| r.room_id);
+        rooms
+    }
+
+    /// How many rooms are open.
+    pub fn len(&self) -> usize {
+        self.rooms.len()
+    }
+
+    /// Whether no room is open.
+    pub fn is_empty(&self) -> bool {
+        self.rooms.is_empty()
+    }
+
+    /// Opens a room with `options` (defaults filled in from the configuration).
+    ///
+    /// # Errors
+    /// `bad_options` naming what is wrong.
+    pub fn create(&self, options: RoomOptions) -> Result<RoomHandle, WireError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let parts = RoomParts {
+            id,
+            options,
+            inbox_size: self.config.server.room_inbox,
+            timings: RoomTimings {
+                reconnect_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
+                linger: qipai_games::Millis(self.config.server.room_linger_ms),
+            },
+            clock: self.clock,
+            registry: Arc::clone(&self.rooms),
+            shutdown: self.shutdown.clone(),
+        };
+        wire::open(parts, &self.config, rand::random())
+    }
+
+    /// Waiting rooms with the same options (after defaults are filled in) and a free seat,
+    /// oldest first, for quick play.
+    ///
+    /// # Errors
+    /// `bad_options` when the options are invalid.
+    pub fn waiting(&self, options: &RoomOptions) -> Result<Vec<RoomHandle>, WireError> {
+        let wanted = wire::normalize(options, &self.config)?;
+        let mut rooms: Vec<RoomHandle> = self
+            .rooms
+            .iter()
+            .filter(|r| {
+                let info = r.info.borrow();
+                info.status == RoomStatus::Waiting
+                    && info.options == wanted
+                    && info.seats.iter().any(Option::is_none)
+            })
+            .map(|r| r.clone())
+            .collect();
+        rooms.sort_by_key(|r| r.id);
+        Ok(rooms)
+    }
+}

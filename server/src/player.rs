@@ -1,0 +1,428 @@
+//! A connection's player: turns decoded messages into lobby requests and room commands.
+//!
+//! The layer above the frames ([`crate::connection`]) and below the rooms. It knows the
+//! session (after `hello`), where the player is, and the connection's round trip, which
+//! becomes the lag allowance of every timed action.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use qipai_games::{Millis, Received};
+use qipai_protocol::{
+    ClientMsg, ErrorCode, GameAction, RoomOptions, Seq, ServerMsg, WireError, PROTOCOL_VERSION,
+};
+use tokio::sync::oneshot;
+
+use crate::room::{Command, Outbox, RoomHandle, Who};
+use crate::session::{Place, Session};
+use crate::Shared;
+
+/// What the reader does next.
+#[derive(Debug)]
+pub enum Verdict {
+    Continue,
+    /// Close the connection after sending this, if anything.
+    Close(Option<Box<ServerMsg>>),
+}
+
+/// A refused request: its `seq`, the code and the message.
+pub type Refusal = (Option<Seq>, ErrorCode, String);
+
+/// How long to wait for a room to take a command and answer it.
+const ROOM_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The longest player name, in characters.
+const MAX_NAME: usize = 32;
+
+/// The player behind one connection.
+pub struct Player {
+    shared: Arc<Shared>,
+    outbox: Outbox,
+    conn_id: u64,
+    /// Set by `hello`.
+    session: Option<Arc<Session>>,
+    /// Smoothed round trip in ms, from the server's pings.
+    rtt_ms: Option<f64>,
+}
+
+impl Player {
+    pub fn new(shared: Arc<Shared>, outbox: Outbox, conn_id: u64) -> Player {
+        Player {
+            shared,
+            outbox,
+            conn_id,
+            session: None,
+            rtt_ms: None,
+        }
+    }
+
+    pub fn has_said_hello(&self) -> bool {
+        self.session.is_some()
+    }
+
+    /// Queues a message to this connection.
+    pub fn send(&self, msg: &ServerMsg) {
+        self.outbox.send(msg);
+    }
+
+    /// A pong to one of our pings: its payload is the server time the ping left.
+    pub fn pong(&mut self, payload: &[u8]) {
+        let Ok(sent) = <[u8; 8]>::try_from(payload) else {
+            return;
+        };
+        let now = self.shared.clock.now().0;
+        let Some(rtt) = now.checked_sub(u64::from_be_bytes(sent)) else {
+            return;
+        };
+        let rtt = rtt as f64;
+        self.rtt_ms = Some(self.rtt_ms.map_or(rtt, |old| 0.8 * old + 0.2 * rtt));
+    }
+
+    /// The lag allowance: half the smoothed round trip (the clock caps it).
+    fn lag(&self) -> Millis {
+        Millis(self.rtt_ms.map_or(0, |rtt| (rtt / 2.0) as u64))
+    }
+
+    /// Handles one message.
+    ///
+    /// # Errors
+    /// The refusal to send back; the reader counts it against the connection.
+    pub async fn handle(&mut self, msg: ClientMsg) -> Result<Verdict, Refusal> {
+        let seq = msg.seq();
+        let session = match (&self.session, msg) {
+            (
+                None,
+                ClientMsg::Hello {
+                    protocol_version,
+                    name,
+                    resume_token,
+                },
+            ) => {
+                return Ok(self.hello(protocol_version, name, resume_token).await);
+            }
+            (None, _) => {
+                return Ok(Verdict::Close(Some(Box::new(ServerMsg::error(
+                    seq,
+                    ErrorCode::HelloFirst,
+                    "the first message must be `hello`",
+                )))))
+            }
+            (Some(_), ClientMsg::Hello { .. }) => {
+                return Err((None, ErrorCode::AlreadyHello, "already said hello".into()))
+            }
+            (Some(session), msg) => (Arc::clone(session), msg),
+        };
+        let (session, msg) = session;
+        if !session.is_attached(self.conn_id) {
+            return Ok(Verdict::Close(Some(Box::new(ServerMsg::error(
+                seq,
+                ErrorCode::Closing,
+                "this session continued on another connection",
+            )))));
+        }
+        self.request(&session, msg)
+            .await
+            .map_err(|e| (seq, e.code, e.message))?;
+        Ok(Verdict::Continue)
+    }
+
+    async fn hello(&mut self, version: u32, name: String, token: Option<String>) -> Verdict {
+        let refuse = |code, message: String| {
+            Verdict::Close(Some(Box::new(ServerMsg::error(None, code, message))))
+        };
+        if version != PROTOCOL_VERSION {
+            return refuse(
+                ErrorCode::ProtocolVersion,
+                format!("this server speaks protocol version {PROTOCOL_VERSION}, not {version}"),
+            );
+        }
+        let sessions = &self.shared.sessions;
+        let session =
+            match token {
+                Some(token) => match sessions.resume(&token, self.conn_id) {
+                    Some(s) => s,
+                    None => return refuse(
+                        ErrorCode::BadResumeToken,
+                        "unknown resume token, or its grace period is over: say hello without it"
+                            .into(),
+                    ),
+                },
+                None => {
+                    let name = name.trim();
+                    let chars = name.chars().count();
+                    if chars == 0 || chars > MAX_NAME || name.chars().any(char::is_control) {
+                        return refuse(
+                            ErrorCode::BadName,
+                            format!("a name has 1 to {MAX_NAME} printable characters"),
+                        );
+                    }
+                    sessions.create(name.to_owned(), self.conn_id)
+                }
+            };
+        let place = session.place();
+        self.send(&ServerMsg::Welcome {
+            protocol_version: PROTOCOL_VERSION,
+            player_id: session.player_id,
+            resume_token: session.token.clone(),
+            server_time: self.shared.clock.now().0,
+            room_id: place.as_ref().map(|p| p.room.id),
+        });
+        self.session = Some(Arc::clone(&session));
+        if let Some(place) = place {
+            let (reply, answer) = oneshot::channel();
+            let back = Command::Back {
+                player: session.player_id,
+                outbox: self.outbox.clone(),
+                reply,
+            };
+            let still_there =
+                match tokio::time::timeout(ROOM_TIMEOUT, place.room.tx.send(back)).await {
+                    Ok(Ok(())) => answer.await.unwrap_or(false),
+                    _ => false,
+                };
+            if !still_there {
+                session.set_place(None);
+            }
+        }
+        Verdict::Continue
+    }
+
+    async fn request(&mut self, session: &Arc<Session>, msg: ClientMsg) -> Result<(), WireError> {
+        let lobby = &self.shared.lobby;
+        match msg {
+            ClientMsg::Hello { .. } => Err(wire(ErrorCode::AlreadyHello, "already said hello")),
+            ClientMsg::Ping { seq, client_time } => {
+                self.send(&ServerMsg::Pong {
+                    seq,
+                    client_time,
+                    server_time: self.shared.clock.now().0,
+                });
+                Ok(())
+            }
+            ClientMsg::ListRooms { seq, game } => {
+                self.send(&ServerMsg::Rooms {
+                    seq,
+                    rooms: lobby.list(game),
+                });
+                Ok(())
+            }
+            ClientMsg::CreateRoom { seq, options, seat } => {
+                not_in_room(session)?;
+                let room = lobby.create(options)?;
+                self.enter(session, room, seat, seq).await
+            }
+            ClientMsg::Join { seq, room_id, seat } => {
+                not_in_room(session)?;
+                let room = lobby
+                    .get(room_id)
+                    .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
+                self.enter(session, room, seat, seq).await
+            }
+            ClientMsg::QuickPlay { seq, options } => {
+                not_in_room(session)?;
+                self.quick_play(session, options, seq).await
+            }
+            ClientMsg::Spectate { seq, room_id } => {
+                not_in_room(session)?;
+                let room = lobby
+                    .get(room_id)
+                    .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
+                let (reply, answer) = oneshot::channel();
+                let who = self.who(session);
+                ask(
+                    &room,
+                    Command::Spectate {
+                        who,
+                        seq: Some(seq),
+                        reply,
+                    },
+                    answer,
+                )
+                .await?;
+                session.set_place(Some(Place { room, seat: None }));
+                Ok(())
+            }
+            ClientMsg::Leave { seq } => {
+                let place = in_room(session)?;
+                let (reply, answer) = oneshot::channel();
+                let leave = Command::Leave {
+                    player: session.player_id,
+                    reply,
+                };
+                let result = ask(&place.room, leave, answer).await;
+                if result.is_ok()
+                    || result
+                        .as_ref()
+                        .is_err_and(|e| e.code == ErrorCode::RoomClosed)
+                {
+                    session.set_place(None);
+                    self.send(&ServerMsg::Left {
+                        seq: Some(seq),
+                        room_id: place.room.id,
+                    });
+                }
+                result
+            }
+            ClientMsg::Snapshot { seq } => {
+                let place = in_room(session)?;
+                let cmd = Command::Snapshot {
+                    player: session.player_id,
+                    seq,
+                };
+                self.post(session, &place.room, cmd)
+            }
+            ClientMsg::Xiangqi { seq, action } => {
+                self.act(session, seq, GameAction::Xiangqi(action))
+            }
+        }
+    }
+
+    fn act(&self, session: &Arc<Session>, seq: Seq, action: GameAction) -> Result<(), WireError> {
+        let place = in_room(session)?;
+        if place.seat.is_none() {
+            return Err(wire(ErrorCode::NotSeated, "spectators cannot act"));
+        }
+        let cmd = Command::Act {
+            player: session.player_id,
+            seq,
+            action,
+            received: Received {
+                at: self.shared.clock.now(),
+                lag: self.lag(),
+            },
+        };
+        self.post(session, &place.room, cmd)
+    }
+
+    /// Hands a command to a room without waiting; a full inbox is `busy`.
+    fn post(&self, session: &Session, room: &RoomHandle, cmd: Command) -> Result<(), WireError> {
+        match room.tx.try_send(cmd) {
+            Ok(()) => Ok(()),
+            Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
+                Err(wire(ErrorCode::Busy, "the room is busy: try again"))
+            }
+            Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => {
+                session.set_place(None);
+                Err(wire(ErrorCode::RoomClosed, "the room has closed"))
+            }
+        }
+    }
+
+    async fn quick_play(
+        &mut self,
+        session: &Arc<Session>,
+        options: RoomOptions,
+        seq: Seq,
+    ) -> Result<(), WireError> {
+        for room in self.shared.lobby.waiting(&options)? {
+            match self.enter(session, room, None, seq).await {
+                Err(e)
+                    if matches!(
+                        e.code,
+                        ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
+                    ) =>
+                {
+                    continue
+                }
+                other => return other,
+            }
+        }
+        let room = self.shared.lobby.create(options)?;
+        self.enter(session, room, None, seq).await
+    }
+
+    /// Sits down in `room`; the room sends `joined` and a snapshot.
+    async fn enter(
+        &mut self,
+        session: &Arc<Session>,
+        room: RoomHandle,
+        seat: Option<u8>,
+        seq: Seq,
+    ) -> Result<(), WireError> {
+        let (reply, answer) = oneshot::channel();
+        let who = self.who(session);
+        let join = Command::Join {
+            who,
+            seat,
+            seq: Some(seq),
+            reply,
+        };
+        let seat = ask(&room, join, answer).await?;
+        session.set_place(Some(Place {
+            room,
+            seat: Some(seat),
+        }));
+        Ok(())
+    }
+
+    fn who(&self, session: &Session) -> Who {
+        Who {
+            player: session.player_id,
+            name: session.name.clone(),
+            outbox: self.outbox.clone(),
+        }
+    }
+
+    /// The connection closed: the room marks the player away, and the session waits for a
+    /// reconnection.
+    pub async fn disconnected(self) {
+        let Some(session) = self.session else {
+            return;
+        };
+        if !session.is_attached(self.conn_id) {
+            return;
+        }
+        if let Some(place) = session.place() {
+            let away = Command::Away {
+                player: session.player_id,
+                conn_id: self.conn_id,
+            };
+            // A closed room needs no news; a busy one gets it as soon as it has room.
+            let _ = tokio::time::timeout(ROOM_TIMEOUT, place.room.tx.send(away)).await;
+        }
+        let grace = Duration::from_millis(self.shared.config.server.reconnect_grace_ms);
+        self.shared.sessions.release(&session, self.conn_id, grace);
+    }
+}
+
+/// Sends a command to a room and waits for its answer.
+async fn ask<T>(
+    room: &RoomHandle,
+    cmd: Command,
+    answer: oneshot::Receiver<Result<T, WireError>>,
+) -> Result<T, WireError> {
+    let closed = || wire(ErrorCode::RoomClosed, "the room has closed");
+    match tokio::time::timeout(ROOM_TIMEOUT, room.tx.send(cmd)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(_)) => return Err(closed()),
+        Err(_) => return Err(wire(ErrorCode::Busy, "the room is busy: try again")),
+    }
+    match tokio::time::timeout(ROOM_TIMEOUT, answer).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(closed()),
+        Err(_) => Err(wire(ErrorCode::Busy, "the room did not answer in time")),
+    }
+}
+
+fn not_in_room(session: &Session) -> Result<(), WireError> {
+    match session.place() {
+        Some(_) => Err(wire(
+            ErrorCode::AlreadyInRoom,
+            "you are already in a room: leave it first",
+        )),
+        None => Ok(()),
+    }
+}
+
+fn in_room(session: &Session) -> Result<Place, WireError> {
+    session
+        .place()
+        .ok_or_else(|| wire(ErrorCode::NotInRoom, "you are not in a room"))
+}
+
+fn wire(code: ErrorCode, message: &str) -> WireError {
+    WireError {
+        code,
+        message: message.to_owned(),
+    }
+}

@@ -1,0 +1,127 @@
+//! Rooms: one tokio task per room owns the game, the seats and the timers.
+//!
+//! - [`Command`]: what the rest of the server may ask a room, through its bounded inbox.
+//! - [`Outbox`]: a connection's bounded outbound queue, as a room holds it.
+//! - [`RoomHandle`]: what the lobby keeps of a room.
+//! - [`actor`]: the room task itself, generic over any [`qipai_games::Game`].
+//! - [`wire`]: how each game's actions, views and events map onto the protocol's enums.
+
+pub mod actor;
+pub mod wire;
+
+use std::sync::Arc;
+
+use qipai_games::Received;
+use qipai_protocol::{
+    encode, GameAction, GameKind, PlayerId, RoomId, RoomInfo, Seq, ServerMsg, WireError,
+};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+
+/// A connection's outbound queue. Sending never waits: when the queue is full the
+/// connection is too slow, so it is told to close (its seat is kept for a reconnection).
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    /// Which connection this is, to ignore news about a connection already replaced.
+    pub conn_id: u64,
+    tx: mpsc::Sender<Message>,
+    kill: Arc<Notify>,
+}
+
+impl Outbox {
+    /// An outbox feeding `tx`; `kill` wakes the connection's reader to close it.
+    pub fn new(conn_id: u64, tx: mpsc::Sender<Message>, kill: Arc<Notify>) -> Outbox {
+        Outbox { conn_id, tx, kill }
+    }
+
+    /// Queues an encoded frame. `false` when the connection is gone or too slow (and then
+    /// it has been told to close).
+    pub fn send_frame(&self, frame: Bytes) -> bool {
+        match self.tx.try_send(Message::Binary(frame)) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.kill.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Encodes and queues one message.
+    pub fn send(&self, msg: &ServerMsg) -> bool {
+        match encode_frame(msg) {
+            Some(frame) => self.send_frame(frame),
+            None => false,
+        }
+    }
+}
+
+/// Encodes a message into a frame's bytes; `None` (logged) if it cannot be encoded.
+pub fn encode_frame(msg: &ServerMsg) -> Option<Bytes> {
+    match encode(msg) {
+        Ok(bytes) => Some(Bytes::from(bytes)),
+        Err(error) => {
+            tracing::error!(%error, "cannot encode a server message");
+            None
+        }
+    }
+}
+
+/// A player as a room meets them.
+#[derive(Debug)]
+pub struct Who {
+    pub player: PlayerId,
+    pub name: String,
+    pub outbox: Outbox,
+}
+
+/// What a room can be asked. Replies that change the asker's session come back on a
+/// oneshot; everything else the room sends straight to the asker's outbox.
+#[derive(Debug)]
+pub enum Command {
+    /// Sit down at `seat` or any free seat; the reply is the seat taken.
+    Join {
+        who: Who,
+        seat: Option<u8>,
+        seq: Option<Seq>,
+        reply: oneshot::Sender<Result<u8, WireError>>,
+    },
+    /// Watch without a seat.
+    Spectate {
+        who: Who,
+        seq: Option<Seq>,
+        reply: oneshot::Sender<Result<(), WireError>>,
+    },
+    /// Stand up, or stop watching.
+    Leave {
+        player: PlayerId,
+        reply: oneshot::Sender<Result<(), WireError>>,
+    },
+    /// A game action from a seated player.
+    Act {
+        player: PlayerId,
+        seq: Seq,
+        action: GameAction,
+        received: Received,
+    },
+    /// Send the asker a snapshot.
+    Snapshot { player: PlayerId, seq: Seq },
+    /// The player's connection `conn_id` dropped.
+    Away { player: PlayerId, conn_id: u64 },
+    /// The player is back on a new connection; the room sends `joined` and a snapshot. The
+    /// reply is `false` when the player is no longer in the room.
+    Back {
+        player: PlayerId,
+        outbox: Outbox,
+        reply: oneshot::Sender<bool>,
+    },
+}
+
+/// What the lobby keeps of a room: its inbox and a live summary for listings.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    pub id: RoomId,
+    pub game: GameKind,
+    pub tx: mpsc::Sender<Command>,
+    pub info: watch::Receiver<RoomInfo>,
+}

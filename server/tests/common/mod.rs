@@ -1,0 +1,308 @@
+//! A real server on an ephemeral port and a real WebSocket client for the tests.
+
+#![allow(dead_code)] // each test file uses a different part of this kit
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use qipai_protocol::xiangqi::{XiangqiAction, XiangqiOptions};
+use qipai_protocol::{
+    encode, ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View, PROTOCOL_VERSION,
+};
+use qipai_server::shutdown::{self, ShutdownTrigger};
+use qipai_server::Config;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one message before failing.
+pub const PATIENCE: Duration = Duration::from_secs(5);
+
+/// A server running in this test's runtime.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    trigger: ShutdownTrigger,
+}
+
+impl TestServer {
+    /// Starts a server with the default configuration changed by `tweak`, on 127.0.0.1:0.
+    pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
+        let mut config = Config::defaults().expect("default config");
+        config.server.addr = "127.0.0.1:0".parse().expect("addr");
+        tweak(&mut config);
+        let listener = qipai_server::bind(&config).await.expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let (trigger, shutdown) = shutdown::channel();
+        tokio::spawn(qipai_server::run(listener, config, shutdown));
+        TestServer { addr, trigger }
+    }
+
+    /// The defaults.
+    pub async fn default() -> TestServer {
+        TestServer::start(|_| {}).await
+    }
+
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    pub fn stop(&self) {
+        self.trigger.fire();
+    }
+}
+
+/// A client connection.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_seq: u64,
+    pub player_id: u64,
+    pub token: String,
+    /// Every server message this client has decoded, in order.
+    pub log: Vec<ServerMsg>,
+}
+
+impl Client {
+    /// Connects without saying hello.
+    pub async fn connect(server: &TestServer) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(server.url())
+            .await
+            .expect("connect");
+        Client {
+            ws,
+            next_seq: 1,
+            player_id: 0,
+            token: String::new(),
+            log: Vec::new(),
+        }
+    }
+
+    /// Connects and says hello as `name`.
+    pub async fn hello(server: &TestServer, name: &str) -> Client {
+        let mut c = Client::connect(server).await;
+        c.send(&ClientMsg::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: name.into(),
+            resume_token: None,
+        })
+        .await;
+        c.welcome().await;
+        c
+    }
+
+    /// Reconnects with `token`.
+    pub async fn resume(server: &TestServer, token: &str) -> Client {
+        let mut c = Client::connect(server).await;
+        c.send(&ClientMsg::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: String::new(),
+            resume_token: Some(token.into()),
+        })
+        .await;
+        c.welcome().await;
+        c
+    }
+
+    async fn welcome(&mut self) {
+        match self.recv().await {
+            ServerMsg::Welcome {
+                player_id,
+                resume_token,
+                ..
+            } => {
+                self.player_id = player_id;
+                self.token = resume_token;
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+    }
+
+    pub async fn send(&mut self, msg: &ClientMsg) {
+        self.send_raw(encode(msg).expect("encode")).await;
+    }
+
+    pub async fn send_raw(&mut self, bytes: Vec<u8>) {
+        self.ws
+            .send(Message::Binary(Bytes::from(bytes)))
+            .await
+            .expect("send");
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// A fresh request sequence number.
+    pub fn seq(&mut self) -> u64 {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    /// The next server message (pings are answered by tungstenite and skipped).
+    pub async fn recv(&mut self) -> ServerMsg {
+        self.try_recv(PATIENCE)
+            .await
+            .expect("the connection closed or no message came in time")
+    }
+
+    /// The next server message, or `None` when the connection closes or `wait` passes.
+    pub async fn try_recv(&mut self, wait: Duration) -> Option<ServerMsg> {
+        loop {
+            let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
+            match frame.ok()? {
+                Message::Binary(bytes) => {
+                    let msg: ServerMsg = rmp_serde::from_slice(&bytes).expect("decode");
+                    self.log.push(msg.clone());
+                    return Some(msg);
+                }
+                Message::Close(_) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// Skips messages until one matches.
+    pub async fn until(&mut self, mut want: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let msg = self.recv().await;
+            if want(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    /// Waits for the error answering `seq` (or with no seq when `None`) and returns its code.
+    pub async fn error_for(&mut self, seq: Option<u64>) -> (ErrorCode, String) {
+        match self
+            .until(|m| matches!(m, ServerMsg::Error { seq: s, .. } if *s == seq))
+            .await
+        {
+            ServerMsg::Error { code, message, .. } => (code, message),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Waits until the connection is closed by the server.
+    pub async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(PATIENCE, self.ws.next()).await {
+                Ok(None) | Ok(Some(Err(_))) => return true,
+                Ok(Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(Message::Binary(bytes)))) => {
+                    if let Ok(msg) = rmp_serde::from_slice::<ServerMsg>(&bytes) {
+                        self.log.push(msg);
+                    }
+                }
+                Ok(Some(Ok(_))) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// Creates a xiangqi room with `options` at `seat`; returns the room id once joined.
+    pub async fn create_xiangqi(&mut self, options: XiangqiOptions, seat: Option<u8>) -> RoomId {
+        let seq = self.seq();
+        self.send(&ClientMsg::CreateRoom {
+            seq,
+            options: RoomOptions::Xiangqi(options),
+            seat,
+        })
+        .await;
+        self.joined(seq).await
+    }
+
+    /// Joins `room` at `seat` (or any); returns the room id.
+    pub async fn join(&mut self, room_id: RoomId, seat: Option<u8>) -> RoomId {
+        let seq = self.seq();
+        self.send(&ClientMsg::Join { seq, room_id, seat }).await;
+        self.joined(seq).await
+    }
+
+    /// Watches `room`.
+    pub async fn spectate(&mut self, room_id: RoomId) {
+        let seq = self.seq();
+        self.send(&ClientMsg::Spectate { seq, room_id }).await;
+        self.joined(seq).await;
+    }
+
+    async fn joined(&mut self, seq: u64) -> RoomId {
+        match self.recv().await {
+            ServerMsg::Joined { room_id, .. } => {
+                let snapshot = self.recv().await;
+                assert!(
+                    matches!(snapshot, ServerMsg::Snapshot { .. }),
+                    "{snapshot:?}"
+                );
+                room_id
+            }
+            ServerMsg::Error { code, message, .. } => {
+                panic!("join {seq} refused: {code:?} {message}")
+            }
+            other => panic!("expected joined, got {other:?}"),
+        }
+    }
+
+    /// Sends a xiangqi action; returns its seq.
+    pub async fn xq(&mut self, action: XiangqiAction) -> u64 {
+        let seq = self.seq();
+        self.send(&ClientMsg::Xiangqi { seq, action }).await;
+        seq
+    }
+
+    /// Moves and waits for the `ok`.
+    pub async fn play(&mut self, iccs: &str) {
+        let seq = self.xq(XiangqiAction::Move { iccs: iccs.into() }).await;
+        match self
+            .until(|m| {
+                matches!(m, ServerMsg::Ok { seq: s } if *s == seq)
+                    || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
+            })
+            .await
+        {
+            ServerMsg::Ok { .. } => {}
+            other => panic!("move {iccs} refused: {other:?}"),
+        }
+    }
+
+    /// Asks for a snapshot and returns its view.
+    pub async fn snapshot(&mut self) -> (u64, View) {
+        let seq = self.seq();
+        self.send(&ClientMsg::Snapshot { seq }).await;
+        match self
+            .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await
+        {
+            ServerMsg::Snapshot {
+                event_seq, view, ..
+            } => (event_seq, view),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Waits for the next room event matching `want`.
+    pub async fn event(&mut self, mut want: impl FnMut(&Event) -> bool) -> Event {
+        match self
+            .until(|m| matches!(m, ServerMsg::Event { event, .. } if want(event)))
+            .await
+        {
+            ServerMsg::Event { event, .. } => event,
+            _ => unreachable!(),
+        }
+    }
+}
+
+/// Two players seated at a new xiangqi table with `options`: red and black.
+pub async fn xiangqi_pair(
+    server: &TestServer,
+    options: XiangqiOptions,
+) -> (Client, Client, RoomId) {
+    let mut red = Client::hello(server, "Red").await;
+    let mut black = Client::hello(server, "Black").await;
+    let room = red.create_xiangqi(options, Some(0)).await;
+    black.join(room, Some(1)).await;
+    (red, black, room)
+}
