@@ -131,8 +131,23 @@ pub trait Game: Send + Sized + 'static {
     /// Time has reached [`Game::deadline`]: act on it (flag fall, auto-play, abort).
     fn on_deadline(&mut self, now: Millis) -> Vec<Emit<Self::Event>>;
 
-    /// `seat`'s player left for good (the reconnection grace ran out).
+    /// `seat`'s player is gone for good: they left, or the reconnection grace ran out. A
+    /// duel ends (xiangqi: the absent side loses); a card table goes on and plays the seat
+    /// by itself (Tuolaji) until someone sits down again.
     fn forfeit(&mut self, seat: Seat, now: Millis) -> Vec<Emit<Self::Event>>;
+
+    /// Whether a newcomer may sit in the forfeited `seat` now (Tuolaji: between hands).
+    fn can_reseat(&self, seat: Seat) -> bool {
+        let _ = seat;
+        false
+    }
+
+    /// A newcomer sat in the forfeited `seat` (only called when [`Game::can_reseat`] said
+    /// yes): the seat is played by its person again.
+    fn reseat(&mut self, seat: Seat, now: Millis) -> Vec<Emit<Self::Event>> {
+        let _ = (seat, now);
+        Vec::new()
+    }
 
     /// What `viewer` may see at `now`.
     fn view(&self, viewer: Viewer, now: Millis) -> Self::View;

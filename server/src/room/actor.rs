@@ -182,8 +182,8 @@ impl<G: OnWire> Room<G> {
         if let Some(s) = self.seat_of(who.player) {
             return Ok(s.0);
         }
-        if self.started {
-            return Err(wire(ErrorCode::RoomFull, "the game has already started"));
+        if self.game.is_over() {
+            return Err(wire(ErrorCode::GameOver, "the game is over"));
         }
         let index = match seat {
             Some(s) => match self.seats.get(usize::from(s)) {
@@ -198,6 +198,12 @@ impl<G: OnWire> Room<G> {
                 .ok_or_else(|| wire(ErrorCode::RoomFull, "every seat is taken"))?,
         };
         let seat = index as u8;
+        if self.started && !self.game.can_reseat(Seat(seat)) {
+            return Err(wire(
+                ErrorCode::RoomFull,
+                "the game has started: that seat cannot be taken now",
+            ));
+        }
         let info = SeatInfo {
             player_id: who.player,
             name: who.name.clone(),
@@ -214,7 +220,10 @@ impl<G: OnWire> Room<G> {
             away_since: None,
         });
         self.send_joined(&who.outbox, seq, Some(seat));
-        if self.seats.iter().all(Option::is_some) {
+        if self.started {
+            let emits = self.game.reseat(Seat(seat), self.clock.now());
+            self.publish_game(emits);
+        } else if self.seats.iter().all(Option::is_some) {
             self.started = true;
             let emits = self.game.start(self.clock.now());
             self.publish_game(emits);
@@ -321,12 +330,14 @@ impl<G: OnWire> Room<G> {
                 occ.outbox = Some(outbox.clone());
                 occ.away_since = None;
             }
+            // The snapshot comes first and already shows the seat connected; the others
+            // learn it from the event that follows.
+            self.send_joined(&outbox, None, Some(seat.0));
             if was_away {
                 self.publish(vec![Emit::All(Event::Room(RoomEvent::Back {
                     seat: seat.0,
                 }))]);
             }
-            self.send_joined(&outbox, None, Some(seat.0));
             true
         } else if let Some(entry) = self.spectators.iter_mut().find(|(p, _)| *p == player) {
             entry.1 = outbox.clone();

@@ -1,0 +1,123 @@
+//! Reconnection: the resume token gives the seat back with a snapshot equal to what the
+//! others see; after the grace the absent player forfeits.
+
+mod common;
+
+use common::{xiangqi_pair, Client, TestServer};
+use qipai_protocol::xiangqi::{EndReason, GameResult, Side, XiangqiEvent, XiangqiOptions};
+use qipai_protocol::{ErrorCode, Event, RoomEvent, ServerMsg, View};
+
+/// A player drops mid-game, comes back with the token, gets `joined` and a snapshot equal
+/// to the opponent's (but for the clock reading), and the game goes on.
+#[tokio::test]
+async fn reconnect_mid_game_resumes_with_a_matching_snapshot() {
+    let server = TestServer::default().await;
+    let (red, mut black, room) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    let mut red = red;
+    red.play("h2e2").await;
+    black.play("h9g7").await;
+    let token = red.token.clone();
+    drop(red);
+    black
+        .event(|e| matches!(e, Event::Room(RoomEvent::Away { seat: 0 })))
+        .await;
+
+    let mut red = Client::connect(&server).await;
+    red.send(&qipai_protocol::ClientMsg::Hello {
+        protocol_version: qipai_protocol::PROTOCOL_VERSION,
+        name: String::new(),
+        resume_token: Some(token),
+    })
+    .await;
+    match red.recv().await {
+        ServerMsg::Welcome { room_id, .. } => assert_eq!(room_id, Some(room)),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        red.recv().await,
+        ServerMsg::Joined { seat: Some(0), .. }
+    ));
+    let ServerMsg::Snapshot {
+        view: View::Xiangqi(mine),
+        you,
+        seats,
+        ..
+    } = red.recv().await
+    else {
+        panic!("expected a snapshot")
+    };
+    assert_eq!(you, Some(0));
+    assert!(seats.iter().flatten().all(|s| s.connected));
+    black
+        .event(|e| matches!(e, Event::Room(RoomEvent::Back { seat: 0 })))
+        .await;
+    let (_, View::Xiangqi(theirs)) = black.snapshot().await;
+    let mut a = mine.clone();
+    let b = theirs.clone();
+    a.clocks = b.clocks;
+    assert_eq!(
+        a, b,
+        "the snapshot after reconnecting equals the opponent's"
+    );
+    assert_eq!(mine.moves.len(), 2);
+
+    red.play("h0g2").await;
+    black
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Moved { iccs, .. }) if iccs == "h0g2"))
+        .await;
+}
+
+/// [D]: a player who does not come back within the grace loses by abandonment.
+#[tokio::test]
+async fn absent_past_the_grace_forfeits() {
+    let server = TestServer::start(|c| c.server.reconnect_grace_ms = 150).await;
+    let (mut red, black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    red.play("h2e2").await;
+    let token = black.token.clone();
+    drop(black);
+    match red
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
+        .await
+    {
+        Event::Xiangqi(XiangqiEvent::Over { result, .. }) => assert_eq!(
+            result,
+            GameResult {
+                winner: Some(Side::Red),
+                reason: EndReason::Abandoned
+            }
+        ),
+        _ => unreachable!(),
+    }
+    // The session is gone too: the token no longer works.
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let mut late = Client::connect(&server).await;
+    late.send(&qipai_protocol::ClientMsg::Hello {
+        protocol_version: qipai_protocol::PROTOCOL_VERSION,
+        name: String::new(),
+        resume_token: Some(token),
+    })
+    .await;
+    assert_eq!(late.error_for(None).await.0, ErrorCode::BadResumeToken);
+}
+
+/// A second connection with the same token takes the session over; the first one can no
+/// longer act for it.
+#[tokio::test]
+async fn a_newer_connection_takes_the_session_over() {
+    let server = TestServer::default().await;
+    let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    let mut again = Client::resume(&server, &red.token).await;
+    again
+        .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+    let seq = red
+        .xq(qipai_protocol::xiangqi::XiangqiAction::Move {
+            iccs: "h2e2".into(),
+        })
+        .await;
+    assert_eq!(red.error_for(Some(seq)).await.0, ErrorCode::Closing);
+    again.play("h2e2").await;
+    black
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Moved { .. })))
+        .await;
+}
