@@ -4,7 +4,8 @@
 //! numerals; 进/退/平; 前/后 for two pieces on a file, 前/中/后 and 一二三四 for pawns.
 
 use qipai_games::xiangqi::notation::chinese;
-use qipai_games::xiangqi::{Move, Position};
+use qipai_games::xiangqi::notation::chinese::piece_char;
+use qipai_games::xiangqi::{Move, Position, Side, Square};
 
 /// The Chinese notation of each ICCS move, each played in `fen` (not one after another).
 fn each(fen: &str, moves: &[(&str, &str)]) {
@@ -146,4 +147,120 @@ fn iccs_is_the_wire_form() {
     let mv = Move::from_iccs("h2e2").unwrap();
     assert_eq!(mv.to_string(), "h2e2");
     assert_eq!("b9c7".parse::<Move>().unwrap().to_string(), "b9c7");
+}
+
+/// WXF digit for a Chinese or full-width numeral.
+fn wxf_digit(c: char) -> Option<char> {
+    let red = "一二三四五六七八九";
+    let black = "１２３４５６７８９";
+    red.chars()
+        .position(|n| n == c)
+        .or_else(|| black.chars().position(|n| n == c))
+        .and_then(|i| char::from_digit(i as u32 + 1, 10))
+}
+
+/// WXF letter for a piece character.
+fn wxf_letter(c: char) -> Option<char> {
+    Some(match c {
+        '车' => 'R',
+        '马' => 'H',
+        '相' | '象' => 'E',
+        '仕' | '士' => 'A',
+        '帅' | '将' => 'K',
+        '炮' => 'C',
+        '兵' | '卒' => 'P',
+        _ => return None,
+    })
+}
+
+/// Our Chinese notation of `mv`, spelled in WXF as Fairy-Stockfish writes it: the piece
+/// letter and file (`C2`), or letter and `+`/`-` for a front/rear piece (`R+`), or for
+/// tandem pawns their place from the front and their file (`15`, `23`).
+fn as_wxf(position: &Position, mv: Move) -> String {
+    let text: Vec<char> = chinese(position, mv).chars().collect();
+    let [first, second, action, number] = text[..] else {
+        panic!("not four characters: {text:?}");
+    };
+    let mut out = String::new();
+    if let Some(letter) = wxf_letter(first) {
+        out.push(letter);
+        out.push(wxf_digit(second).unwrap());
+    } else if wxf_letter(second).is_some_and(|l| l != 'P') {
+        out.push(wxf_letter(second).unwrap());
+        out.push(if first == '前' { '+' } else { '-' });
+    } else {
+        let piece = position.piece_at(mv.from).unwrap();
+        let on_file = (0..10)
+            .filter(|&rank| {
+                let sq = Square::new(mv.from.file(), rank).unwrap();
+                position.piece_at(sq) == Some(piece)
+            })
+            .count();
+        let place = match first {
+            '前' => 1,
+            '中' => 2,
+            '后' => on_file,
+            n => wxf_digit(n).unwrap().to_digit(10).unwrap() as usize,
+        };
+        out.push(char::from_digit(place as u32, 10).unwrap());
+        let file = match piece.side {
+            Side::Red => 9 - mv.from.file(),
+            Side::Black => mv.from.file() + 1,
+        };
+        out.push(char::from_digit(u32::from(file), 10).unwrap());
+    }
+    out.push(match action {
+        '进' => '+',
+        '退' => '-',
+        _ => '=',
+    });
+    out.push(wxf_digit(number).unwrap());
+    out
+}
+
+/// Every legal move of 50 positions (random play from the start, plus tandem pieces and
+/// pawns), compared with Fairy-Stockfish's WXF (`data/xiangqi_wxf.txt`, made by
+/// `data/xiangqi_wxf.py`).
+#[test]
+fn matches_fairy_stockfish_wxf() {
+    let text = include_str!("data/xiangqi_wxf.txt");
+    let mut position = Position::start();
+    let mut compared = 0;
+    let mut tandem_differences = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        if let Some(fen) = line.strip_prefix("fen ") {
+            position = Position::from_fen(fen).unwrap();
+            continue;
+        }
+        let (iccs, wxf) = line.split_once(' ').unwrap();
+        let mv = Move::from_iccs(iccs).unwrap();
+        assert!(position.is_legal(mv), "{iccs} in {position}");
+        let ours = as_wxf(&position, mv);
+        if ours != wxf {
+            // Fairy-Stockfish marks front/rear only when the plain form would be ambiguous
+            // (SAN-style); the Chinese convention marks every tandem. Then its form must be
+            // the plain one: piece letter and file.
+            let plain = plain_wxf(&position, mv);
+            assert!(
+                ours[..2] != plain[..2] && wxf == plain,
+                "{iccs} in {position}: ours {ours}, Fairy-Stockfish {wxf}"
+            );
+            tandem_differences += 1;
+        }
+        compared += 1;
+    }
+    assert!(compared > 1_000);
+    assert!(tandem_differences < compared / 10);
+}
+
+/// WXF without tandem marks: piece letter, its file, action, number.
+fn plain_wxf(position: &Position, mv: Move) -> String {
+    let ours = as_wxf(position, mv);
+    let piece = position.piece_at(mv.from).unwrap();
+    let letter = wxf_letter(piece_char(piece)).unwrap();
+    let file = match piece.side {
+        Side::Red => 9 - mv.from.file(),
+        Side::Black => mv.from.file() + 1,
+    };
+    format!("{letter}{file}{}", &ours[2..])
 }
