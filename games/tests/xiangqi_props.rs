@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use proptest::prelude::*;
 use qipai_games::xiangqi::notation::chinese;
-use qipai_games::xiangqi::{EndRules, History, Move, Position, Square};
+use qipai_games::xiangqi::{EndReason, EndRules, History, Move, Position, Square, XiangqiError};
 
 /// The positions of a playout choosing `choices[i] % len` among the legal moves.
 fn playout(choices: &[u16]) -> Vec<Position> {
@@ -79,6 +79,38 @@ proptest! {
                 prop_assert_eq!(history.position(), &position);
                 prop_assert!(history.moves().is_empty());
             }
+        }
+    }
+
+    /// Random games through `History`: every outcome matches the final position (mate is
+    /// check with no move, 困毙 no check and no move, a dead position has no attacker, the
+    /// natural limit has counted its plies), and a finished game takes no move.
+    #[test]
+    fn history_outcomes_match_the_board(
+        choices in prop::collection::vec(any::<u16>(), 0..300),
+        limit in 1u32..20,
+        counts_checks in any::<bool>(),
+    ) {
+        let rules = EndRules { natural_limit_moves: limit, natural_limit_counts_checks: counts_checks };
+        let mut game = History::new(Position::start(), rules);
+        for choice in choices {
+            let moves = game.position().legal_moves();
+            let Some(&mv) = moves.get(usize::from(choice) % moves.len().max(1)) else { break };
+            let outcome = game.play(mv).unwrap();
+            let last = game.moves().last().unwrap();
+            prop_assert_eq!(last.check, game.position().in_check());
+            let Some(outcome) = outcome else { continue };
+            let position = game.position();
+            match outcome.reason {
+                EndReason::Checkmate => prop_assert!(position.in_check() && !position.has_legal_move()),
+                EndReason::NoLegalMove => prop_assert!(!position.in_check() && !position.has_legal_move()),
+                EndReason::DeadPosition => prop_assert!(position.is_dead()),
+                EndReason::NaturalLimit => prop_assert!(game.quiet_plies() >= 2 * limit),
+                EndReason::Repetition | EndReason::PerpetualCheck => {}
+                other => prop_assert!(false, "{:?} is not decided on the board", other),
+            }
+            prop_assert_eq!(game.play(mv), Err(XiangqiError::GameOver));
+            break;
         }
     }
 }
