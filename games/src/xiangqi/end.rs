@@ -35,9 +35,9 @@ pub enum EndReason {
     TimeForfeit,
     /// 4.2.2: both players agreed to a draw.
     Agreement,
-    /// A player left and did not come back within the grace period; a loss. **[D]**
+    /// A player left and did not come back within the grace period; a loss. **\[D\]**
     Abandoned,
-    /// Nobody made a first move in time; no result. **[D]**
+    /// Nobody made a first move in time; no result. **\[D\]**
     Aborted,
 }
 
@@ -127,11 +127,11 @@ impl Outcome {
 #[serde(default)]
 pub struct EndRules {
     /// 4.2.4: full moves (回合, two plies) without a capture before the game is drawn;
-    /// default 60 (the notice uses 40). 0 turns the limit off. **[D]**
+    /// default 60 (the notice uses 40). 0 turns the limit off. **\[D\]**
     pub natural_limit_moves: u32,
     /// Whether checking moves count toward the limit (default true; the notice's 将军不计
     /// is `false`). When false, a checking move that captures nothing neither counts nor
-    /// resets the count. **[D]**
+    /// resets the count. **\[D\]**
     pub natural_limit_counts_checks: bool,
 }
 
