@@ -218,7 +218,7 @@ fn as_wxf(position: &Position, mv: Move) -> String {
     out
 }
 
-/// Every legal move of 50 positions (random play from the start, plus tandem pieces and
+/// Every legal move of 51 positions (random play from the start, plus tandem pieces and
 /// pawns), compared with Fairy-Stockfish's WXF (`data/xiangqi_wxf.txt`, made by
 /// `data/xiangqi_wxf.py`).
 #[test]
@@ -263,4 +263,32 @@ fn plain_wxf(position: &Position, mv: Move) -> String {
         Side::Black => mv.from.file() + 1,
     };
     format!("{letter}{file}{}", &ours[2..])
+}
+
+/// Three pawns on one file and two on another: 前/中/后 with the file number.
+#[test]
+fn three_and_two_pawns_on_two_files() {
+    each(
+        "3k5/9/4P4/2P1P4/2P1P4/9/9/9/9/5K3 w",
+        &[
+            ("e7e8", "前五进一"),
+            ("e6d6", "中五平六"),
+            ("e5f5", "后五平四"),
+            ("c6c7", "前七进一"),
+            ("c5b5", "后七平八"),
+        ],
+    );
+}
+
+/// Black's four pawns on one file, counted from Black's front (the lowest rank).
+#[test]
+fn four_black_pawns_on_a_file() {
+    each(
+        "3k5/9/9/9/9/4p4/4p4/4p4/4p4/5K3 b",
+        &[
+            ("e1d1", "一卒平４"),
+            ("e2f2", "二卒平６"),
+            ("e4d4", "四卒平４"),
+        ],
+    );
 }

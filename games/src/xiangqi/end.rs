@@ -173,7 +173,9 @@ pub struct History {
 
 impl History {
     /// A game starting at `start`. A start with no legal move or no attacking piece left
-    /// is over at once.
+    /// is over at once. When checks count toward the natural limit, the start's half-move
+    /// clock (plies since a capture) is already counted; otherwise the count starts at 0,
+    /// since the clock cannot tell which of those plies were checks.
     pub fn new(start: Position, rules: EndRules) -> History {
         let quiet_plies = if rules.natural_limit_counts_checks {
             start.halfmoves()
