@@ -194,7 +194,9 @@ impl History {
         history
     }
 
-    /// Plays `mv` and returns the outcome if the game ended with it.
+    /// Plays `mv` and returns the outcome if the game ended with it. When one move meets
+    /// several endings, the first of these decides: checkmate or 困毙 (the move's own
+    /// result), the repetition judgement, a dead position, the natural limit.
     ///
     /// # Errors
     /// [`XiangqiError::GameOver`] once there is an outcome, or why the move is illegal
