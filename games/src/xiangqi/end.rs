@@ -35,9 +35,9 @@ pub enum EndReason {
     TimeForfeit,
     /// 4.2.2: both players agreed to a draw.
     Agreement,
-    /// A player left and did not come back within the grace period; a loss. **[D]**
+    /// A player left and did not come back within the grace period; a loss. **\[D\]**
     Abandoned,
-    /// Nobody made a first move in time; no result. **[D]**
+    /// Nobody made a first move in time; no result. **\[D\]**
     Aborted,
 }
 
@@ -127,11 +127,11 @@ impl Outcome {
 #[serde(default)]
 pub struct EndRules {
     /// 4.2.4: full moves (回合, two plies) without a capture before the game is drawn;
-    /// default 60 (the notice uses 40). 0 turns the limit off. **[D]**
+    /// default 60 (the notice uses 40). 0 turns the limit off. **\[D\]**
     pub natural_limit_moves: u32,
     /// Whether checking moves count toward the limit (default true; the notice's 将军不计
     /// is `false`). When false, a checking move that captures nothing neither counts nor
-    /// resets the count. **[D]**
+    /// resets the count. **\[D\]**
     pub natural_limit_counts_checks: bool,
 }
 
@@ -173,7 +173,9 @@ pub struct History {
 
 impl History {
     /// A game starting at `start`. A start with no legal move or no attacking piece left
-    /// is over at once.
+    /// is over at once. When checks count toward the natural limit, the start's half-move
+    /// clock (plies since a capture) is already counted; otherwise the count starts at 0,
+    /// since the clock cannot tell which of those plies were checks.
     pub fn new(start: Position, rules: EndRules) -> History {
         let quiet_plies = if rules.natural_limit_counts_checks {
             start.halfmoves()
@@ -192,7 +194,9 @@ impl History {
         history
     }
 
-    /// Plays `mv` and returns the outcome if the game ended with it.
+    /// Plays `mv` and returns the outcome if the game ended with it. When one move meets
+    /// several endings, the first of these decides: checkmate or 困毙 (the move's own
+    /// result), the repetition judgement, a dead position, the natural limit.
     ///
     /// # Errors
     /// [`XiangqiError::GameOver`] once there is an outcome, or why the move is illegal

@@ -45,7 +45,7 @@ pub enum XiangqiError {
     #[error("{side:?} must have exactly one king; the FEN has {count}.")]
     FenKings { side: Side, count: usize },
     /// A side has more pieces of one kind than the game starts with.
-    #[error("{side:?} has {count} pieces of kind {kind}; at most {max} exist.")]
+    #[error("{side:?} has {count} {kind}(s); a side has at most {max}.")]
     FenTooMany {
         side: Side,
         kind: Kind,
@@ -54,7 +54,7 @@ pub enum XiangqiError {
     },
     /// A piece stands where it could never get to (a king outside its palace, an elephant
     /// over the river, a pawn behind its starting rank…).
-    #[error("A {side:?} {kind} can never stand on {square}.")]
+    #[error("No {side:?} {kind} can ever stand on {square}.")]
     FenUnreachable {
         side: Side,
         kind: Kind,
@@ -79,7 +79,7 @@ pub enum XiangqiError {
     #[error("You cannot capture your own piece on {to}.")]
     OwnPiece { to: Square },
     /// The destination is not where this kind of piece moves (第2条2.2).
-    #[error("A {kind} cannot move from {from} to {to}.")]
+    #[error("The {kind} on {from} cannot move to {to}.")]
     CannotMoveThere {
         kind: Kind,
         from: Square,
@@ -95,7 +95,7 @@ pub enum XiangqiError {
     #[error("An elephant cannot cross the river.")]
     ElephantCrossesRiver,
     /// 第2条2.2: the king and the advisors never leave the palace.
-    #[error("A {kind} cannot leave the palace.")]
+    #[error("The {kind} cannot leave the palace.")]
     LeavesPalace { kind: Kind },
     /// 第2条2.2: a pawn moves sideways only after crossing the river.
     #[error("A pawn can move sideways only after crossing the river.")]
@@ -175,5 +175,32 @@ mod tests {
         );
         assert_eq!(XiangqiError::KingsFace.code(), ErrorCode::IllegalMove);
         assert_eq!(XiangqiError::GameOver.code(), ErrorCode::GameOver);
+    }
+
+    /// Messages are sentences a player reads.
+    #[test]
+    fn messages_read_as_sentences() {
+        let sq = |s| Square::parse(s).unwrap();
+        let cannot = XiangqiError::CannotMoveThere {
+            kind: Kind::Rook,
+            from: sq("a0"),
+            to: sq("b1"),
+        };
+        assert_eq!(cannot.to_string(), "The rook on a0 cannot move to b1.");
+        let too_many = XiangqiError::FenTooMany {
+            side: Side::Red,
+            kind: Kind::Cannon,
+            count: 3,
+            max: 2,
+        };
+        assert_eq!(
+            too_many.to_string(),
+            "Red has 3 cannon(s); a side has at most 2."
+        );
+        let leg = XiangqiError::HorseLegBlocked { leg: sq("c0") };
+        assert_eq!(
+            leg.to_string(),
+            "The horse's leg is blocked at c0 (蹩马腿)."
+        );
     }
 }

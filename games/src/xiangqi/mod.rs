@@ -4,10 +4,10 @@
 //!
 //! - [`board`]: points ([`Square`], ICCS coordinates), [`Side`], [`Kind`], [`Piece`], [`Board`].
 //! - [`moves`]: [`Move`] (ICCS in and out) and the stack [`MoveList`].
-//! - [`tables`] (private): per-point move tables computed at compile time.
-//! - [`movegen`] (private): candidate moves, the check test probing out from the king, the
+//! - `tables` (private): per-point move tables computed at compile time.
+//! - `movegen` (private): candidate moves, the check test probing out from the king, the
 //!   legality filter (flying general included).
-//! - [`illegal`] (private): the reason a refused move breaks the movement rules.
+//! - `illegal` (private): the reason a refused move breaks the movement rules.
 //! - [`position`]: [`Position`]: board + side to move + counters; legal moves, check,
 //!   checked [`Position::play`], unchecked [`Position::make`]/[`Position::unmake`], perft.
 //! - [`notation`]: FEN ([`notation::fen`]) and Chinese move notation ([`notation::chinese()`]).

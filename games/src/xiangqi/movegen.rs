@@ -8,8 +8,7 @@
 //! (they neither leave nor enter a line through the king, nor free a horse leg next to
 //! it); those skip the test, which is what makes perft fast.
 
-use super::board::Square;
-use super::board::{Side, POINTS};
+use super::board::{Side, Square, POINTS};
 use super::moves::{Move, MoveList};
 use super::tables::TABLES;
 

@@ -139,7 +139,7 @@ impl Position {
         Ok(position)
     }
 
-    /// Parses a FEN (see [`fen`](super::notation::fen)).
+    /// Parses a FEN (see [`notation::fen`](super::notation::fen)).
     ///
     /// # Errors
     /// One `Fen…` variant of [`XiangqiError`] per problem.
