@@ -1,0 +1,147 @@
+//! The lobby and the listener: quick play pairs strangers, rooms are listed, seats are
+//! guarded, `/healthz` answers, and a shutdown tells every client.
+
+mod common;
+
+use common::{Client, TestServer};
+use qipai_protocol::xiangqi::{XiangqiEvent, XiangqiOptions};
+use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomOptions, RoomStatus, ServerMsg};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Two quick-players asking for the same game meet at one table; a third with another time
+/// control gets a table of their own.
+#[tokio::test]
+async fn quick_play_pairs_players_with_the_same_options() {
+    let server = TestServer::default().await;
+    let quick = |tc: &str| ClientMsg::QuickPlay {
+        seq: 1,
+        options: RoomOptions::Xiangqi(XiangqiOptions {
+            time_control: Some(tc.into()),
+            ..Default::default()
+        }),
+    };
+    let mut a = Client::hello(&server, "A").await;
+    a.send(&quick("10+5")).await;
+    let room_a = match a.recv().await {
+        ServerMsg::Joined { room_id, seat, .. } => {
+            assert_eq!(seat, Some(0));
+            room_id
+        }
+        other => panic!("{other:?}"),
+    };
+    let mut b = Client::hello(&server, "B").await;
+    b.send(&quick("10+5")).await;
+    match b.recv().await {
+        ServerMsg::Joined { room_id, seat, .. } => assert_eq!((room_id, seat), (room_a, Some(1))),
+        other => panic!("{other:?}"),
+    }
+    a.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Started { .. })))
+        .await;
+    let mut c = Client::hello(&server, "C").await;
+    c.send(&quick("3+2")).await;
+    match c.recv().await {
+        ServerMsg::Joined { room_id, .. } => assert_ne!(room_id, room_a),
+        other => panic!("{other:?}"),
+    }
+
+    c.send(&ClientMsg::ListRooms { seq: 5, game: None }).await;
+    let rooms = match c.until(|m| matches!(m, ServerMsg::Rooms { .. })).await {
+        ServerMsg::Rooms { rooms, .. } => rooms,
+        _ => unreachable!(),
+    };
+    assert_eq!(rooms.len(), 2);
+    assert_eq!(rooms[0].status, RoomStatus::Playing);
+    assert_eq!(rooms[1].status, RoomStatus::Waiting);
+    let RoomOptions::Xiangqi(listed) = &rooms[0].options;
+    assert_eq!(listed.time_control.as_deref(), Some("10+5"));
+    assert_eq!(
+        listed.natural_limit_moves,
+        Some(60),
+        "defaults are filled in"
+    );
+}
+
+/// A taken seat is refused; leaving a room before the game frees the seat.
+#[tokio::test]
+async fn seats_are_guarded_and_leaving_frees_them() {
+    let server = TestServer::default().await;
+    let mut a = Client::hello(&server, "A").await;
+    let room = a.create_xiangqi(XiangqiOptions::default(), Some(1)).await;
+    let mut b = Client::hello(&server, "B").await;
+    let seq = b.seq();
+    b.send(&ClientMsg::Join {
+        seq,
+        room_id: room,
+        seat: Some(1),
+    })
+    .await;
+    assert_eq!(b.error_for(Some(seq)).await.0, ErrorCode::SeatTaken);
+    let seq = b.seq();
+    b.send(&ClientMsg::Join {
+        seq,
+        room_id: room,
+        seat: Some(7),
+    })
+    .await;
+    assert_eq!(b.error_for(Some(seq)).await.0, ErrorCode::SeatTaken);
+    let seq = a.seq();
+    a.send(&ClientMsg::Leave { seq }).await;
+    a.until(|m| matches!(m, ServerMsg::Left { .. })).await;
+    // The room closed when its last player left.
+    let seq = b.seq();
+    b.send(&ClientMsg::Join {
+        seq,
+        room_id: room,
+        seat: Some(1),
+    })
+    .await;
+    assert_eq!(b.error_for(Some(seq)).await.0, ErrorCode::NoSuchRoom);
+}
+
+/// `GET /healthz` answers over plain HTTP on the same port; other paths are 404.
+#[tokio::test]
+async fn healthz_answers() {
+    let server = TestServer::default().await;
+    for (path, status) in [("/healthz", "200"), ("/nope", "404")] {
+        let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        tcp.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        let mut reply = String::new();
+        tcp.read_to_string(&mut reply).await.unwrap();
+        assert!(reply.starts_with(&format!("HTTP/1.1 {status}")), "{reply}");
+    }
+}
+
+/// A shutdown tells every connected client before closing.
+#[tokio::test]
+async fn shutdown_tells_clients() {
+    let server = TestServer::default().await;
+    let mut a = Client::hello(&server, "A").await;
+    server.stop();
+    assert!(matches!(a.recv().await, ServerMsg::Shutdown { .. }));
+    assert!(a.closed().await);
+}
+
+/// `ping` answers with the server's time, for clock sync.
+#[tokio::test]
+async fn ping_gives_the_server_time() {
+    let server = TestServer::default().await;
+    let mut a = Client::hello(&server, "A").await;
+    a.send(&ClientMsg::Ping {
+        seq: 3,
+        client_time: 12345,
+    })
+    .await;
+    match a.recv().await {
+        ServerMsg::Pong {
+            seq,
+            client_time,
+            server_time,
+        } => {
+            assert_eq!((seq, client_time), (3, 12345));
+            assert!(server_time < 60_000);
+        }
+        other => panic!("{other:?}"),
+    }
+}
