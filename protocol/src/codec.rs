@@ -36,6 +36,13 @@ struct Peek {
     seq: Option<u64>,
 }
 
+/// The `type` alone.
+#[derive(Deserialize)]
+struct PeekType {
+    #[serde(rename = "type")]
+    ty: Option<String>,
+}
+
 /// Decodes one frame into `T`, whose variants' `type` names are `known`.
 ///
 /// # Errors
@@ -48,8 +55,11 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8], known: &[&str]) -> Result<T, De
             message: "the frame is not a MessagePack value".into(),
         });
     }
-    let peek = rmp_serde::from_slice::<Peek>(bytes).unwrap_or(Peek {
-        ty: None,
+    // A mistyped `seq` must not hide the `type`: peek at it alone then.
+    let peek = rmp_serde::from_slice::<Peek>(bytes).unwrap_or_else(|_| Peek {
+        ty: rmp_serde::from_slice::<PeekType>(bytes)
+            .ok()
+            .and_then(|p| p.ty),
         seq: None,
     });
     let seq = peek.seq;

@@ -56,8 +56,6 @@ error_codes! {
     Closing = "closing",
     /// The name is empty or too long.
     BadName = "bad_name",
-    /// The server is shutting down.
-    ShuttingDown = "shutting_down",
 
     // --- the lobby ---
     /// No room with that id.
@@ -132,7 +130,6 @@ mod tests {
                 "rate_limited",
                 "closing",
                 "bad_name",
-                "shutting_down",
                 "no_such_room",
                 "seat_taken",
                 "room_full",

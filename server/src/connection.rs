@@ -71,7 +71,12 @@ async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) 
         abuse: TokenBucket::new(1, shared.config.server.abuse_burst),
         max_frame: shared.config.server.max_frame_bytes,
     };
-    let mut player = Player::new(Arc::clone(&shared), outbox.clone(), conn_id);
+    let mut player = Player::new(
+        Arc::clone(&shared),
+        outbox.clone(),
+        conn_id,
+        Arc::clone(&kill),
+    );
     let mut ping = tokio::time::interval(Duration::from_millis(
         shared.config.server.ping_interval_ms.max(1),
     ));

@@ -11,7 +11,7 @@ use qipai_games::{Millis, Received};
 use qipai_protocol::{
     ClientMsg, ErrorCode, GameAction, RoomOptions, Seq, ServerMsg, WireError, PROTOCOL_VERSION,
 };
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Notify};
 
 use crate::room::{Command, Outbox, RoomHandle, Who};
 use crate::session::{Place, Session};
@@ -39,6 +39,9 @@ pub struct Player {
     shared: Arc<Shared>,
     outbox: Outbox,
     conn_id: u64,
+    /// Wakes this connection's reader to close it (when another connection resumes the
+    /// session).
+    kill: Arc<Notify>,
     /// Set by `hello`.
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
@@ -46,11 +49,12 @@ pub struct Player {
 }
 
 impl Player {
-    pub fn new(shared: Arc<Shared>, outbox: Outbox, conn_id: u64) -> Player {
+    pub fn new(shared: Arc<Shared>, outbox: Outbox, conn_id: u64, kill: Arc<Notify>) -> Player {
         Player {
             shared,
             outbox,
             conn_id,
+            kill,
             session: None,
             rtt_ms: None,
         }
@@ -139,7 +143,7 @@ impl Player {
         let sessions = &self.shared.sessions;
         let session =
             match token {
-                Some(token) => match sessions.resume(&token, self.conn_id) {
+                Some(token) => match sessions.resume(&token, self.conn_id, Arc::clone(&self.kill)) {
                     Some(s) => s,
                     None => return refuse(
                         ErrorCode::BadResumeToken,
@@ -156,10 +160,10 @@ impl Player {
                             format!("a name has 1 to {MAX_NAME} printable characters"),
                         );
                     }
-                    sessions.create(name.to_owned(), self.conn_id)
+                    sessions.create(name.to_owned(), self.conn_id, Arc::clone(&self.kill))
                 }
             };
-        let place = session.place();
+        let place = current_place(&session);
         self.send(&ServerMsg::Welcome {
             protocol_version: PROTOCOL_VERSION,
             player_id: session.player_id,
@@ -175,14 +179,15 @@ impl Player {
                 outbox: self.outbox.clone(),
                 reply,
             };
-            let still_there =
-                match tokio::time::timeout(ROOM_TIMEOUT, place.room.tx.send(back)).await {
-                    Ok(Ok(())) => answer.await.unwrap_or(false),
-                    _ => false,
-                };
-            if !still_there {
-                session.set_place(None);
-            }
+            let answer = match tokio::time::timeout(ROOM_TIMEOUT, place.room.tx.send(back)).await {
+                Ok(Ok(())) => answer.await.ok(),
+                _ => None,
+            };
+            // Back at the seat, back as a spectator, or (the room closed) nowhere.
+            session.set_place(answer.map(|seat| Place {
+                room: place.room,
+                seat,
+            }));
         }
         Verdict::Continue
     }
@@ -372,7 +377,7 @@ impl Player {
         if !session.is_attached(self.conn_id) {
             return;
         }
-        if let Some(place) = session.place() {
+        if let Some(place) = current_place(&session) {
             let away = Command::Away {
                 player: session.player_id,
                 conn_id: self.conn_id,
@@ -404,8 +409,18 @@ async fn ask<T>(
     }
 }
 
+/// Where the player is, forgetting a room that has closed since.
+fn current_place(session: &Session) -> Option<Place> {
+    let place = session.place()?;
+    if place.room.tx.is_closed() {
+        session.set_place(None);
+        return None;
+    }
+    Some(place)
+}
+
 fn not_in_room(session: &Session) -> Result<(), WireError> {
-    match session.place() {
+    match current_place(session) {
         Some(_) => Err(wire(
             ErrorCode::AlreadyInRoom,
             "you are already in a room: leave it first",
@@ -415,9 +430,7 @@ fn not_in_room(session: &Session) -> Result<(), WireError> {
 }
 
 fn in_room(session: &Session) -> Result<Place, WireError> {
-    session
-        .place()
-        .ok_or_else(|| wire(ErrorCode::NotInRoom, "you are not in a room"))
+    current_place(session).ok_or_else(|| wire(ErrorCode::NotInRoom, "you are not in a room"))
 }
 
 fn wire(code: ErrorCode, message: &str) -> WireError {

@@ -11,6 +11,7 @@ use std::time::Duration;
 use dashmap::DashMap;
 use qipai_protocol::PlayerId;
 use rand::RngCore;
+use tokio::sync::Notify;
 
 use crate::room::RoomHandle;
 
@@ -32,6 +33,12 @@ pub struct Session {
     place: Mutex<Option<Place>>,
     /// The id of the connection attached now; 0 when none.
     conn: AtomicU64,
+    /// Rises with every attachment, so a grace timer started by an earlier disconnect
+    /// knows it is stale.
+    generation: AtomicU64,
+    /// Wakes the attached connection's reader to close it when another connection takes
+    /// the session over.
+    kill: Mutex<Option<Arc<Notify>>>,
 }
 
 impl Session {
@@ -52,6 +59,20 @@ impl Session {
     pub fn is_attached(&self, conn_id: u64) -> bool {
         self.conn.load(Ordering::Acquire) == conn_id
     }
+
+    /// Attaches `conn_id` (whose reader `kill` wakes), closing the one attached before.
+    fn attach(&self, conn_id: u64, kill: Arc<Notify>) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.conn.store(conn_id, Ordering::Release);
+        let old = self
+            .kill
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .replace(kill);
+        if let Some(old) = old {
+            old.notify_one();
+        }
+    }
 }
 
 /// Every live session, by resume token.
@@ -62,8 +83,8 @@ pub struct Sessions {
 }
 
 impl Sessions {
-    /// A new session for `name`, attached to `conn_id`.
-    pub fn create(&self, name: String, conn_id: u64) -> Arc<Session> {
+    /// A new session for `name`, attached to `conn_id` (whose reader `kill` wakes).
+    pub fn create(&self, name: String, conn_id: u64, kill: Arc<Notify>) -> Arc<Session> {
         let mut secret = [0u8; 16];
         rand::rng().fill_bytes(&mut secret);
         let token: String = secret.iter().map(|b| format!("{b:02x}")).collect();
@@ -73,16 +94,18 @@ impl Sessions {
             token: token.clone(),
             place: Mutex::new(None),
             conn: AtomicU64::new(conn_id),
+            generation: AtomicU64::new(0),
+            kill: Mutex::new(Some(kill)),
         });
         self.by_token.insert(token, session.clone());
         session
     }
 
-    /// The session with this token, now attached to `conn_id` (the previous connection, if
-    /// any is still open, no longer acts for it).
-    pub fn resume(&self, token: &str, conn_id: u64) -> Option<Arc<Session>> {
+    /// The session with this token, now attached to `conn_id`; the previous connection, if
+    /// one is still open, is closed.
+    pub fn resume(&self, token: &str, conn_id: u64, kill: Arc<Notify>) -> Option<Arc<Session>> {
         let session = self.by_token.get(token)?.clone();
-        session.conn.store(conn_id, Ordering::Release);
+        session.attach(conn_id, kill);
         Some(session)
     }
 
@@ -96,11 +119,13 @@ impl Sessions {
         {
             return;
         }
+        let generation = session.generation.load(Ordering::Acquire);
         let sessions = Arc::clone(self);
         let session = Arc::clone(session);
         tokio::spawn(async move {
             tokio::time::sleep(grace).await;
-            if session.is_attached(0) {
+            let untouched = session.generation.load(Ordering::Acquire) == generation;
+            if untouched && session.is_attached(0) {
                 sessions.by_token.remove(&session.token);
             }
         });

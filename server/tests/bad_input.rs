@@ -4,7 +4,7 @@
 mod common;
 
 use common::{xiangqi_pair, Client, TestServer};
-use qipai_protocol::xiangqi::{XiangqiAction, XiangqiOptions};
+use qipai_protocol::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions};
 use qipai_protocol::{encode, ClientMsg, ErrorCode, RoomOptions, ServerMsg, View};
 use serde::Serialize;
 
@@ -171,7 +171,9 @@ async fn actions_after_the_end_are_refused() {
     let server = TestServer::default().await;
     let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
     red.xq(XiangqiAction::Resign).await;
-    black.until(|m| matches!(m, ServerMsg::Event { .. })).await;
+    black
+        .event(|e| matches!(e, qipai_protocol::Event::Xiangqi(XiangqiEvent::Over { .. })))
+        .await;
     let seq = black
         .xq(XiangqiAction::Move {
             iccs: "h9g7".into(),

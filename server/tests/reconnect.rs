@@ -71,8 +71,9 @@ async fn reconnect_mid_game_resumes_with_a_matching_snapshot() {
 #[tokio::test]
 async fn absent_past_the_grace_forfeits() {
     let server = TestServer::start(|c| c.server.reconnect_grace_ms = 150).await;
-    let (mut red, black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
     red.play("h2e2").await;
+    black.play("h9g7").await;
     let token = black.token.clone();
     drop(black);
     match red
@@ -100,8 +101,7 @@ async fn absent_past_the_grace_forfeits() {
     assert_eq!(late.error_for(None).await.0, ErrorCode::BadResumeToken);
 }
 
-/// A second connection with the same token takes the session over; the first one can no
-/// longer act for it.
+/// A second connection with the same token takes the session over; the first one is closed.
 #[tokio::test]
 async fn a_newer_connection_takes_the_session_over() {
     let server = TestServer::default().await;
@@ -110,14 +110,49 @@ async fn a_newer_connection_takes_the_session_over() {
     again
         .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
         .await;
-    let seq = red
-        .xq(qipai_protocol::xiangqi::XiangqiAction::Move {
-            iccs: "h2e2".into(),
-        })
-        .await;
-    assert_eq!(red.error_for(Some(seq)).await.0, ErrorCode::Closing);
+    assert!(red.closed().await, "the replaced connection is closed");
     again.play("h2e2").await;
     black
         .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Moved { .. })))
         .await;
+}
+
+/// [D]: leaving before one's first move aborts the game: nothing was at stake yet.
+#[tokio::test]
+async fn leaving_before_the_first_move_aborts() {
+    let server = TestServer::default().await;
+    let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    red.play("h2e2").await;
+    let seq = black.seq();
+    black.send(&qipai_protocol::ClientMsg::Leave { seq }).await;
+    match red
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
+        .await
+    {
+        Event::Xiangqi(XiangqiEvent::Over { result, .. }) => assert_eq!(
+            result,
+            GameResult {
+                winner: None,
+                reason: EndReason::Aborted
+            }
+        ),
+        _ => unreachable!(),
+    }
+}
+
+/// The grace of an earlier disconnect does not cut short the grace of a later one.
+#[tokio::test]
+async fn each_disconnect_gets_its_full_grace() {
+    use std::time::Duration;
+    let server = TestServer::start(|c| c.server.reconnect_grace_ms = 400).await;
+    let first = Client::hello(&server, "Flaky").await;
+    let token = first.token.clone();
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let second = Client::resume(&server, &token).await;
+    drop(second);
+    // The first grace ends at about 400 ms, the second at about 650 ms.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let third = Client::resume(&server, &token).await;
+    assert_eq!(third.token, token);
 }

@@ -189,3 +189,54 @@ async fn decline_rate_limit_and_resign() {
         }
     );
 }
+
+/// Offering while the opponent's offer stands accepts it, at the time it happened.
+#[tokio::test]
+async fn crossing_offers_agree() {
+    let server = TestServer::default().await;
+    let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    red.play("h2e2").await;
+    black.xq(XiangqiAction::OfferDraw).await;
+    red.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::DrawOffered { .. })))
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    red.xq(XiangqiAction::OfferDraw).await;
+    match black.event(is_over).await {
+        Event::Xiangqi(XiangqiEvent::Over { result, clocks }) => {
+            assert_eq!(result.reason, EndReason::Agreement);
+            assert!(clocks.server_time >= 30, "{clocks:?}");
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// Named presets are accepted as time controls; positions where the game is already over
+/// are refused as options.
+#[tokio::test]
+async fn presets_and_decided_positions() {
+    let server = TestServer::default().await;
+    let mut a = Client::hello(&server, "A").await;
+    a.create_xiangqi(
+        XiangqiOptions {
+            time_control: Some("6.1".into()),
+            ..Default::default()
+        },
+        None,
+    )
+    .await;
+    let mut b = Client::hello(&server, "B").await;
+    let seq = b.seq();
+    b.send(&qipai_protocol::ClientMsg::CreateRoom {
+        seq,
+        options: qipai_protocol::RoomOptions::Xiangqi(XiangqiOptions {
+            start_fen: Some("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into()),
+            ..Default::default()
+        }),
+        seat: None,
+    })
+    .await;
+    assert_eq!(
+        b.error_for(Some(seq)).await.0,
+        qipai_protocol::ErrorCode::BadOptions
+    );
+}

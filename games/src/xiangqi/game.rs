@@ -228,10 +228,15 @@ impl XiangqiGame {
         })
     }
 
-    fn offer_draw(&mut self, side: Side) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
+    /// Offering while the opponent's offer stands accepts it.
+    fn offer_draw(
+        &mut self,
+        side: Side,
+        now: Millis,
+    ) -> Result<Vec<Emit<XiangqiEvent>>, XiangqiGameError> {
         match self.draw_offer {
             Some(s) if s == side => return Err(XiangqiGameError::OwnDrawOffer),
-            Some(_) => return self.accept_draw(side, Millis::ZERO),
+            Some(_) => return self.accept_draw(side, now),
             None => {}
         }
         let every = self.settings.draw_offer_every_moves;
@@ -332,17 +337,20 @@ impl Game for XiangqiGame {
                 Outcome::win(side.opponent(), EndReason::Resignation),
                 received.at,
             )),
-            XiangqiAction::OfferDraw => self.offer_draw(side),
+            XiangqiAction::OfferDraw => self.offer_draw(side, received.at),
             XiangqiAction::AcceptDraw => self.accept_draw(side, received.at),
             XiangqiAction::DeclineDraw => self.decline_draw(side),
         }
     }
 
+    /// The flag is checked `max_lag_ms` after the clock reaches zero, so that a move already
+    /// on its way is judged by its own lag allowance rather than lost to the timer.
     fn deadline(&self) -> Option<Millis> {
         if !self.started || self.history.outcome().is_some() {
             return None;
         }
-        let flag = self.clock.flag_deadline().map(Millis);
+        let grace = Millis(self.settings.max_lag_ms);
+        let flag = self.clock.flag_deadline().map(|d| Millis(d) + grace);
         match (self.first_move_deadline, flag) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -365,10 +373,17 @@ impl Game for XiangqiGame {
         }
     }
 
+    /// A side that leaves before its first move aborts the game (nothing was at stake yet);
+    /// later, it loses by abandonment.
     fn forfeit(&mut self, seat: Seat, now: Millis) -> Vec<Emit<XiangqiEvent>> {
         match XiangqiGame::side_of(seat) {
             Some(side) if self.started && self.history.outcome().is_none() => {
-                self.finish(Outcome::win(side.opponent(), EndReason::Abandoned), now)
+                let outcome = if self.clock.moves(side.index()) == 0 {
+                    Outcome::draw(EndReason::Aborted)
+                } else {
+                    Outcome::win(side.opponent(), EndReason::Abandoned)
+                };
+                self.finish(outcome, now)
             }
             _ => Vec::new(),
         }

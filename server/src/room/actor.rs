@@ -137,7 +137,27 @@ impl<G: OnWire> Room<G> {
             }
         }
         self.registry.remove(&self.id);
+        self.say_goodbye();
         tracing::debug!("closed");
+    }
+
+    /// The room is closing: everybody still in it is told so.
+    fn say_goodbye(&self) {
+        let left = ServerMsg::Left {
+            seq: None,
+            room_id: self.id,
+        };
+        let Some(frame) = encode_frame(&left) else {
+            return;
+        };
+        let seated = self
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|o| o.outbox.as_ref());
+        for outbox in seated.chain(self.spectators.iter().map(|(_, o)| o)) {
+            outbox.send_frame(frame.clone());
+        }
     }
 
     fn on_command(&mut self, cmd: Command) {
@@ -321,7 +341,7 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    fn on_back(&mut self, player: PlayerId, outbox: Outbox) -> bool {
+    fn on_back(&mut self, player: PlayerId, outbox: Outbox) -> Option<u8> {
         if let Some(seat) = self.seat_of(player) {
             let was_away = self.seats[seat.index()]
                 .as_ref()
@@ -338,13 +358,14 @@ impl<G: OnWire> Room<G> {
                     seat: seat.0,
                 }))]);
             }
-            true
-        } else if let Some(entry) = self.spectators.iter_mut().find(|(p, _)| *p == player) {
-            entry.1 = outbox.clone();
-            self.send_joined(&outbox, None, None);
-            true
+            Some(seat.0)
         } else {
-            false
+            // A spectator (dropped when the connection did), or a player whose seat was
+            // freed meanwhile: either way they come back to watch.
+            self.spectators.retain(|(p, _)| *p != player);
+            self.send_joined(&outbox, None, None);
+            self.spectators.push((player, outbox));
+            None
         }
     }
 

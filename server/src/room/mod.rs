@@ -109,11 +109,12 @@ pub enum Command {
     /// The player's connection `conn_id` dropped.
     Away { player: PlayerId, conn_id: u64 },
     /// The player is back on a new connection; the room sends `joined` and a snapshot. The
-    /// reply is `false` when the player is no longer in the room.
+    /// reply is their seat, or `None` when they are back as a spectator (their seat was
+    /// freed meanwhile, or they were watching).
     Back {
         player: PlayerId,
         outbox: Outbox,
-        reply: oneshot::Sender<bool>,
+        reply: oneshot::Sender<Option<u8>>,
     },
 }
 

@@ -77,17 +77,18 @@ fn xiangqi_settings(
         code: ErrorCode::BadOptions,
         message,
     };
-    let time_control =
-        TimeControl::parse(text).map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
+    let time_control = TimeControl::parse(text)
+        .or_else(|e| TimeControl::preset(text).map_err(|_| e))
+        .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
     time_control
         .validate()
         .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
     let natural_limit_moves = o
         .natural_limit_moves
         .unwrap_or(defaults.natural_limit_moves);
-    if !(1..=1000).contains(&natural_limit_moves) {
+    if natural_limit_moves > 1000 {
         return Err(bad(format!(
-            "natural_limit_moves must be 1 to 1000, not {natural_limit_moves}"
+            "natural_limit_moves must be 0 (off) to 1000, not {natural_limit_moves}"
         )));
     }
     let counts_checks = o
@@ -97,6 +98,11 @@ fn xiangqi_settings(
         Some(fen) => Position::from_fen(fen).map_err(|e| bad(format!("start_fen `{fen}`: {e}")))?,
         None => Position::start(),
     };
+    if start.is_dead() || !start.has_legal_move() {
+        return Err(bad(
+            "start_fen: the game would be over before the first move".into(),
+        ));
+    }
     let start_fen = o.start_fen.as_ref().map(|_| start.to_fen());
     let settings = XiangqiSettings {
         start,
