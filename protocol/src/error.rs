@@ -100,6 +100,22 @@ error_codes! {
     OwnDrawOffer = "own_draw_offer",
 
     // --- tuolaji ---
+    /// A play with no card.
+    EmptyPlay = "empty_play",
+    /// Cards played or shown that the seat does not hold.
+    CardsNotHeld = "cards_not_held",
+    /// A lead mixing trumps and suits, or two suits.
+    MixedTypes = "mixed_types",
+    /// A declared throw unit that is not a single, pair, triple or tractor.
+    NotAUnit = "not_a_unit",
+    /// A declared throw structure that does not hold exactly the cards played.
+    DecompositionMismatch = "decomposition_mismatch",
+    /// A follow with a different number of cards than the lead.
+    WrongCardCount = "wrong_card_count",
+    /// A follow that does not play the led type as far as the follower holds it.
+    MustFollowType = "must_follow_type",
+    /// A follow that does not match the lead's structure as closely as it could.
+    MustMatchStructure = "must_match_structure",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -151,6 +167,14 @@ mod tests {
                 "no_draw_offer",
                 "draw_offer_limit",
                 "own_draw_offer",
+                "empty_play",
+                "cards_not_held",
+                "mixed_types",
+                "not_a_unit",
+                "decomposition_mismatch",
+                "wrong_card_count",
+                "must_follow_type",
+                "must_match_structure",
             ]
         );
     }
