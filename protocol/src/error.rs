@@ -116,6 +116,20 @@ error_codes! {
     MustFollowType = "must_follow_type",
     /// A follow that does not match the lead's structure as closely as it could.
     MustMatchStructure = "must_match_structure",
+
+    // --- tuolaji: bids, bottom, turns ---
+    /// A bid that shows no level-rank cards, mixed cards, or another suit than the bidder's own.
+    BadBid = "bad_bid",
+    /// A bid or counter-bid with too few cards to stand over the current bid.
+    BidTooWeak = "bid_too_weak",
+    /// A bid after bidding closed.
+    BiddingClosed = "bidding_closed",
+    /// Closing the bidding before its window is over.
+    BiddingOpen = "bidding_open",
+    /// A bottom exchange that does not put back exactly six held cards.
+    BadBottom = "bad_bottom",
+    /// An action that does not fit this moment of the hand (leading while following, …).
+    WrongPhase = "wrong_phase",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -175,6 +189,12 @@ mod tests {
                 "wrong_card_count",
                 "must_follow_type",
                 "must_match_structure",
+                "bad_bid",
+                "bid_too_weak",
+                "bidding_closed",
+                "bidding_open",
+                "bad_bottom",
+                "wrong_phase",
             ]
         );
     }

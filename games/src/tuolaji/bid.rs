@@ -64,7 +64,7 @@ impl Bidding {
     /// - [`TuolajiError::BidNoCards`] when nothing is shown;
     /// - [`TuolajiError::BidNotLevelCards`] unless the cards are identical level-rank cards
     ///   of one suit (jokers cannot bid);
-    /// - [`TuolajiError::CardsNotHeld`] when the seat does not hold them now;
+    /// - [`TuolajiError::NotHeld`] when the seat does not hold them now;
     /// - [`TuolajiError::BidCannotBeCountered`] against a bid of three;
     /// - [`TuolajiError::StrengthenOtherSuit`] or [`TuolajiError::StrengthenTooFew`] when
     ///   the current bidder shows another suit or no more cards than before;
@@ -88,7 +88,7 @@ impl Bidding {
         }
         let shown: CardCounts = cards.iter().copied().collect();
         if !holding.contains(&shown) {
-            return Err(TuolajiError::CardsNotHeld {
+            return Err(TuolajiError::NotHeld {
                 cards: cards.to_vec(),
             });
         }

@@ -11,7 +11,7 @@ use super::error::TuolajiError;
 ///
 /// # Errors
 /// - [`TuolajiError::BottomWrongSize`] unless exactly six cards are put back;
-/// - [`TuolajiError::CardsNotHeld`] when the dealer does not hold them all.
+/// - [`TuolajiError::NotHeld`] when the dealer does not hold them all.
 pub fn check_put_back(holding: &CardCounts, put_back: &[Card]) -> Result<CardCounts, TuolajiError> {
     if put_back.len() != BOTTOM_SIZE {
         return Err(TuolajiError::BottomWrongSize {
@@ -20,7 +20,7 @@ pub fn check_put_back(holding: &CardCounts, put_back: &[Card]) -> Result<CardCou
     }
     let cards: CardCounts = put_back.iter().copied().collect();
     if !holding.contains(&cards) {
-        return Err(TuolajiError::CardsNotHeld {
+        return Err(TuolajiError::NotHeld {
             cards: put_back.to_vec(),
         });
     }

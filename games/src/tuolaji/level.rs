@@ -20,7 +20,7 @@ impl Team {
 
     /// The team `seat` plays for.
     pub const fn of(seat: Seat) -> Team {
-        if seat.0 % 2 == 0 {
+        if seat.0 & 1 == 0 {
             Team::NorthSouth
         } else {
             Team::EastWest

@@ -3,9 +3,24 @@
 //! The mechanics of one trick, each in its own file:
 //! - [`order`]: trumps, card types and slots (第四条, 第五条).
 //! - [`error`]: [`TuolajiError`], every refusal as a sentence naming the rule.
+//!
+//! A hand and the game across hands:
+//! - [`options`]: [`TuolajiOptions`], every timing and rule option of the page.
+//! - [`deal`]: the seeded deal in draw order, 39 each and 6 for the bottom (第九条).
+//! - [`bid`]: bids, strengthening and counter-bids for the trump suit (第十条).
+//! - [`bottom`]: the dealer's bottom exchange (第九条2).
+//! - [`scoring`]: the defenders' points and 表2's level change (第二十条).
+//! - [`level`]: teams, levels, dealer rotation, a winner past A (第二条, 第八条).
 
+pub mod bid;
+pub mod bottom;
+pub mod deal;
 pub mod error;
+pub mod level;
+pub mod options;
 pub mod order;
+pub mod scoring;
 
 pub use error::TuolajiError;
+pub use options::TuolajiOptions;
 pub use order::{CardType, Order};
