@@ -2,6 +2,8 @@
 //!
 //! The mechanics of one trick, each in its own file:
 //! - [`order`]: trumps, card types and slots (第四条, 第五条).
+//! - [`combination`]: units ([`Unit`], [`UnitKind`]), the canonical decomposition and
+//!   declared throw structures (第六条).
 //! - [`error`]: [`TuolajiError`], every refusal as a sentence naming the rule.
 //!
 //! A hand and the game across hands:
@@ -14,13 +16,16 @@
 
 pub mod bid;
 pub mod bottom;
+pub mod combination;
 pub mod deal;
 pub mod error;
 pub mod level;
 pub mod options;
 pub mod order;
 pub mod scoring;
+mod shape;
 
+pub use combination::{decompose, validate_decomposition, Unit, UnitKind};
 pub use error::TuolajiError;
 pub use options::TuolajiOptions;
 pub use order::{CardType, Order};
