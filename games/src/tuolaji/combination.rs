@@ -234,7 +234,7 @@ pub fn decompose(order: &Order, cards: &[Card]) -> Result<Vec<Unit>, TuolajiErro
 /// The greatest sorted kind list of `shape`, memoising for each shape key the list and
 /// which instance of the top kind reaches it. Without tractors the split is forced (every
 /// pile is its own triple, pair or single), so only tractor choices branch.
-fn best_split(shape: &Shape, memo: &mut HashMap<u64, (Vec<UnitKind>, usize)>) -> Vec<UnitKind> {
+fn best_split(shape: &Shape, memo: &mut HashMap<u128, (Vec<UnitKind>, usize)>) -> Vec<UnitKind> {
     let Some(kind) = shape.top_kind() else {
         return Vec::new();
     };
@@ -327,7 +327,7 @@ pub fn split_into_kinds(order: &Order, cards: &[Card], kinds: &[UnitKind]) -> Op
 fn split_rec(
     shape: &Shape,
     kinds: &[UnitKind],
-    failed: &mut std::collections::HashSet<(u64, usize)>,
+    failed: &mut std::collections::HashSet<(u128, usize)>,
     units: &mut Vec<Unit>,
 ) -> bool {
     let Some((&kind, rest)) = kinds.split_first() else {

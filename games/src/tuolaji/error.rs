@@ -3,6 +3,7 @@
 
 use qipai_protocol::ErrorCode;
 
+use super::combination::{describe_kinds, UnitKind};
 use super::order::CardType;
 use crate::cards::{format_cards, Card};
 use crate::Coded;
@@ -48,6 +49,15 @@ pub enum TuolajiError {
     /// 第十一条2(1): holding fewer than n cards of the led type, play all of them.
     #[error("第十一条2: you must play all your {ty}: you hold {}", format_cards(.held))]
     MustPlayAllOfType { ty: CardType, held: Vec<Card> },
+
+    /// 第十一条2(2): the follow does not match the lead's structure as closely as the
+    /// follower's cards of the led type allow; `held` is one way to do it.
+    #[error("第十一条2: {} of {ty} is required: you hold {}", describe_kinds(.required), format_cards(.held))]
+    MustMatchStructure {
+        ty: CardType,
+        required: Vec<UnitKind>,
+        held: Vec<Card>,
+    },
 
     // --- the hand and the match (deal, bids, bottom, turns) ---
     /// 第十条1: a bid shows at least one card.
@@ -95,6 +105,14 @@ pub enum TuolajiError {
     #[error("it is seat {expected}'s turn to {action}, not yours")]
     NotYourTurn { expected: u8, action: &'static str },
 
+    /// Tuolaji has seats 0 to 3 only.
+    #[error("there is no seat {seat}: Tuolaji seats are 0 to 3")]
+    NoSuchSeat { seat: u8 },
+
+    /// A hand set up from a position that cannot happen.
+    #[error("this position cannot happen: {why}")]
+    BadPosition { why: &'static str },
+
     /// The action does not fit this moment of the hand.
     #[error("you cannot {action} now: {wanted}")]
     WrongPhase {
@@ -127,6 +145,8 @@ impl Coded for TuolajiError {
             TuolajiError::BiddingOpen { .. } => ErrorCode::BiddingOpen,
             TuolajiError::BottomWrongSize { .. } => ErrorCode::BadBottom,
             TuolajiError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+            TuolajiError::NoSuchSeat { .. } => ErrorCode::NotSeated,
+            TuolajiError::BadPosition { .. } => ErrorCode::BadOptions,
             TuolajiError::WrongPhase { .. } => ErrorCode::WrongPhase,
             TuolajiError::MatchOver => ErrorCode::GameOver,
             TuolajiError::UnsupportedOption { .. } => ErrorCode::BadOptions,
@@ -139,6 +159,7 @@ impl Coded for TuolajiError {
             TuolajiError::MustFollowType { .. } | TuolajiError::MustPlayAllOfType { .. } => {
                 ErrorCode::MustFollowType
             }
+            TuolajiError::MustMatchStructure { .. } => ErrorCode::MustMatchStructure,
         }
     }
 }

@@ -4,6 +4,8 @@
 //! - [`order`]: trumps, card types and slots (第四条, 第五条).
 //! - [`combination`]: units ([`Unit`], [`UnitKind`]), the canonical decomposition and
 //!   declared throw structures (第六条).
+//! - [`follow`]: `match()`, follow legality with explanations, suggested and candidate
+//!   follows (第十一条2).
 //! - [`error`]: [`TuolajiError`], every refusal as a sentence naming the rule.
 //!
 //! A hand and the game across hands:
@@ -19,6 +21,7 @@ pub mod bottom;
 pub mod combination;
 pub mod deal;
 pub mod error;
+pub mod follow;
 pub mod level;
 pub mod options;
 pub mod order;
@@ -27,5 +30,6 @@ mod shape;
 
 pub use combination::{decompose, validate_decomposition, Unit, UnitKind};
 pub use error::TuolajiError;
+pub use follow::{candidate_follows, check_follow, suggest_follow};
 pub use options::TuolajiOptions;
 pub use order::{CardType, Order};

@@ -177,14 +177,12 @@ impl Shape {
                 }),
                 Some(slot) => {
                     let piles = self.piles[usize::from(slot)];
-                    let mut seen = [false; 4];
-                    let mut picks: Vec<(u8, u8)> = piles
-                        .iter()
-                        .zip(0u8..)
-                        .filter(|&(&n, _)| n >= width)
-                        .filter(|&(&n, _)| !std::mem::replace(&mut seen[usize::from(n)], true))
-                        .map(|(&n, i)| (n, i))
-                        .collect();
+                    let mut picks: Vec<(u8, u8)> = Vec::with_capacity(3);
+                    for (&n, i) in piles.iter().zip(0u8..) {
+                        if n >= width && picks.iter().all(|&(m, _)| m != n) {
+                            picks.push((n, i));
+                        }
+                    }
                     picks.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
                     out.extend(picks.into_iter().map(|(_, pick)| Instance {
                         top,
@@ -236,18 +234,19 @@ impl Shape {
 
     /// A compact summary of the shape for memoisation: piles smaller than `min_pile` count
     /// as empty, and the piles of one slot are sorted, so interchangeable shapes share a key.
-    pub fn key(&self, min_pile: u8) -> u64 {
-        let mut key = 0u64;
+    /// (Piles above 63 cards, impossible with three decks, would share a key.)
+    pub fn key(&self, min_pile: u8) -> u128 {
+        let mut key = 0u128;
         let slots = usize::from(self.slots);
         for (piles, cards) in self.piles[..slots].iter().zip(&self.cards[..slots]) {
             let mut p = piles.map(|n| if n >= min_pile { n } else { 0 });
             if cards[1].is_none() {
-                key = key << 2 | u64::from(p[0]);
+                key = key << 6 | u128::from(p[0].min(63));
                 continue;
             }
             p.sort_unstable();
             for n in p {
-                key = key << 2 | u64::from(n);
+                key = key << 6 | u128::from(n.min(63));
             }
         }
         key
