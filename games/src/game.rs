@@ -26,7 +26,20 @@ impl Seat {
 
 /// Milliseconds, either a duration or a point on the room's monotonic time line (the room
 /// passes `now` in; games never read a clock).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Millis(pub u64);
 
 impl Millis {
