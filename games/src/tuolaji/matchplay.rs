@@ -99,6 +99,34 @@ impl Match {
         })
     }
 
+    /// A game resumed at `levels`, with `dealer` dealing the next hand from `seed` (a game
+    /// carried over or rebuilt, a test that starts near A).
+    ///
+    /// # Errors
+    /// [`TuolajiError::MatchOver`] when a team is already past A;
+    /// [`TuolajiError::UnsupportedOption`] as for [`Match::new`].
+    pub fn resume(
+        options: &TuolajiOptions,
+        levels: Levels,
+        dealer: Seat,
+        seed: u64,
+        now: Millis,
+    ) -> Result<Match, TuolajiError> {
+        let level = levels.level_rank(dealer).ok_or(TuolajiError::MatchOver)?;
+        if levels.winner().is_some() {
+            return Err(TuolajiError::MatchOver);
+        }
+        Ok(Match {
+            options: options.clone(),
+            levels,
+            started_at: now,
+            hand: Hand::later(options, seed, dealer, level, now)?,
+            hand_scored: false,
+            history: Vec::new(),
+            outcome: None,
+        })
+    }
+
     /// The hand being played (or just finished).
     pub const fn hand(&self) -> &Hand {
         &self.hand
@@ -234,5 +262,24 @@ impl Match {
         } else {
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tuolaji::level::Level;
+
+    /// 五(一)3–4 **[D]**: at the round's end the higher level wins 2–0; equal levels draw 1–1.
+    #[test]
+    fn round_end_by_levels() {
+        let even = Levels::new(Level::of(Rank::Nine), Level::of(Rank::Nine));
+        let draw = MatchOutcome::by_levels(even);
+        assert_eq!((draw.winner, draw.round_points), (None, [1, 1]));
+        let ahead = Levels::new(Level::of(Rank::Nine), Level::of(Rank::Ten));
+        let won = MatchOutcome::by_levels(ahead);
+        assert_eq!(won.winner, Some(Team::EastWest));
+        assert_eq!(won.round_points, [0, 2]);
+        assert_eq!(won.end, MatchEnd::RoundTime);
     }
 }
