@@ -6,6 +6,10 @@
 //!   declared throw structures (第六条).
 //! - [`follow`]: `match()`, follow legality with explanations, suggested and candidate
 //!   follows (第十一条2).
+//! - [`throw`]: whether a throw is unbeatable, and the unit forced when it fails
+//!   (第六条5, 第十六条).
+//! - [`trick`]: a trick's winner with ruffs and over-ruffs, its points, the bottom
+//!   multiplier (第十二条, 表1).
 //! - [`error`]: [`TuolajiError`], every refusal as a sentence naming the rule.
 //!
 //! A hand and the game across hands:
@@ -15,6 +19,9 @@
 //! - [`bottom`]: the dealer's bottom exchange (第九条2).
 //! - [`scoring`]: the defenders' points and 表2's level change (第二十条).
 //! - [`level`]: teams, levels, dealer rotation, a winner past A (第二条, 第八条).
+//! - [`hand`]: one hand as a state machine ([`Hand`]): deal, bids, bottom, tricks, result.
+//! - [`matchplay`]: a game across hands ([`Match`]), round results with the time limit.
+//! - [`suggest`]: a fast legal action for whoever must act, candidate actions for bots.
 
 pub mod bid;
 pub mod bottom;
@@ -22,14 +29,23 @@ pub mod combination;
 pub mod deal;
 pub mod error;
 pub mod follow;
+pub mod hand;
 pub mod level;
+pub mod matchplay;
 pub mod options;
 pub mod order;
 pub mod scoring;
 mod shape;
+pub mod suggest;
+pub mod throw;
+pub mod trick;
 
 pub use combination::{decompose, validate_decomposition, Unit, UnitKind};
 pub use error::TuolajiError;
 pub use follow::{candidate_follows, check_follow, suggest_follow};
+pub use hand::{Hand, HandAction, HandEvent, HandResult, Phase};
+pub use matchplay::{Match, MatchOutcome};
 pub use options::TuolajiOptions;
 pub use order::{CardType, Order};
+pub use throw::{check_throw, ThrowCheck};
+pub use trick::{bottom_multiplier, Trick};
