@@ -156,3 +156,63 @@ fn jokers_and_other_ranks_cannot_bid() {
         TuolajiError::BidNoCards
     );
 }
+
+/// 第八条2, 第十条2: in a hand, a counter-bid with a pair beats a single; the
+/// counter-bidder becomes the first hand's dealer and its suit is trump; the first bidder
+/// cannot win it back with one card.
+#[test]
+fn in_a_hand_the_counter_bidder_deals() {
+    use qipai_games::tuolaji::hand::{Hand, HandAction, Phase};
+    use qipai_games::tuolaji::TuolajiOptions;
+    use qipai_games::Millis;
+
+    let level_cards = |hand: &Hand, s: u8| -> Vec<(Card, u8)> {
+        hand.holding(Seat(s))
+            .iter()
+            .filter(|(c, _)| c.rank() == Some(Rank::Two))
+            .collect()
+    };
+    for seed in 0..100 {
+        let mut hand = Hand::first(&TuolajiOptions::for_tests(), seed, Millis(0)).unwrap();
+        hand.deal_all(Millis(0)).unwrap();
+        let single = (0..4).find(|&s| !level_cards(&hand, s).is_empty());
+        let pair = (0..4)
+            .find(|&s| Some(s) != single && level_cards(&hand, s).iter().any(|(_, n)| *n >= 2));
+        let (Some(a), Some(b)) = (single, pair) else {
+            continue;
+        };
+        let one = level_cards(&hand, a)[0].0;
+        let two = level_cards(&hand, b)
+            .into_iter()
+            .find(|(_, n)| *n >= 2)
+            .unwrap()
+            .0;
+        hand.apply(Seat(a), HandAction::Bid { cards: vec![one] }, Millis(1))
+            .unwrap();
+        hand.apply(
+            Seat(b),
+            HandAction::Bid {
+                cards: vec![two; 2],
+            },
+            Millis(2),
+        )
+        .unwrap();
+        let again = hand
+            .apply(Seat(a), HandAction::Bid { cards: vec![one] }, Millis(3))
+            .unwrap_err();
+        assert_eq!(
+            again,
+            TuolajiError::CounterBidTooFew {
+                standing: 2,
+                needed: 3
+            }
+        );
+        hand.close_bidding(Millis(5000)).unwrap();
+        assert_eq!(hand.dealer(), Some(Seat(b)));
+        assert_eq!(hand.trump(), two.suit());
+        assert_eq!(hand.phase(), Phase::Bottom { dealer: Seat(b) });
+        assert_eq!(hand.bids().len(), 2);
+        return;
+    }
+    panic!("no seed in 0..100 gives a single and a pair of level cards");
+}

@@ -110,6 +110,8 @@ fn play_hand(hand: &mut Hand, rng: &mut ChaCha8Rng, start: u64) -> (Vec<Step>, V
     let mut steps = Vec::new();
     let mut events = Vec::new();
     let mut now = start;
+    // Some hands see no bid at all, so the trump gets named (第八条2).
+    let bid_odds = [0, 8, 32][rng.random_range(0..3)];
     while !hand.is_done() {
         now += 1;
         let at = Millis(now);
@@ -117,7 +119,7 @@ fn play_hand(hand: &mut Hand, rng: &mut ChaCha8Rng, start: u64) -> (Vec<Step>, V
         let (p, a) = random_play(hand, rng);
         refusal_changes_nothing(hand, p, a, at);
         let step = match hand.phase() {
-            Phase::Dealing if rng.random_range(0..16) == 0 => {
+            Phase::Dealing if bid_odds > 0 && rng.random_range(0..bid_odds) == 0 => {
                 let (seat, bid) = random_bid(hand, rng);
                 let mut probe = hand.clone();
                 match probe.apply(seat, bid.clone(), at) {

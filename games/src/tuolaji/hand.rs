@@ -83,6 +83,7 @@ impl Hand {
     /// bidding chooses only the trump suit.
     ///
     /// # Errors
+    /// [`TuolajiError::NoSuchSeat`] for a dealer outside 0–3;
     /// [`TuolajiError::UnsupportedOption`] for options this server does not play.
     pub fn later(
         options: &TuolajiOptions,
@@ -91,7 +92,7 @@ impl Hand {
         level: Rank,
         now: Millis,
     ) -> Result<Hand, TuolajiError> {
-        let dealer = Seat(dealer.0 % 4);
+        check_seat(dealer)?;
         Hand::build(options, seed, dealer, Some(dealer), level, now)
     }
 
@@ -133,6 +134,7 @@ impl Hand {
     /// analysis): bidding and the bottom exchange are over and `position.leader` leads.
     ///
     /// # Errors
+    /// [`TuolajiError::NoSuchSeat`] for a dealer or leader outside 0–3;
     /// [`TuolajiError::BadPosition`] unless every seat holds the same number of cards
     /// (1 to 39), the bottom has six, and no card appears more than three times;
     /// [`TuolajiError::UnsupportedOption`] as for [`Hand::first`].
@@ -159,7 +161,9 @@ impl Hand {
         if all.iter().any(|(_, n)| usize::from(n) > DECKS) {
             return bad("three decks hold no card more than three times");
         }
-        let dealer = Seat(position.dealer.0 % 4);
+        let (dealer, leader) = (position.dealer, position.leader);
+        check_seat(dealer)?;
+        check_seat(leader)?;
         let mut hand = Hand::build(options, 0, dealer, Some(dealer), position.level, now)?;
         hand.holdings = position
             .holdings
@@ -169,9 +173,7 @@ impl Hand {
         hand.bottom = position.bottom.clone();
         hand.trump = Some(position.trump);
         hand.order = Some(Order::new(position.trump, position.level));
-        hand.phase = Phase::Leading {
-            seat: Seat(position.leader.0 % 4),
-        };
+        hand.phase = Phase::Leading { seat: leader };
         Ok(hand)
     }
 
@@ -355,9 +357,7 @@ impl Hand {
         action: HandAction,
         now: Millis,
     ) -> Result<Vec<HandEvent>, TuolajiError> {
-        if seat.index() >= 4 {
-            return Err(TuolajiError::NoSuchSeat { seat: seat.0 });
-        }
+        check_seat(seat)?;
         match action {
             HandAction::Bid { cards } => self.bid(seat, cards, now),
             HandAction::NameTrump { suit } => self.name_trump(seat, suit, now),
@@ -461,5 +461,14 @@ fn expect_seat(seat: Seat, expected: Seat, action: &'static str) -> Result<(), T
             expected: expected.0,
             action,
         })
+    }
+}
+
+/// Tuolaji seats are 0 to 3.
+fn check_seat(seat: Seat) -> Result<(), TuolajiError> {
+    if seat.index() < 4 {
+        Ok(())
+    } else {
+        Err(TuolajiError::NoSuchSeat { seat: seat.0 })
     }
 }

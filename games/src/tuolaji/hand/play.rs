@@ -18,10 +18,10 @@ use super::super::trick::{bottom_multiplier, Trick};
 use super::{expect_seat, Hand, HandEvent, HandResult, Phase};
 
 /// One trick as the table sees it: who led, the lead's units, and every play in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrickRecord {
     /// Who led.
-    pub leader: Option<Seat>,
+    pub leader: Seat,
     /// The lead's units (its decomposition), each a list of cards.
     pub units: Vec<Vec<Card>>,
     /// Every play in order, the lead first.
@@ -51,7 +51,7 @@ impl Hand {
         self.play.current.as_ref().map(|(_, r)| r)
     }
 
-    /// 第十一条4: the last finished trick.
+    /// 第十一条4: the last finished trick, until the next lead.
     pub fn previous_trick(&self) -> Option<&TrickRecord> {
         self.play.previous.as_ref()
     }
@@ -150,7 +150,7 @@ impl Hand {
             .collect();
         self.take_from(seat, &led);
         let record = TrickRecord {
-            leader: Some(seat),
+            leader: seat,
             units: units.iter().map(|u| u.cards().to_vec()).collect(),
             plays: vec![(seat, led.clone())],
             winner: None,
@@ -160,6 +160,7 @@ impl Hand {
             cards: led.clone(),
             units: record.units.clone(),
         });
+        self.play.previous = None;
         let mut trick = Trick::new(seat, units);
         trick.play(seat, led);
         self.play.current = Some((trick, record));
@@ -196,7 +197,7 @@ impl Hand {
         if let Some((trick, record)) = &mut self.play.current {
             trick.play(seat, cards.clone());
             record.plays.push((seat, cards));
-            if record.leader == Some(next) {
+            if record.leader == next {
                 events.extend(self.finish_trick());
             } else {
                 self.phase = Phase::Following { seat: next };
