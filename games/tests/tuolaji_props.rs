@@ -219,7 +219,7 @@ fn replay(mut hand: Hand, steps: &[Step], start: u64) -> Hand {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// A first hand from any seed: cards conserved, 300 points, suggestions accepted,
     /// refusals change nothing, the result follows 表2, and the replay is identical.
@@ -236,7 +236,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
 
     /// A game across hands: levels move by 表2, dealers by 第八条3, the game ends past A.
     #[test]

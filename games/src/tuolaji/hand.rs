@@ -350,7 +350,7 @@ impl Hand {
     /// [`TuolajiError::WrongPhase`] when the hand waits for another kind of action,
     /// [`TuolajiError::NotYourTurn`] when another seat must act, and each action's own
     /// errors (bids: [`Bidding::check`]; the bottom: [`check_put_back`]; leads and
-    /// follows: T1's combination, throw and follow checks). Nothing changes on an error.
+    /// follows: [`super::decompose`], [`super::validate_decomposition`] and [`super::check_follow`]). Nothing changes on an error.
     pub fn apply(
         &mut self,
         seat: Seat,

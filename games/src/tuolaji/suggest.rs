@@ -16,7 +16,7 @@ use super::shape::Shape;
 /// - naming the trump: the suit the dealer holds most of;
 /// - the bottom: the six cards of least value (plain before trump, no points, lowest);
 /// - a lead: the lowest single, plain suits before trumps (never a throw, which can fail);
-/// - a follow: T1's [`suggest_follow`].
+/// - a follow: [`suggest_follow`].
 pub fn suggest(hand: &Hand) -> Option<(Seat, HandAction)> {
     match hand.phase() {
         Phase::Dealing | Phase::Bidding { .. } | Phase::Done => None,

@@ -191,3 +191,45 @@ pub struct HandResult {
     /// 第八条3: who deals the next hand.
     pub next_dealer: Seat,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    /// The documented wire shapes: `type`-tagged, cards as notation.
+    #[test]
+    fn actions_and_events_have_the_documented_shape() {
+        let lead: HandAction =
+            serde_json::from_str(r#"{"type":"lead","cards":["As","Ks","Ks"]}"#).unwrap();
+        assert_eq!(
+            lead,
+            HandAction::Lead {
+                cards: parse_cards("As Ks Ks").unwrap(),
+                declared: None
+            }
+        );
+        let name = serde_json::to_string(&HandAction::NameTrump { suit: Suit::Hearts }).unwrap();
+        assert_eq!(name, r#"{"type":"name_trump","suit":"Hearts"}"#);
+        let dealt = HandEvent::Dealt {
+            seat: Seat(2),
+            card: parse_cards("5h").unwrap().first().copied(),
+        };
+        assert_eq!(
+            serde_json::to_string(&dealt).unwrap(),
+            r#"{"type":"dealt","seat":2,"card":"5h"}"#
+        );
+        assert_eq!(dealt.private_to(), Some(Seat(2)));
+        assert_eq!(
+            serde_json::to_string(&dealt.redacted()).unwrap(),
+            r#"{"type":"dealt","seat":2,"card":null}"#
+        );
+        let phase = Phase::Bidding {
+            closes_at: Millis(5000),
+        };
+        assert_eq!(
+            serde_json::to_string(&phase).unwrap(),
+            r#"{"type":"bidding","closes_at":5000}"#
+        );
+    }
+}

@@ -33,7 +33,7 @@ pub struct TrickRecord {
 /// What the playing phase keeps.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Play {
-    /// The trick being played: T1's trick (for the winner) and its record (for views).
+    /// The trick being played: the [`Trick`] (for the winner) and its record (for views).
     current: Option<(Trick, TrickRecord)>,
     /// 第十一条4: the previous trick stays visible until the next lead.
     previous: Option<TrickRecord>,
