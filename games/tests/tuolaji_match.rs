@@ -130,3 +130,20 @@ fn bad_starts_are_refused() {
         Err(TuolajiError::UnsupportedOption { .. })
     ));
 }
+
+/// Time-outs alone finish a hand of the game, and its result moves the levels (第二十条).
+#[test]
+fn time_outs_finish_a_hand_and_move_the_levels() {
+    let mut game = Match::new(&TuolajiOptions::default(), 6, Millis(0)).unwrap();
+    while let Some(at) = game.deadline() {
+        game.on_deadline(at).unwrap();
+        if game.hand().is_done() {
+            break;
+        }
+    }
+    assert_eq!(game.history().len(), 1);
+    let change = game.history()[0].change;
+    let total =
+        game.levels().get(Team::NorthSouth).number() + game.levels().get(Team::EastWest).number();
+    assert_eq!(total, 4 + change.steps());
+}

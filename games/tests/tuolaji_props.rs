@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use qipai_games::cards::{three_decks, Card, CardCounts};
+use qipai_games::cards::{three_decks, Card, CardCounts, Rank};
 use qipai_games::tuolaji::hand::{Hand, HandAction, HandEvent, Phase};
 use qipai_games::tuolaji::level::{next_dealer, Team};
 use qipai_games::tuolaji::matchplay::{Match, MatchEnd};
@@ -232,6 +232,32 @@ proptest! {
         check_result(&hand, &events);
         let again = replay(Hand::first(&options, seed, Millis(0)).unwrap(), &steps, 0);
         prop_assert_eq!(again, hand);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// A table where nobody acts: time-outs alone deal, close the bidding, name the trump,
+    /// put back the bottom and play every trick, and the hand adds up.
+    #[test]
+    fn time_outs_alone_finish_a_hand(seed in any::<u64>(), dealer in 0..4u8) {
+        let options = TuolajiOptions::default();
+        let mut hand = Hand::later(&options, seed, Seat(dealer), Rank::Nine, Millis(0)).unwrap();
+        let mut events = Vec::new();
+        let mut timed_out = 0;
+        while let Some(at) = hand.deadline() {
+            prop_assert!(hand.on_deadline(at.saturating_sub(Millis(1))).unwrap().is_empty());
+            let got = hand.on_deadline(at).unwrap();
+            prop_assert!(!got.is_empty());
+            timed_out += got.iter().filter(|e| matches!(e, HandEvent::TimedOut { .. })).count();
+            events.extend(got);
+            assert_conserved(&hand);
+        }
+        prop_assert!(hand.is_done());
+        // Nobody bid: the trump, the bottom, then 39 single-card tricks of four plays.
+        prop_assert_eq!(timed_out, 2 + 39 * 4);
+        check_result(&hand, &events);
     }
 }
 

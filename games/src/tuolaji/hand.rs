@@ -344,6 +344,32 @@ impl Hand {
         Ok(events)
     }
 
+    /// Time has reached [`Hand::deadline`]: the step the server takes by itself. The next
+    /// card is dealt, the bid window closes, or the seat whose time ran out gets the
+    /// suggested action ([`super::suggest::suggest`], **[D]**), announced by
+    /// [`HandEvent::TimedOut`]. Before the deadline nothing happens.
+    ///
+    /// # Errors
+    /// Only what the step itself returns; every step taken here is one the hand accepts
+    /// (the property tests play whole hands by time-outs alone).
+    pub fn on_deadline(&mut self, now: Millis) -> Result<Vec<HandEvent>, TuolajiError> {
+        if self.deadline().is_none_or(|at| now < at) {
+            return Ok(Vec::new());
+        }
+        match self.phase {
+            Phase::Dealing => self.deal_next(now),
+            Phase::Bidding { .. } => self.close_bidding(now),
+            _ => {
+                let Some((seat, action)) = super::suggest::suggest(self) else {
+                    return Ok(Vec::new());
+                };
+                let mut events = vec![HandEvent::TimedOut { seat }];
+                events.extend(self.apply(seat, action, now)?);
+                Ok(events)
+            }
+        }
+    }
+
     /// `seat` asks to do `action` at `now`.
     ///
     /// # Errors

@@ -202,6 +202,29 @@ impl Match {
         Ok(events)
     }
 
+    /// When the server must act by itself in the current hand ([`Hand::deadline`]); none
+    /// once the game is over.
+    pub fn deadline(&self) -> Option<Millis> {
+        self.outcome
+            .is_none()
+            .then(|| self.hand.deadline())
+            .flatten()
+    }
+
+    /// Time has reached [`Match::deadline`]: the hand's own step ([`Hand::on_deadline`]);
+    /// a time-out that ends the hand moves the levels as [`Match::apply`] does.
+    ///
+    /// # Errors
+    /// [`TuolajiError::MatchOver`] after the game; else as [`Hand::on_deadline`].
+    pub fn on_deadline(&mut self, now: Millis) -> Result<Vec<HandEvent>, TuolajiError> {
+        self.ensure_going()?;
+        let events = self.hand.on_deadline(now)?;
+        if self.hand.is_done() && !self.hand_scored {
+            self.score_hand(now);
+        }
+        Ok(events)
+    }
+
     /// Deals the next hand from `seed`: the dealer named by the last result deals and
     /// draws first (第八条3, 第九条1) at their team's level.
     ///
