@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::Rank;
 use crate::{Millis, Seat};
 
 use super::error::TuolajiError;
@@ -240,7 +239,10 @@ impl Match {
             });
         };
         let dealer = result.next_dealer;
-        let level = self.levels.level_rank(dealer).unwrap_or(Rank::Ace);
+        let level = self
+            .levels
+            .level_rank(dealer)
+            .ok_or(TuolajiError::MatchOver)?;
         self.hand = Hand::later(&self.options, seed, dealer, level, now)?;
         self.hand_scored = false;
         Ok(())
@@ -291,6 +293,7 @@ impl Match {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Rank;
     use crate::tuolaji::level::Level;
 
     /// 五(一)3–4 **[D]**: at the round's end the higher level wins 2–0; equal levels draw 1–1.
