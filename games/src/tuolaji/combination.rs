@@ -220,7 +220,8 @@ pub fn decompose(order: &Order, cards: &[Card]) -> Result<Vec<Unit>, TuolajiErro
         let pick = if kind <= UnitKind::Triple {
             0
         } else {
-            memo.get(&shape.key(1)).map_or(0, |(_, pick)| *pick)
+            memo.get(&shape.key(1, u8::MAX))
+                .map_or(0, |(_, pick)| *pick)
         };
         let Some(inst) = shape.instances(kind).get(pick).copied() else {
             break;
@@ -250,7 +251,7 @@ fn best_split(shape: &Shape, memo: &mut HashMap<u128, (Vec<UnitKind>, usize)>) -
         }
         return kinds;
     }
-    let key = shape.key(1);
+    let key = shape.key(1, u8::MAX);
     if let Some((kinds, _)) = memo.get(&key) {
         return kinds.clone();
     }
@@ -343,7 +344,7 @@ fn split_rec(
         }
         return true;
     }
-    let key = (shape.key(1), kinds.len());
+    let key = (shape.key(1, u8::MAX), kinds.len());
     if failed.contains(&key) {
         return false;
     }

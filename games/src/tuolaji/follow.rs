@@ -14,7 +14,7 @@
 //! triple units are filled and every pair is as good as any other, so one instance is
 //! enough.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::combination::{Unit, UnitKind};
 use super::error::TuolajiError;
@@ -25,26 +25,32 @@ use crate::cards::{Card, CardCounts};
 /// The memo key: shape key, lead unit index, room left in it.
 type StateKey = (u128, usize, usize);
 
-/// The next step of `match()` from a state.
-struct Decision {
+/// The next kind `match()` takes from a state.
+#[derive(Clone, Copy)]
+struct Step {
     /// The lead unit being filled and the room left in it.
     at: (usize, usize),
     /// The kind taken.
     kind: UnitKind,
-    /// The instances worth trying.
+    /// The lead unit and room after taking it.
+    next: (usize, usize),
+}
+
+/// A step with the instances worth trying.
+struct Decision {
+    step: Step,
+    /// The concrete units of the step's kind.
     instances: Vec<Instance>,
     /// Whether the choice among `instances` can change the record.
     branches: bool,
-    /// The state after taking one.
-    next: (usize, usize),
 }
 
 /// `match()` for one lead, with its memo.
 struct Matcher {
     /// The lead's unit kinds, highest priority first.
     lead: Vec<UnitKind>,
-    /// Best record from a state, and which instance reaches it.
-    memo: HashMap<StateKey, (Vec<UnitKind>, usize)>,
+    /// Best record from a state.
+    memo: HashMap<StateKey, Vec<UnitKind>>,
 }
 
 impl Matcher {
@@ -62,31 +68,21 @@ impl Matcher {
     }
 
     /// Skips lead units that are full or where only singles fit, and names the next kind
-    /// taken; `None` when the record is complete.
-    fn decide(&self, shape: &Shape, (mut j, mut room): (usize, usize)) -> Option<Decision> {
+    /// taken: where it is taken (lead unit, room), the kind, and where it leaves the search.
+    /// `None` when the record is complete.
+    fn next_kind(&self, shape: &Shape, (mut j, mut room): (usize, usize)) -> Option<Step> {
         loop {
             let lead = *self.lead.get(j)?;
-            let kind = shape.top_kind_within(2, lead.width(), lead.length(), room);
-            if let Some(kind) = kind {
+            if let Some(kind) = shape.top_kind_within(2, lead.width(), lead.length(), room) {
                 let left = room - kind.card_count();
                 let next = if left == 0 {
-                    let j = j + 1;
-                    (j, self.lead.get(j).map_or(0, |k| k.card_count()))
+                    (j + 1, self.lead.get(j + 1).map_or(0, |k| k.card_count()))
                 } else {
                     (j, left)
                 };
-                let rest_simple = self
-                    .lead
-                    .get(j..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .all(|k| k.length() == 1);
-                let nothing_after = left < 2 && j + 1 == self.lead.len();
-                return Some(Decision {
+                return Some(Step {
                     at: (j, room),
                     kind,
-                    instances: shape.instances(kind),
-                    branches: !(rest_simple || nothing_after),
                     next,
                 });
             }
@@ -95,7 +91,65 @@ impl Matcher {
         }
     }
 
-    /// The greatest record from `shape` at `at`.
+    /// The next step with the instances worth trying.
+    fn decide(&self, shape: &Shape, at: (usize, usize)) -> Option<Decision> {
+        let step = self.next_kind(shape, at)?;
+        let (j, room) = step.at;
+        let rest_simple = self
+            .lead
+            .get(j..)
+            .unwrap_or(&[])
+            .iter()
+            .all(|k| k.length() == 1);
+        let nothing_after = room - step.kind.card_count() < 2 && j + 1 == self.lead.len();
+        Some(Decision {
+            instances: shape.instances(step.kind),
+            branches: !(rest_simple || nothing_after),
+            step,
+        })
+    }
+
+    /// An upper bound of the record from `shape` at `at`: the kinds taken when nothing is
+    /// ever removed. At each step the true kind can only be lower (fewer cards hold fewer
+    /// units), and it can only stop earlier (a kind fitting later needs a pair, which would
+    /// fit now), so the true record is never lexicographically greater.
+    fn bound(&self, shape: &Shape, mut at: (usize, usize)) -> Vec<UnitKind> {
+        let mut out = Vec::new();
+        while let Some(step) = self.next_kind(shape, at) {
+            out.push(step.kind);
+            at = step.next;
+        }
+        out
+    }
+
+    /// The memo key of a state. Once no lead unit left is three wide, a pile of three is
+    /// as good as a pair, so both count as two.
+    fn key(&self, shape: &Shape, (j, room): (usize, usize)) -> StateKey {
+        let triples = self
+            .lead
+            .get(j..)
+            .unwrap_or(&[])
+            .iter()
+            .any(|k| k.width() == 3);
+        (shape.key(2, if triples { 3 } else { 2 }), j, room)
+    }
+
+    /// The children of a branching decision, the most promising (highest bound) first.
+    fn children(&self, shape: &Shape, d: &Decision) -> Vec<(Vec<UnitKind>, Shape)> {
+        let mut kids: Vec<(Vec<UnitKind>, Shape)> = d
+            .instances
+            .iter()
+            .map(|inst| {
+                let mut rest = shape.clone();
+                rest.take(inst);
+                (self.bound(&rest, d.step.next), rest)
+            })
+            .collect();
+        kids.sort_by(|a, b| b.0.cmp(&a.0));
+        kids
+    }
+
+    /// The greatest record from `shape` at `at` (branch and bound over the choices).
     fn best(&mut self, shape: &Shape, at: (usize, usize)) -> Vec<UnitKind> {
         let Some(d) = self.decide(shape, at) else {
             return Vec::new();
@@ -106,29 +160,72 @@ impl Matcher {
             };
             let mut rest = shape.clone();
             rest.take(inst);
-            let mut record = vec![d.kind];
-            record.extend(self.best(&rest, d.next));
+            let mut record = vec![d.step.kind];
+            record.extend(self.best(&rest, d.step.next));
             return record;
         }
-        let key = (shape.key(2), d.at.0, d.at.1);
-        if let Some((record, _)) = self.memo.get(&key) {
+        let key = self.key(shape, d.step.at);
+        if let Some(record) = self.memo.get(&key) {
             return record.clone();
         }
-        let mut best: Option<(Vec<UnitKind>, usize)> = None;
-        for (i, inst) in d.instances.iter().enumerate() {
-            let mut rest = shape.clone();
-            rest.take(inst);
-            let tail = self.best(&rest, d.next);
-            if best.as_ref().is_none_or(|(b, _)| tail > *b) {
-                best = Some((tail, i));
+        let mut best: Option<Vec<UnitKind>> = None;
+        for (bound, rest) in self.children(shape, &d) {
+            if best.as_ref().is_some_and(|b| bound <= *b) {
+                break;
+            }
+            let tail = self.best(&rest, d.step.next);
+            if best.as_ref().is_none_or(|b| tail > *b) {
+                best = Some(tail);
             }
         }
-        let (tail, pick) = best.unwrap_or_default();
-        let mut record = Vec::with_capacity(tail.len() + 1);
-        record.push(d.kind);
-        record.extend(tail);
-        self.memo.insert(key, (record.clone(), pick));
+        let mut record = vec![d.step.kind];
+        record.extend(best.unwrap_or_default());
+        self.memo.insert(key, record.clone());
         record
+    }
+
+    /// Whether some choice in `shape` from `at` records exactly `target` (a record known to
+    /// be at least as great as any `shape` can make, such as the holding's `match()`).
+    /// Children whose bound falls short of `target` are never searched; dead ends are
+    /// remembered in `failed`.
+    fn reaches(
+        &mut self,
+        shape: &Shape,
+        at: (usize, usize),
+        target: &[UnitKind],
+        failed: &mut HashSet<(StateKey, usize)>,
+    ) -> bool {
+        let Some(d) = self.decide(shape, at) else {
+            return target.is_empty();
+        };
+        let Some((&first, need)) = target.split_first() else {
+            return false;
+        };
+        if first != d.step.kind {
+            return false;
+        }
+        if !d.branches {
+            let Some(inst) = d.instances.first() else {
+                return false;
+            };
+            let mut rest = shape.clone();
+            rest.take(inst);
+            return self.reaches(&rest, d.step.next, need, failed);
+        }
+        let key = (self.key(shape, d.step.at), need.len());
+        if failed.contains(&key) {
+            return false;
+        }
+        for (bound, rest) in self.children(shape, &d) {
+            if bound[..] < *need {
+                break;
+            }
+            if self.reaches(&rest, d.step.next, need, failed) {
+                return true;
+            }
+        }
+        failed.insert(key);
+        false
     }
 
     /// `match(shape)` and the cards of one choice reaching it.
@@ -138,18 +235,28 @@ impl Matcher {
         let mut at = self.start();
         let mut cards = Vec::new();
         while let Some(d) = self.decide(&rest, at) {
-            let pick = if d.branches {
-                let key = (rest.key(2), d.at.0, d.at.1);
-                self.memo.get(&key).map_or(0, |(_, pick)| *pick)
-            } else {
-                0
-            };
-            let Some(inst) = d.instances.get(pick) else {
+            let need = self.best(&rest, at);
+            let need = need.get(1..).unwrap_or(&[]);
+            let mut pick = d.instances.first().copied();
+            if d.branches {
+                pick = None;
+                for inst in &d.instances {
+                    let mut child = rest.clone();
+                    child.take(inst);
+                    if self.bound(&child, d.step.next)[..] >= *need
+                        && self.best(&child, d.step.next)[..] == *need
+                    {
+                        pick = Some(*inst);
+                        break;
+                    }
+                }
+            }
+            let Some(inst) = pick else {
                 break;
             };
-            cards.extend(rest.cards_of(inst));
-            rest.take(inst);
-            at = d.next;
+            cards.extend(rest.cards_of(&inst));
+            rest.take(&inst);
+            at = d.step.next;
         }
         (record, cards)
     }
@@ -168,11 +275,15 @@ impl Matcher {
             }
             let mut rest = shape.clone();
             rest.take(inst);
-            if d.branches && self.best(&rest, d.next)[..] != *target.get(1..).unwrap_or(&[]) {
+            let need = target.get(1..).unwrap_or(&[]);
+            if d.branches
+                && (self.bound(&rest, d.step.next)[..] < *need
+                    || self.best(&rest, d.step.next)[..] != *need)
+            {
                 continue;
             }
             let taken = shape.cards_of(inst);
-            for tail in self.witnesses(&rest, d.next, limit - out.len()) {
+            for tail in self.witnesses(&rest, d.step.next, limit - out.len()) {
                 let mut cards = taken.clone();
                 cards.extend(tail);
                 out.push(cards);
@@ -250,17 +361,17 @@ pub fn check_follow(
     }
     let mut matcher = Matcher::new(lead);
     let at = matcher.start();
-    let got = matcher.best(&Shape::from_cards(order, ty, &played_x), at);
-    let (required, witness) = matcher.record_and_witness(&held);
-    if got == required {
-        Ok(())
-    } else {
-        Err(TuolajiError::MustMatchStructure {
-            ty,
-            required,
-            held: witness,
-        })
+    let required = matcher.best(&held, at);
+    let played = Shape::from_cards(order, ty, &played_x);
+    if matcher.reaches(&played, at, &required, &mut HashSet::new()) {
+        return Ok(());
     }
+    let (required, witness) = matcher.record_and_witness(&held);
+    Err(TuolajiError::MustMatchStructure {
+        ty,
+        required,
+        held: witness,
+    })
 }
 
 /// The cards a follower gives away most willingly: lowest slot, no points, trumps last.
@@ -313,7 +424,7 @@ pub fn candidate_follows(
     };
     let n: usize = lead.iter().map(|u| u.cards().len()).sum();
     let mut out: Vec<Vec<Card>> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     let mut push = |mut play: Vec<Card>, out: &mut Vec<Vec<Card>>| {
         play.sort();
         if out.len() < limit && seen.insert(play.clone()) {

@@ -233,13 +233,14 @@ impl Shape {
     }
 
     /// A compact summary of the shape for memoisation: piles smaller than `min_pile` count
-    /// as empty, and the piles of one slot are sorted, so interchangeable shapes share a key.
+    /// as empty, piles larger than `max_pile` as `max_pile`, and the piles of one slot are
+    /// sorted, so interchangeable shapes share a key.
     /// (Piles above 63 cards, impossible with three decks, would share a key.)
-    pub fn key(&self, min_pile: u8) -> u128 {
+    pub fn key(&self, min_pile: u8, max_pile: u8) -> u128 {
         let mut key = 0u128;
         let slots = usize::from(self.slots);
         for (piles, cards) in self.piles[..slots].iter().zip(&self.cards[..slots]) {
-            let mut p = piles.map(|n| if n >= min_pile { n } else { 0 });
+            let mut p = piles.map(|n| if n >= min_pile { n.min(max_pile) } else { 0 });
             if cards[1].is_none() {
                 key = key << 6 | u128::from(p[0].min(63));
                 continue;
