@@ -16,7 +16,8 @@
 //!   39 trumps, to find the worst case of the search.
 //!
 //! For each situation it times `check_follow` on the suggested follow and on a random play
-//! of the led type, and `suggest_follow`; each call is repeated three times and the fastest
+//! of the led type, `suggest_follow`, and (for leads and bots) `decompose` of all the
+//! follower's cards of the led type; each call is repeated three times and the fastest
 //! kept, to leave out scheduler noise on a shared machine. It prints median, p99 and worst
 //! in microseconds.
 
@@ -168,7 +169,7 @@ fn report(name: &str, mut samples: Vec<f64>) {
         samples.get(i).copied().unwrap_or(f64::NAN)
     };
     println!(
-        "{name:<28} n={:>6}  median {:>7.2} µs  p99 {:>7.2} µs  worst {:>8.2} µs",
+        "{name:<32} n={:>6}  median {:>7.2} µs  p99 {:>7.2} µs  worst {:>8.2} µs",
         samples.len(),
         at(0.5),
         at(0.99),
@@ -186,6 +187,7 @@ fn main() {
     for (family, make, count) in families {
         let mut check = Vec::with_capacity(2 * count);
         let mut suggest = Vec::with_capacity(count);
+        let mut split = Vec::with_capacity(count);
         let mut made = 0;
         while made < count {
             let Some(s) = make(&mut rng) else {
@@ -204,8 +206,19 @@ fn main() {
                 check_follow(&s.order, &s.lead, &s.holding, &other)
             }));
             suggest.push(time_us(|| suggest_follow(&s.order, &s.lead, &s.holding)));
+            let ty = s.lead.first().map(Unit::card_type);
+            let of_type: Vec<Card> = s
+                .holding
+                .to_vec()
+                .into_iter()
+                .filter(|&c| Some(s.order.card_type(c)) == ty)
+                .collect();
+            if !of_type.is_empty() {
+                split.push(time_us(|| decompose(&s.order, &of_type)));
+            }
         }
         report(&format!("{family}: check_follow"), check);
         report(&format!("{family}: suggest_follow"), suggest);
+        report(&format!("{family}: decompose (holding)"), split);
     }
 }

@@ -4,6 +4,7 @@
 //! `check_follow`. Suggested and candidate follows must be legal too.
 
 use qipai_games::cards::{Card, CardCounts, Rank, Suit};
+use qipai_games::tuolaji::combination::split_into_kinds;
 use qipai_games::tuolaji::{
     candidate_follows, check_follow, decompose, suggest_follow, CardType, Order, TuolajiError,
     Unit, UnitKind,
@@ -251,4 +252,92 @@ fn follow_legality_matches_the_definition() {
         structure_refusals > 5_000,
         "only {structure_refusals} structure refusals"
     );
+}
+
+/// Every split of `cards` (one type) into units, each as its units' (kind, top slot) list.
+fn all_splits(order: &Order, ty: CardType, cards: &CardCounts) -> Vec<Vec<(UnitKind, u8)>> {
+    let Some((first, _)) = cards.iter().next() else {
+        return vec![Vec::new()];
+    };
+    let mut out = Vec::new();
+    for w in 1..=3u8 {
+        for l in 1..=cards.len() as u8 {
+            let Some(kind) = UnitKind::from_shape(w, l) else {
+                continue;
+            };
+            for unit in concrete_units(order, ty, cards, kind) {
+                if !unit.contains(&first) {
+                    continue;
+                }
+                let top = unit.iter().map(|&c| order.slot(c)).max().unwrap();
+                let mut rest = cards.clone();
+                for &c in &unit {
+                    rest.remove(c);
+                }
+                for mut split in all_splits(order, ty, &rest) {
+                    split.push((kind, top));
+                    out.push(split);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// 第六条: `decompose` finds the greatest sorted kind list of all splits, and
+/// `split_into_kinds` finds a split into given kinds exactly when one exists, with the
+/// highest top slot on its highest-priority unit (what 第十二条 compares ruffs by).
+#[test]
+fn decomposition_and_splits_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for _ in 0..400 {
+        let order = Order::new(
+            *Suit::ALL.choose(&mut rng).unwrap(),
+            *Rank::ALL.choose(&mut rng).unwrap(),
+        );
+        let ty = if rng.random_bool(0.5) {
+            CardType::Trump
+        } else {
+            let side: Vec<Suit> = Suit::ALL
+                .into_iter()
+                .filter(|&s| s != order.trump())
+                .collect();
+            CardType::Suit(*side.choose(&mut rng).unwrap())
+        };
+        let pool = pool(&order, ty, &mut rng);
+        let mut cards = CardCounts::new();
+        for _ in 0..rng.random_range(1..=8) {
+            let c = *pool.choose(&mut rng).unwrap();
+            if cards.count(c) < 3 {
+                cards.add(c);
+            }
+        }
+        let splits = all_splits(&order, ty, &cards);
+        let sorted = |s: &Vec<(UnitKind, u8)>| {
+            let mut k: Vec<UnitKind> = s.iter().map(|&(k, _)| k).collect();
+            k.sort_by(|a, b| b.cmp(a));
+            k
+        };
+        let best = splits.iter().map(sorted).max().unwrap();
+        let units = decompose(&order, &cards.to_vec()).unwrap();
+        let got: Vec<UnitKind> = units.iter().map(Unit::kind).collect();
+        assert_eq!(got, best, "{cards:?}");
+
+        // Some kind lists that exist, and one that may not.
+        let mut targets: Vec<Vec<UnitKind>> = splits.iter().map(sorted).take(3).collect();
+        targets.push(vec![UnitKind::Pair; cards.len() / 2]);
+        for kinds in targets {
+            let want = splits
+                .iter()
+                .filter(|s| sorted(s) == kinds)
+                .map(|s| {
+                    let top = kinds[0];
+                    s.iter().filter(|&&(k, _)| k == top).map(|&(_, t)| t).max()
+                })
+                .max();
+            let got = split_into_kinds(&order, &cards.to_vec(), &kinds)
+                .map(|units| units.first().map(Unit::top_slot));
+            assert_eq!(got, want, "{cards:?} into {kinds:?}");
+        }
+    }
 }
