@@ -4,7 +4,8 @@
 use qipai_games::cards::{parse_cards, Card, CardCounts, Rank, Suit};
 use qipai_games::tuolaji::follow::match_record;
 use qipai_games::tuolaji::{
-    candidate_follows, check_follow, decompose, suggest_follow, Order, TuolajiError, Unit, UnitKind,
+    candidate_follows, check_follow, decompose, suggest_follow, validate_decomposition, Order,
+    TuolajiError, Unit, UnitKind,
 };
 
 use UnitKind::{Pair, PairTractor, Triple};
@@ -348,4 +349,36 @@ fn suggestions_are_legal() {
     let mut unique = candidates.clone();
     unique.dedup();
     assert_eq!(unique.len(), candidates.len());
+}
+
+/// 第十一条1 (拐拖/俘虏): a declared structure is what followers must match: a lead of
+/// 9-9-9-8-8 declared as a triple and a pair asks for the follower's triple, where the
+/// canonical 2-pair tractor and single would not.
+#[test]
+fn declared_structure_sets_what_followers_match() {
+    let order = s2();
+    let played = cards("9h 9h 9h 8h 8h");
+    let declared = vec![cards("9h 9h 9h"), cards("8h 8h")];
+    let declared = validate_decomposition(&order, &played, &declared).unwrap();
+    let canonical = decompose(&order, &played).unwrap();
+    let hold = holding("Kh Kh Kh 6h 6h 3h");
+    let loose = cards("Kh Kh 6h 6h 3h");
+    assert_eq!(check_follow(&order, &canonical, &hold, &loose), Ok(()));
+    let err = check_follow(&order, &declared, &hold, &loose).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "第十一条2: a triple and a pair of hearts is required: you hold Kh Kh Kh 6h 6h"
+    );
+    let whole = cards("Kh Kh Kh 6h 6h");
+    assert_eq!(check_follow(&order, &declared, &hold, &whole), Ok(()));
+}
+
+/// 第十一条2: every explanation names the rule; a short follower is told what it holds.
+#[test]
+fn short_follower_is_told_its_cards() {
+    let err = follow(&s2(), "9h 9h 8h 8h", "Kh 3h 5c 6c 7c", "Kh 5c 6c 7c").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "第十一条2: you must play all your hearts: you hold Kh 3h"
+    );
 }

@@ -181,3 +181,35 @@ fn bottom_multipliers() {
     );
     assert_eq!(m("Ah Ah Ah Qh Qh Qh 9h"), 8, "throw: two triples + single");
 }
+
+/// 第十二条1: trump pairs that are not adjacent are not a tractor and do not ruff one.
+#[test]
+fn loose_trump_pairs_do_not_ruff_a_tractor() {
+    assert_eq!(
+        winner(
+            &s2(),
+            ["9h 9h 8h 8h", "3s 3s 9s 9s", "3h 4h 5h 6h", "7h Th Jh Qh"]
+        ),
+        0
+    );
+    assert_eq!(
+        winner(
+            &s2(),
+            ["9h 9h 8h 8h", "3s 3s 4s 4s", "3h 4h 5h 6h", "7h Th Jh Qh"]
+        ),
+        1
+    );
+}
+
+/// 第十二条2: a play mixing trumps and the led suit is neither a follow that beats nor a
+/// ruff.
+#[test]
+fn mixed_play_does_not_win() {
+    assert_eq!(winner(&s2(), ["9h 9h", "Ah As", "3h 4h", "5h 6h"]), 0);
+}
+
+/// 第十二条1: against a trump lead, side-suit cards never win, however high.
+#[test]
+fn side_suit_cannot_beat_a_trump_lead() {
+    assert_eq!(winner(&s2(), ["3s 3s", "Ah Ah", "Ac Ac", "4s 5s"]), 0);
+}

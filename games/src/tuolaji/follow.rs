@@ -7,12 +7,15 @@
 //! and `match(H)` is the lexicographically greatest record over every choice of concrete
 //! cards. A follow P is legal iff `match(P) = match(H_X)`.
 //!
-//! The search works on [`Shape`]s: the record of a state depends only on the shape's
-//! structure (its key), the lead unit being filled and the room left in it, so results are
-//! memoised. Choices only matter while a tractor is still to be filled: when every lead
-//! unit left has length 1, sorting the lead by priority means triples are only taken while
-//! triple units are filled and every pair is as good as any other, so one instance is
-//! enough.
+//! The search works on shapes (cards by slot and pile): the record from a state depends
+//! only on the shape's structure (its key), the lead unit being filled and the room left in
+//! it, so results are memoised. Choices only matter while a tractor is still to be filled:
+//! when every lead unit left has length 1, sorting the lead by priority means triples are
+//! only taken while triple units are filled and every pair is as good as any other, so one
+//! instance is enough. Where choices matter, a branch-and-bound search tries the most
+//! promising first and skips any whose upper bound (the record if no card were ever used
+//! up) cannot beat the best found. A play P ⊆ H_X can never do better than `match(H_X)`,
+//! so checking P only asks whether it *reaches* that record, which prunes even more.
 
 use std::collections::{HashMap, HashSet};
 
