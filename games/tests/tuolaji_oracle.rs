@@ -1,10 +1,12 @@
 //! A brute-force oracle for 第十一条2: for random small hands, enumerate every play of the
 //! right size, decide its legality straight from the rules page's definition of `match()`
 //! (every choice of concrete cards tried, no memo, no shortcut), and compare with
-//! `check_follow`. Suggested and candidate follows must be legal too.
+//! `check_follow`. Suggested and candidate follows must be legal too. The canonical
+//! decomposition, splits into a lead's kinds and the throw check get the same treatment.
 
-use qipai_games::cards::{Card, CardCounts, Rank, Suit};
+use qipai_games::cards::{shuffled, Card, CardCounts, Rank, Suit};
 use qipai_games::tuolaji::combination::split_into_kinds;
+use qipai_games::tuolaji::throw::can_beat;
 use qipai_games::tuolaji::{
     candidate_follows, check_follow, decompose, suggest_follow, CardType, Order, TuolajiError,
     Unit, UnitKind,
@@ -338,6 +340,76 @@ fn decomposition_and_splits_match_brute_force() {
             let got = split_into_kinds(&order, &cards.to_vec(), &kinds)
                 .map(|units| units.first().map(Unit::top_slot));
             assert_eq!(got, want, "{cards:?} into {kinds:?}");
+        }
+    }
+}
+
+/// 第六条5: `can_beat` against brute force: some concrete unit of the same width and length,
+/// of the unit's type, with a higher top slot, among the holding's cards.
+#[test]
+fn throw_beating_matches_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..1500 {
+        let order = Order::new(
+            *Suit::ALL.choose(&mut rng).unwrap(),
+            *Rank::ALL.choose(&mut rng).unwrap(),
+        );
+        let ty = CardType::Trump;
+        let pool = pool(&order, ty, &mut rng);
+        let mut mine = CardCounts::new();
+        let mut theirs = CardCounts::new();
+        for _ in 0..rng.random_range(1..=10) {
+            let c = *pool.choose(&mut rng).unwrap();
+            if mine.count(c) + theirs.count(c) < 3 {
+                if rng.random_bool(0.5) {
+                    mine.add(c);
+                } else {
+                    theirs.add(c);
+                }
+            }
+        }
+        let Ok(units) = decompose(&order, &mine.to_vec()) else {
+            continue;
+        };
+        for unit in &units {
+            let expected = concrete_units(&order, ty, &theirs, unit.kind())
+                .iter()
+                .any(|u| u.iter().map(|&c| order.slot(c)).max() > Some(unit.top_slot()));
+            assert_eq!(
+                can_beat(&order, &theirs, unit),
+                expected,
+                "{unit:?} against {theirs:?}"
+            );
+        }
+    }
+}
+
+/// 第十一条2 on full deals: the suggested follow and every candidate are legal for 39-card
+/// hands, whatever the lead.
+#[test]
+fn suggestions_are_legal_on_dealt_hands() {
+    let mut rng = ChaCha8Rng::seed_from_u64(39);
+    for round in 0..150u64 {
+        let order = Order::new(
+            *Suit::ALL.choose(&mut rng).unwrap(),
+            *Rank::ALL.choose(&mut rng).unwrap(),
+        );
+        let deck = shuffled(round);
+        let leader: Vec<Card> = deck[..39].to_vec();
+        let follower: CardCounts = deck[39..78].iter().copied().collect();
+        let ty = order.card_type(*leader.choose(&mut rng).unwrap());
+        let of_type: Vec<Card> = leader
+            .iter()
+            .copied()
+            .filter(|&c| order.card_type(c) == ty)
+            .collect();
+        let units = decompose(&order, &of_type).unwrap();
+        let take = rng.random_range(1..=units.len().min(3));
+        let lead: Vec<Unit> = units.into_iter().take(take).collect();
+        let suggested = suggest_follow(&order, &lead, &follower);
+        assert_eq!(check_follow(&order, &lead, &follower, &suggested), Ok(()));
+        for cand in candidate_follows(&order, &lead, &follower, 8) {
+            assert_eq!(check_follow(&order, &lead, &follower, &cand), Ok(()));
         }
     }
 }
