@@ -168,7 +168,10 @@ fn main() -> std::io::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
-        writeln!(stdout, "{}", judge(&line))?;
+        match writeln!(stdout, "{}", judge(&line)).and_then(|()| stdout.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            other => other?,
+        }
     }
     Ok(())
 }
