@@ -16,14 +16,16 @@
 //!
 //! Output: `{"legal":true}` or `{"legal":false,"reason":…,"code":…}`; with `others`, also
 //! `"units"` (the lead's decomposition), `"throw_fails"`, and when it fails `"forced"` (the
-//! unit the leader must play instead) and `"beaten_by"` (index into `others` of the first
-//! holding beating it). A line that cannot be read gives `{"error":…}`.
+//! unit the leader must play instead), `"beaten_by"` (index into `others` of the first
+//! holding beating it) and `"beaters"` (every such index). A line that cannot be read gives
+//! `{"error":…}`.
 
 use std::io::{BufRead, Write};
 
 use qipai_games::cards::{Card, CardCounts, Rank, Suit};
 use qipai_games::tuolaji::{
-    check_follow, check_throw, decompose, validate_decomposition, Order, ThrowCheck, TuolajiError,
+    check_follow, check_throw, decompose, throw::beaters, validate_decomposition, Order,
+    ThrowCheck, TuolajiError,
 };
 use qipai_games::Coded;
 use serde::{Deserialize, Serialize};
@@ -62,6 +64,8 @@ struct Verdict {
     forced: Option<Vec<Card>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     beaten_by: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    beaters: Option<Vec<usize>>,
 }
 
 fn parse_level(v: &Value) -> Result<Rank, String> {
@@ -154,6 +158,7 @@ fn judge(line: &str) -> String {
                 verdict.throw_fails = Some(true);
                 verdict.forced = Some(forced.cards().to_vec());
                 verdict.beaten_by = Some(beaten_by);
+                verdict.beaters = Some(beaters(&order, &forced, &refs));
             }
         }
     }
