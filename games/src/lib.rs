@@ -13,24 +13,29 @@
 //!
 //! # Glossary
 //! The rules' own words name the types. Where one English word would cover two rule terms,
-//! two names are used:
+//! two names are used (the page's "hand" is 盘; the cards a seat holds are its holding):
 //!
-//! | type | rule term | meaning |
+//! | name | rule term | meaning |
 //! |---|---|---|
-//! | `Hand` | 盘 | one deal of Tuolaji played out (the rules page's "hand") |
-//! | `Holding` | 手牌 | the cards one seat holds |
-//! | `Match` | 局 | a Tuolaji game: hands until a team passes A (the page's "game"; `Game` is the trait) |
-//! | `Trick` | 一轮出牌 | one lead and three follows |
-//! | `Lead`, `Follow`, `Throw` | 首攻, 跟牌, 甩牌 | the first play of a trick, the others, a multi-unit lead |
-//! | `Tractor` | 拖拉机 (对拖, 刻拖) | consecutive pairs or triples |
-//! | `Bid`, `CounterBid` | 揭牌, 反揭 | showing level cards to choose trump |
-//! | `Bottom` | 底牌 | the six cards the dealer exchanges |
-//! | `Level` | 级 | a team's rank, 2 up to A |
-//! | `Dealer` | 庄家 | |
-//! | `Trump` | 主牌 | |
-//! | `Palace`, `River` | 九宫, 河界 | |
-//! | `Check`, `Perpetual` | 将军, 长将 | |
-//! | `Flag`, `Increment` | 超时, 加秒 | |
+//! | `tuolaji::Hand` | 盘 | one deal of Tuolaji played out (the rules page's "hand") |
+//! | "holding" (`CardCounts`) | 手牌 | the cards one seat holds; never called a hand in code |
+//! | `tuolaji::Match` | 局 | hands until a team passes A (the page's "game"; `Game` is the trait) |
+//! | `tuolaji::Deal` | 抓牌 | the seeded order in which the cards are drawn, and the bottom |
+//! | `tuolaji::Order`, `CardType`, slot | 牌色大小, 牌种 | trump order, the four types, adjacency |
+//! | `tuolaji::Unit`, `UnitKind` | 牌种组合 | single, pair (对子), triple (刻子), tractors (对拖, 刻拖) |
+//! | `tuolaji::Trick`, lead, follow, throw | 一圈, 引牌, 跟牌, 甩牌 | one lead and three follows |
+//! | `tuolaji::Bid`, `BidKind` | 揭牌, 加固, 反揭 | bid, strengthen, counter-bid |
+//! | bottom | 底牌 | the six cards the dealer exchanges |
+//! | `tuolaji::Level`, `Levels` | 级, 升级 | a team's rank, 2 up to A, and its rise |
+//! | dealer | 庄家 | |
+//! | trump | 主牌 | |
+//! | `xiangqi::Square`, `Position` | 交叉点, 局面 | a point of the board; board and side to move |
+//! | `xiangqi::History` | 记录 (第7条) | the game's moves and how it ended |
+//! | palace, river | 九宫, 河界 | |
+//! | check, perpetual check | 将军, 长将 | |
+//! | horse leg, elephant eye | 马腿, 象眼 | the points that block a horse or an elephant |
+//! | natural limit | 自然限着 | moves without a capture before a draw |
+//! | `clock::Clock`, flag, increment | 计时, 超时, 加秒 | |
 
 pub mod cards;
 pub mod clock;

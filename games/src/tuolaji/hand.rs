@@ -314,7 +314,7 @@ impl Hand {
 
     /// 第十条2: the bid window is over: the last bid fixes the trump suit and (in the first
     /// hand) the dealer, who takes the bottom. With no bid, the first drawer (first hand) or
-    /// the dealer (later hands, **[D]**) must name the trump suit (第八条2).
+    /// the dealer (later hands, **\[D\]**) must name the trump suit (第八条2).
     ///
     /// # Errors
     /// [`TuolajiError::BiddingOpen`] before the window's end; [`TuolajiError::WrongPhase`]
@@ -346,7 +346,7 @@ impl Hand {
 
     /// Time has reached [`Hand::deadline`]: the step the server takes by itself. The next
     /// card is dealt, the bid window closes, or the seat whose time ran out gets the
-    /// suggested action ([`super::suggest::suggest`], **[D]**), announced by
+    /// suggested action ([`super::suggest::suggest`], **\[D\]**), announced by
     /// [`HandEvent::TimedOut`]. Before the deadline nothing happens.
     ///
     /// # Errors

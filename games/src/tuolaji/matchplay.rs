@@ -25,7 +25,7 @@ pub enum MatchEnd {
 /// How a game ended, with the round points of 五(一)4 (win 2, draw 1, loss 0, forfeit 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchOutcome {
-    /// The winning team; `None` for a draw (equal levels at the round's end, **[D]**).
+    /// The winning team; `None` for a draw (equal levels at the round's end, **\[D\]**).
     pub winner: Option<Team>,
     pub end: MatchEnd,
     /// Round points indexed by [`Team::index`].
@@ -48,7 +48,7 @@ impl MatchOutcome {
         }
     }
 
-    /// 五(一)3 **[D]**: when time ends the round, the higher level wins; equal levels draw.
+    /// 五(一)3 **\[D\]**: when time ends the round, the higher level wins; equal levels draw.
     fn by_levels(levels: Levels) -> MatchOutcome {
         let (a, b) = (levels.get(Team::NorthSouth), levels.get(Team::EastWest));
         match a.cmp(&b) {
@@ -296,7 +296,7 @@ mod tests {
     use crate::cards::Rank;
     use crate::tuolaji::level::Level;
 
-    /// 五(一)3–4 **[D]**: at the round's end the higher level wins 2–0; equal levels draw 1–1.
+    /// 五(一)3–4 **\[D\]**: at the round's end the higher level wins 2–0; equal levels draw 1–1.
     #[test]
     fn round_end_by_levels() {
         let even = Levels::new(Level::of(Rank::Nine), Level::of(Rank::Nine));

@@ -17,11 +17,11 @@ pub struct TuolajiOptions {
     /// 第十条2: how long bidding stays open after the last card is drawn (the source's five
     /// seconds). Default 5000 ms.
     pub bid_window_ms: u64,
-    /// 第九条2: time the dealer has to put back the bottom **[D]**. Default 60000 ms.
+    /// 第九条2: time the dealer has to put back the bottom **\[D\]**. Default 60000 ms.
     pub bottom_ms: u64,
-    /// Time per lead or follow before the server plays for the seat **[D]**. Default 30000 ms.
+    /// Time per lead or follow before the server plays for the seat **\[D\]**. Default 30000 ms.
     pub turn_ms: u64,
-    /// How long an empty or disconnected seat waits before a bot takes it **[D]**.
+    /// How long an empty or disconnected seat waits before a bot takes it **\[D\]**.
     /// Default 60000 ms.
     pub seat_grace_ms: u64,
     /// 五(一)3: a round's time limit in minutes (the notice: 90); `None` plays until a team
@@ -30,7 +30,7 @@ pub struct TuolajiOptions {
     /// 五(一)3: this many minutes before the round's end, the hand in progress is declared
     /// the last one. Default 15.
     pub last_call_minutes: u32,
-    /// Whether jokers may bid (no-trump hands) **[D]**. The rules have no such bid; the
+    /// Whether jokers may bid (no-trump hands) **\[D\]**. The rules have no such bid; the
     /// variant is reserved and only `false` (the default) is accepted.
     pub joker_bids: bool,
 }

@@ -1,7 +1,7 @@
 //! A timed xiangqi game as the room drives it: the [`Game`] trait over [`History`], a
 //! [`Clock`], resignation and draw offers.
 //!
-//! Seat 0 plays Red, seat 1 Black. Time rules (xiangqi rules page, "Clocks", **[D]**): a
+//! Seat 0 plays Red, seat 1 Black. Time rules (xiangqi rules page, "Clocks", **\[D\]**): a
 //! side's clock does not run before its first move, and a first move not made within
 //! `first_move_ms` aborts the game with no result; after that, time is charged from the
 //! moment the position was sent until the move arrives, less the lag allowance, and the flag
@@ -29,7 +29,7 @@ pub struct XiangqiSettings {
     /// A side that has not made its first move this long after it was due aborts the game.
     pub first_move_ms: u64,
     pub end_rules: EndRules,
-    /// 2.8(1), 9.1.3 online **[D]**: a side may offer a draw once per this many own moves.
+    /// 2.8(1), 9.1.3 online **\[D\]**: a side may offer a draw once per this many own moves.
     pub draw_offer_every_moves: u32,
     /// The most lag allowance per move.
     pub max_lag_ms: u64,

@@ -95,7 +95,7 @@ pub enum HandEvent {
     Dealt { seat: Seat, card: Option<Card> },
     /// The last card is drawn; bidding stays open until `closes_at`.
     DealDone { closes_at: Millis },
-    /// `seat`'s time ran out; the server acts for it (the next event) **[D]**.
+    /// `seat`'s time ran out; the server acts for it (the next event) **\[D\]**.
     TimedOut { seat: Seat },
     /// 第十条: an accepted bid, strengthening or counter-bid, with the cards shown.
     Bid {
