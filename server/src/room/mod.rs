@@ -126,3 +126,33 @@ pub struct RoomHandle {
     pub tx: mpsc::Sender<Command>,
     pub info: watch::Receiver<RoomInfo>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full queue never blocks the sender: the frame is refused and the connection is told
+    /// to close (its seat stays, the player resumes with a snapshot).
+    #[tokio::test]
+    async fn a_full_outbox_refuses_and_asks_the_connection_to_close() {
+        let (tx, mut rx) = mpsc::channel(2);
+        let kill = Arc::new(Notify::new());
+        let outbox = Outbox::new(1, tx, Arc::clone(&kill));
+        assert!(outbox.send_frame(Bytes::from_static(b"a")));
+        assert!(outbox.send_frame(Bytes::from_static(b"b")));
+        assert!(!outbox.send_frame(Bytes::from_static(b"c")));
+        // The kill notification was stored for the reader.
+        tokio::time::timeout(std::time::Duration::from_millis(100), kill.notified())
+            .await
+            .expect("the connection was told to close");
+        assert_eq!(
+            rx.recv().await,
+            Some(Message::Binary(Bytes::from_static(b"a")))
+        );
+        drop(rx);
+        assert!(
+            !outbox.send_frame(Bytes::from_static(b"d")),
+            "a closed connection"
+        );
+    }
+}
