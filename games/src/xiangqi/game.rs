@@ -435,18 +435,6 @@ fn wire_side(side: Side) -> wire::Side {
 fn result(outcome: Outcome) -> GameResult {
     GameResult {
         winner: outcome.winner.map(wire_side),
-        reason: match outcome.reason {
-            EndReason::Checkmate => wire::EndReason::Checkmate,
-            EndReason::NoLegalMove => wire::EndReason::NoLegalMove,
-            EndReason::PerpetualCheck => wire::EndReason::PerpetualCheck,
-            EndReason::Repetition => wire::EndReason::Repetition,
-            EndReason::NaturalLimit => wire::EndReason::NaturalLimit,
-            EndReason::DeadPosition => wire::EndReason::DeadPosition,
-            EndReason::Resignation => wire::EndReason::Resignation,
-            EndReason::TimeForfeit => wire::EndReason::TimeForfeit,
-            EndReason::Agreement => wire::EndReason::Agreement,
-            EndReason::Abandoned => wire::EndReason::Abandoned,
-            EndReason::Aborted => wire::EndReason::Aborted,
-        },
+        reason: outcome.reason,
     }
 }
