@@ -31,6 +31,18 @@ pub enum GameKind {
     Xiangqi,
 }
 
+impl GameKind {
+    /// Every game.
+    pub const ALL: &'static [GameKind] = &[GameKind::Xiangqi];
+
+    /// The game's name on the wire.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Xiangqi => "xiangqi",
+        }
+    }
+}
+
 /// A room's options, chosen when it is created; tagged by `game`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "game", rename_all = "snake_case")]

@@ -8,6 +8,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use crate::Shared;
+
 /// Where a new connection is going.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Route {
@@ -21,7 +23,7 @@ pub enum Route {
 const MAX_HEAD: usize = 8192;
 
 /// Peeks at the request line and answers anything that is not the WebSocket.
-pub async fn route(stream: &mut TcpStream) -> Route {
+pub async fn route(stream: &mut TcpStream, shared: &Shared) -> Route {
     let Some(path) = peek_path(stream).await else {
         return Route::Done;
     };
@@ -30,8 +32,12 @@ pub async fn route(stream: &mut TcpStream) -> Route {
         return Route::WebSocket;
     }
     let (status, body) = match path {
-        "/healthz" => ("200 OK", "ok\n"),
-        _ => ("404 Not Found", "not found: the WebSocket is at /ws\n"),
+        "/healthz" => ("200 OK", "ok\n".to_owned()),
+        "/metrics" => ("200 OK", metrics(shared)),
+        _ => (
+            "404 Not Found",
+            "not found: the WebSocket is at /ws\n".to_owned(),
+        ),
     };
     drain_head(stream).await;
     let response = format!(
@@ -42,6 +48,12 @@ pub async fn route(stream: &mut TcpStream) -> Route {
     let _ = stream.write_all(response.as_bytes()).await;
     let _ = stream.shutdown().await;
     Route::Done
+}
+
+/// The metrics page.
+fn metrics(shared: &Shared) -> String {
+    let rooms = shared.lobby.count_by_game();
+    shared.metrics.render(&rooms, shared.sessions.len())
 }
 
 /// The path of a `GET` request line, once the whole line has arrived.

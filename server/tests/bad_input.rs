@@ -191,11 +191,13 @@ async fn a_flood_is_limited_then_closed() {
     let server = TestServer::default().await;
     let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
     for i in 0..400 {
-        red.send(&ClientMsg::Ping {
+        let ping = ClientMsg::Ping {
             seq: 1000 + i,
             client_time: 0,
-        })
-        .await;
+        };
+        if !red.try_send(&ping).await {
+            break;
+        }
     }
     assert!(red.closed().await, "the flooding connection is closed");
     let codes: Vec<ErrorCode> = red
