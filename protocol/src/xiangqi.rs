@@ -114,9 +114,10 @@ pub enum EndReason {
     TimeForfeit,
     /// 4.2.2: both players agreed to a draw.
     Agreement,
-    /// A player left and did not come back within the grace period; a loss. **\[D\]**
+    /// A player left, or did not come back within the grace period, after their first
+    /// move; a loss. **\[D\]**
     Abandoned,
-    /// Nobody made a first move in time; no result. **\[D\]**
+    /// A side did not make its first move in time, or left before it; no result. **\[D\]**
     Aborted,
 }
 
@@ -213,7 +214,7 @@ pub struct XiangqiView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum XiangqiEvent {
-    /// Both seats are filled: Red to move.
+    /// Both seats are filled: the game is on (usually Red to move; `start_fen` may say Black).
     Started {
         fen: String,
         legal_moves: Vec<String>,

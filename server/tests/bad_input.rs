@@ -193,7 +193,7 @@ async fn a_flood_is_limited_then_closed() {
     for i in 0..400 {
         let ping = ClientMsg::Ping {
             seq: 1000 + i,
-            client_time: 0,
+            client_time: None,
         };
         if !red.try_send(&ping).await {
             break;
@@ -224,7 +224,7 @@ async fn a_flood_is_limited_then_closed() {
     black
         .send(&ClientMsg::Ping {
             seq,
-            client_time: 7,
+            client_time: Some(7),
         })
         .await;
     black
@@ -250,7 +250,7 @@ async fn the_handshake_is_strict() {
     let mut c = Client::connect(&server).await;
     c.send(&ClientMsg::Ping {
         seq: 1,
-        client_time: 0,
+        client_time: None,
     })
     .await;
     assert_eq!(c.error_for(Some(1)).await.0, ErrorCode::HelloFirst);

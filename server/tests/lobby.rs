@@ -130,7 +130,7 @@ async fn ping_gives_the_server_time() {
     let mut a = Client::hello(&server, "A").await;
     a.send(&ClientMsg::Ping {
         seq: 3,
-        client_time: 12345,
+        client_time: Some(12345),
     })
     .await;
     match a.recv().await {
