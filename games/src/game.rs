@@ -9,8 +9,12 @@ use std::ops::{Add, Sub};
 
 use qipai_protocol::ErrorCode;
 
-/// A seat at a table: 0–1 in xiangqi (red, black), 0–3 in Tuolaji (play order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A seat at a table: 0–1 in xiangqi (red, black), 0–3 in Tuolaji (play order). On the
+/// wire it is the bare number.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Seat(pub u8);
 
 impl Seat {
@@ -22,7 +26,20 @@ impl Seat {
 
 /// Milliseconds, either a duration or a point on the room's monotonic time line (the room
 /// passes `now` in; games never read a clock).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Millis(pub u64);
 
 impl Millis {

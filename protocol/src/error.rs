@@ -100,6 +100,36 @@ error_codes! {
     OwnDrawOffer = "own_draw_offer",
 
     // --- tuolaji ---
+    /// A play with no card.
+    EmptyPlay = "empty_play",
+    /// Cards played or shown that the seat does not hold.
+    CardsNotHeld = "cards_not_held",
+    /// A lead mixing trumps and suits, or two suits.
+    MixedTypes = "mixed_types",
+    /// A declared throw unit that is not a single, pair, triple or tractor.
+    NotAUnit = "not_a_unit",
+    /// A declared throw structure that does not hold exactly the cards played.
+    DecompositionMismatch = "decomposition_mismatch",
+    /// A follow with a different number of cards than the lead.
+    WrongCardCount = "wrong_card_count",
+    /// A follow that does not play the led type as far as the follower holds it.
+    MustFollowType = "must_follow_type",
+    /// A follow that does not match the lead's structure as closely as it could.
+    MustMatchStructure = "must_match_structure",
+
+    // --- tuolaji: bids, bottom, turns ---
+    /// A bid that shows no level-rank cards, mixed cards, or another suit than the bidder's own.
+    BadBid = "bad_bid",
+    /// A bid or counter-bid with too few cards to stand over the current bid.
+    BidTooWeak = "bid_too_weak",
+    /// A bid after bidding closed.
+    BiddingClosed = "bidding_closed",
+    /// Closing the bidding before its window is over.
+    BiddingOpen = "bidding_open",
+    /// A bottom exchange that does not put back exactly six held cards.
+    BadBottom = "bad_bottom",
+    /// An action that does not fit this moment of the hand (leading while following, …).
+    WrongPhase = "wrong_phase",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -151,6 +181,20 @@ mod tests {
                 "no_draw_offer",
                 "draw_offer_limit",
                 "own_draw_offer",
+                "empty_play",
+                "cards_not_held",
+                "mixed_types",
+                "not_a_unit",
+                "decomposition_mismatch",
+                "wrong_card_count",
+                "must_follow_type",
+                "must_match_structure",
+                "bad_bid",
+                "bid_too_weak",
+                "bidding_closed",
+                "bidding_open",
+                "bad_bottom",
+                "wrong_phase",
             ]
         );
     }

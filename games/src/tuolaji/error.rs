@@ -1,0 +1,165 @@
+//! Why a Tuolaji action was refused: one enum for the whole game, each variant a sentence
+//! for the player naming the rule and what was required, and a stable wire code.
+
+use qipai_protocol::ErrorCode;
+
+use super::combination::{describe_kinds, UnitKind};
+use super::order::CardType;
+use crate::cards::{format_cards, Card};
+use crate::Coded;
+
+/// A refused Tuolaji action. The state is unchanged whenever one is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TuolajiError {
+    /// No card was played.
+    #[error("第十一条: a play needs at least one card")]
+    EmptyPlay,
+
+    /// Cards played or shown that the seat does not hold.
+    #[error("you do not hold {}", format_cards(.cards))]
+    NotHeld { cards: Vec<Card> },
+
+    /// 第十一条1: a lead (and every unit) is all of one type.
+    #[error("第十一条1: a lead must be all trumps or all of one suit: {} mixes types", format_cards(.cards))]
+    MixedTypes { cards: Vec<Card> },
+
+    /// 第六条: a declared unit is not a single, pair, triple or tractor.
+    #[error("第六条: {} is not a single, a pair, a triple or a tractor", format_cards(.cards))]
+    NotAUnit { cards: Vec<Card> },
+
+    /// 第十一条1: the declared throw structure does not hold exactly the cards played.
+    #[error("第十一条1: the declared units hold {}, but the cards played are {}", format_cards(.declared), format_cards(.played))]
+    DecompositionMismatch {
+        declared: Vec<Card>,
+        played: Vec<Card>,
+    },
+
+    /// 第十一条2: a follow has as many cards as the lead.
+    #[error("第十一条2: you must play {required} cards, not {played}")]
+    WrongCount { required: usize, played: usize },
+
+    /// 第十一条2(1): holding at least n cards of the led type, play exactly n of them.
+    #[error("第十一条2: you must play {required} {ty}: you hold {held}")]
+    MustFollowType {
+        ty: CardType,
+        required: usize,
+        held: usize,
+    },
+
+    /// 第十一条2(1): holding fewer than n cards of the led type, play all of them.
+    #[error("第十一条2: you must play all your {ty}: you hold {}", format_cards(.held))]
+    MustPlayAllOfType { ty: CardType, held: Vec<Card> },
+
+    /// 第十一条2(2): the follow does not match the lead's structure as closely as the
+    /// follower's cards of the led type allow; `held` is one way to do it.
+    #[error("第十一条2: {} of {ty} is required: you hold {}", describe_kinds(.required), format_cards(.held))]
+    MustMatchStructure {
+        ty: CardType,
+        required: Vec<UnitKind>,
+        held: Vec<Card>,
+    },
+
+    // --- the hand and the match (deal, bids, bottom, turns) ---
+    /// 第十条1: a bid shows at least one card.
+    #[error("第十条1: a bid shows one or more level-rank cards")]
+    BidNoCards,
+
+    /// 第十条1: a bid shows identical level-rank cards of one suit; jokers cannot bid.
+    #[error("第十条1: a bid shows identical level-rank cards ({}) of one suit, not {}", .level.letter(), format_cards(.cards))]
+    BidNotLevelCards {
+        level: crate::cards::Rank,
+        cards: Vec<Card>,
+    },
+
+    /// 第十条1: the current bidder may only strengthen, in the same suit.
+    #[error("第十条1: you hold the bid in {}: you may only strengthen it with more cards of that suit", .suit.name())]
+    StrengthenOtherSuit { suit: crate::cards::Suit },
+
+    /// 第十条1: strengthening shows more cards than the standing bid.
+    #[error(
+        "第十条1: to strengthen your bid, show more than the {standing} card(s) already shown"
+    )]
+    StrengthenTooFew { standing: u8 },
+
+    /// 第十条2: a counter-bid shows strictly more identical level cards.
+    #[error("第十条2: a counter-bid must show more identical level-rank cards than the {standing} shown: {needed} are required")]
+    CounterBidTooFew { standing: u8, needed: u8 },
+
+    /// 第十条2: three identical level cards are the most there are.
+    #[error("第十条2: a bid of three identical level-rank cards cannot be countered")]
+    BidCannotBeCountered,
+
+    /// 第十条2: no bid once the window after the last card has closed.
+    #[error("第十条2: bidding has closed; no bid is accepted any more")]
+    BiddingClosed,
+
+    /// 第十条2: bidding stays open for the window after the last card.
+    #[error("第十条2: bidding stays open until {closes_at} ms")]
+    BiddingOpen { closes_at: u64 },
+
+    /// 第九条2: the dealer puts back exactly six cards.
+    #[error("第九条2: put back exactly 6 cards, not {given}")]
+    BottomWrongSize { given: usize },
+
+    /// Another seat must act now.
+    #[error("it is seat {expected}'s turn to {action}, not yours")]
+    NotYourTurn { expected: u8, action: &'static str },
+
+    /// Tuolaji has seats 0 to 3 only.
+    #[error("there is no seat {seat}: Tuolaji seats are 0 to 3")]
+    NoSuchSeat { seat: u8 },
+
+    /// A hand set up from a position that cannot happen.
+    #[error("this position cannot happen: {why}")]
+    BadPosition { why: &'static str },
+
+    /// The action does not fit this moment of the hand.
+    #[error("you cannot {action} now: {wanted}")]
+    WrongPhase {
+        action: &'static str,
+        wanted: &'static str,
+    },
+
+    /// 第二条: the game is over once a team has passed A (or the round has ended).
+    #[error("第二条: the game is over; no more hands are dealt")]
+    MatchOver,
+
+    /// An option this server does not support.
+    #[error("the option {name} is not supported: {why}")]
+    UnsupportedOption {
+        name: &'static str,
+        why: &'static str,
+    },
+}
+
+impl Coded for TuolajiError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            TuolajiError::BidNoCards
+            | TuolajiError::BidNotLevelCards { .. }
+            | TuolajiError::StrengthenOtherSuit { .. } => ErrorCode::BadBid,
+            TuolajiError::StrengthenTooFew { .. }
+            | TuolajiError::CounterBidTooFew { .. }
+            | TuolajiError::BidCannotBeCountered => ErrorCode::BidTooWeak,
+            TuolajiError::BiddingClosed => ErrorCode::BiddingClosed,
+            TuolajiError::BiddingOpen { .. } => ErrorCode::BiddingOpen,
+            TuolajiError::BottomWrongSize { .. } => ErrorCode::BadBottom,
+            TuolajiError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+            TuolajiError::NoSuchSeat { .. } => ErrorCode::NotSeated,
+            TuolajiError::BadPosition { .. } => ErrorCode::BadOptions,
+            TuolajiError::WrongPhase { .. } => ErrorCode::WrongPhase,
+            TuolajiError::MatchOver => ErrorCode::GameOver,
+            TuolajiError::UnsupportedOption { .. } => ErrorCode::BadOptions,
+            TuolajiError::EmptyPlay => ErrorCode::EmptyPlay,
+            TuolajiError::NotHeld { .. } => ErrorCode::CardsNotHeld,
+            TuolajiError::MixedTypes { .. } => ErrorCode::MixedTypes,
+            TuolajiError::NotAUnit { .. } => ErrorCode::NotAUnit,
+            TuolajiError::DecompositionMismatch { .. } => ErrorCode::DecompositionMismatch,
+            TuolajiError::WrongCount { .. } => ErrorCode::WrongCardCount,
+            TuolajiError::MustFollowType { .. } | TuolajiError::MustPlayAllOfType { .. } => {
+                ErrorCode::MustFollowType
+            }
+            TuolajiError::MustMatchStructure { .. } => ErrorCode::MustMatchStructure,
+        }
+    }
+}

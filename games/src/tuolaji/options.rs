@@ -1,0 +1,91 @@
+//! The table's options for Tuolaji: every timing and rule variant the rules page names,
+//! spelt as the page spells them.
+
+use serde::{Deserialize, Serialize};
+
+/// Options fixed when a table is created. Missing fields take the page's defaults, so a
+/// client may send only what it changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TuolajiOptions {
+    /// 第十六条: points a failed throw costs the thrower's side, in the other side's favour.
+    /// Default 20.
+    pub throw_penalty: u32,
+    /// 第九条1: pause between two dealt cards, so that bidding happens during the deal.
+    /// Default 40 ms (0 in tests).
+    pub deal_interval_ms: u64,
+    /// 第十条2: how long bidding stays open after the last card is drawn (the source's five
+    /// seconds). Default 5000 ms.
+    pub bid_window_ms: u64,
+    /// 第九条2: time the dealer has to put back the bottom **[D]**. Default 60000 ms.
+    pub bottom_ms: u64,
+    /// Time per lead or follow before the server plays for the seat **[D]**. Default 30000 ms.
+    pub turn_ms: u64,
+    /// How long an empty or disconnected seat waits before a bot takes it **[D]**.
+    /// Default 60000 ms.
+    pub seat_grace_ms: u64,
+    /// 五(一)3: a round's time limit in minutes (the notice: 90); `None` plays until a team
+    /// passes A. Default none.
+    pub round_minutes: Option<u32>,
+    /// 五(一)3: this many minutes before the round's end, the hand in progress is declared
+    /// the last one. Default 15.
+    pub last_call_minutes: u32,
+    /// Whether jokers may bid (no-trump hands) **[D]**. The rules have no such bid; the
+    /// variant is reserved and only `false` (the default) is accepted.
+    pub joker_bids: bool,
+}
+
+impl Default for TuolajiOptions {
+    fn default() -> TuolajiOptions {
+        TuolajiOptions {
+            throw_penalty: 20,
+            deal_interval_ms: 40,
+            bid_window_ms: 5000,
+            bottom_ms: 60_000,
+            turn_ms: 30_000,
+            seat_grace_ms: 60_000,
+            round_minutes: None,
+            last_call_minutes: 15,
+            joker_bids: false,
+        }
+    }
+}
+
+impl TuolajiOptions {
+    /// The options tests use: the page's rules with no pause between dealt cards.
+    pub fn for_tests() -> TuolajiOptions {
+        TuolajiOptions {
+            deal_interval_ms: 0,
+            ..TuolajiOptions::default()
+        }
+    }
+
+    /// The round's length in milliseconds, if it has a limit.
+    pub fn round_ms(&self) -> Option<u64> {
+        self.round_minutes.map(|m| u64::from(m) * 60_000)
+    }
+
+    /// How long before the round's end the last hand is called, in milliseconds.
+    pub fn last_call_ms(&self) -> u64 {
+        u64::from(self.last_call_minutes) * 60_000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's defaults, and that a partial JSON object fills in the rest.
+    #[test]
+    fn defaults_match_the_rules_page() {
+        let o: TuolajiOptions = serde_json::from_str(r#"{"round_minutes":90}"#).unwrap();
+        assert_eq!(o.throw_penalty, 20);
+        assert_eq!(o.deal_interval_ms, 40);
+        assert_eq!(o.bid_window_ms, 5000);
+        assert_eq!(o.bottom_ms, 60_000);
+        assert_eq!(o.turn_ms, 30_000);
+        assert_eq!(o.round_ms(), Some(5_400_000));
+        assert_eq!(o.last_call_ms(), 900_000);
+        assert!(!o.joker_bids);
+    }
+}
