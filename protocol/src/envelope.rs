@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
+use crate::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use crate::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions, XiangqiView};
 
 /// The protocol version this build speaks; `hello` must name it.
@@ -29,6 +30,7 @@ pub type Seq = u64;
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     Xiangqi,
+    Tuolaji,
 }
 
 /// A room's options, chosen when it is created; tagged by `game`.
@@ -36,6 +38,7 @@ pub enum GameKind {
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum RoomOptions {
     Xiangqi(XiangqiOptions),
+    Tuolaji(TuolajiOptions),
 }
 
 impl RoomOptions {
@@ -43,6 +46,7 @@ impl RoomOptions {
     pub fn game(&self) -> GameKind {
         match self {
             RoomOptions::Xiangqi(_) => GameKind::Xiangqi,
+            RoomOptions::Tuolaji(_) => GameKind::Tuolaji,
         }
     }
 }
@@ -94,6 +98,8 @@ pub enum ClientMsg {
     Snapshot { seq: Seq },
     /// A xiangqi action in the current room.
     Xiangqi { seq: Seq, action: XiangqiAction },
+    /// A Tuolaji action in the current room.
+    Tuolaji { seq: Seq, action: TuolajiAction },
 }
 
 impl ClientMsg {
@@ -109,6 +115,7 @@ impl ClientMsg {
         "leave",
         "snapshot",
         "xiangqi",
+        "tuolaji",
     ];
 
     /// The request's sequence number (`hello` has none).
@@ -123,7 +130,8 @@ impl ClientMsg {
             | ClientMsg::QuickPlay { seq, .. }
             | ClientMsg::Leave { seq }
             | ClientMsg::Snapshot { seq }
-            | ClientMsg::Xiangqi { seq, .. } => Some(*seq),
+            | ClientMsg::Xiangqi { seq, .. }
+            | ClientMsg::Tuolaji { seq, .. } => Some(*seq),
         }
     }
 }
@@ -132,6 +140,7 @@ impl ClientMsg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameAction {
     Xiangqi(XiangqiAction),
+    Tuolaji(TuolajiAction),
 }
 
 impl GameAction {
@@ -139,6 +148,7 @@ impl GameAction {
     pub fn game(&self) -> GameKind {
         match self {
             GameAction::Xiangqi(_) => GameKind::Xiangqi,
+            GameAction::Tuolaji(_) => GameKind::Tuolaji,
         }
     }
 }
@@ -180,6 +190,7 @@ pub enum RoomStatus {
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum View {
     Xiangqi(XiangqiView),
+    Tuolaji(Box<TuolajiView>),
 }
 
 /// Something that happened in a room; tagged by `game` (`room` for seat changes).
@@ -188,6 +199,7 @@ pub enum View {
 pub enum Event {
     Room(RoomEvent),
     Xiangqi(XiangqiEvent),
+    Tuolaji(TuolajiEvent),
 }
 
 /// Seat changes, the same for every game.
@@ -366,6 +378,6 @@ mod tests {
         };
         let bytes = encode(&hello).unwrap();
         assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());
-        assert_eq!(ClientMsg::TYPES.len(), 10);
+        assert_eq!(ClientMsg::TYPES.len(), 11);
     }
 }
