@@ -65,8 +65,8 @@ pub struct TuolajiConfig {
     pub last_call_minutes: u32,
     pub joker_bids: bool,
     pub between_hands_ms: u64,
-    /// Deals every table from this seed instead of a random one (tests and replays only:
-    /// anyone who knows it knows every hand).
+    /// Deals room `id` from this seed + `id` instead of a random seed (tests and replays
+    /// only: anyone who knows it knows every hand).
     #[serde(default)]
     pub seed: Option<u64>,
 }

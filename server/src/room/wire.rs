@@ -92,7 +92,11 @@ pub fn open(mut parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHand
             // A Tuolaji seat is played by the server once its player has been away this
             // long (the rules page's `seat_grace_ms`), instead of the server-wide grace.
             parts.timings.reconnect_grace = Millis(settings.rules.seat_grace_ms);
-            let seed = config.tuolaji.seed.unwrap_or(seed);
+            // With a configured seed (tests), room `id` deals from `seed + id`.
+            let seed = config
+                .tuolaji
+                .seed
+                .map_or(seed, |s| s.wrapping_add(parts.id));
             Ok(Room::spawn(TuolajiGame::new(&settings, seed), parts))
         }
     }
