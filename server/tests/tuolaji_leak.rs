@@ -111,10 +111,10 @@ impl Knowledge {
                     assert!(cards.is_empty(), "{:?} saw the bottom put back", self.me);
                 }
             }
-            TuolajiEvent::Led { seat, cards, .. } | TuolajiEvent::Followed { seat, cards } => {
-                if self.is_me(*seat) {
-                    remove(&mut self.own, cards);
-                }
+            TuolajiEvent::Led { seat, cards, .. } | TuolajiEvent::Followed { seat, cards }
+                if self.is_me(*seat) =>
+            {
+                remove(&mut self.own, cards);
             }
             TuolajiEvent::HandOver { .. } => self.hands += 1,
             _ => {}
@@ -129,7 +129,10 @@ impl Knowledge {
                 assert_eq!(view.hand, None);
                 assert!(view.played.is_empty());
                 assert_eq!(view.hint, None);
-                assert!(public_bottom || view.bottom.is_none(), "the spectator saw the bottom");
+                assert!(
+                    public_bottom || view.bottom.is_none(),
+                    "the spectator saw the bottom"
+                );
             }
             Some(me) => {
                 let hand = view.hand.clone().expect("a seat sees its hand");
@@ -223,7 +226,10 @@ async fn no_client_ever_sees_a_hidden_card() {
             let seed = SEED + room;
             let seen = Knowledge::new(None, seed).check(&watcher.log);
             for p in &players {
-                assert_eq!(Knowledge::new(Some(p.seat), seed).check(&p.client.log), seen);
+                assert_eq!(
+                    Knowledge::new(Some(p.seat), seed).check(&p.client.log),
+                    seen
+                );
             }
             hands += seen;
         }
