@@ -28,7 +28,7 @@ use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
 
 /// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
 /// (zero timings, vacant seats) still hands control back to the room now and then.
-const MAX_STEPS_PER_CALL: usize = 1024;
+const MAX_STEPS_PER_CALL: usize = 64;
 
 /// A Tuolaji table's settings: the rules page's options and the table's own timing.
 #[derive(Clone, Debug, PartialEq, Eq)]
