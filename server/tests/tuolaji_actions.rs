@@ -8,7 +8,7 @@ use common::tuolaji::{fast_options, tl_event, Player, SEED};
 use common::{Client, TestServer};
 use qipai_games::cards::{Card, Rank, Suit};
 use qipai_games::tuolaji::deal::Deal;
-use qipai_games::tuolaji::{hand_seed, Order};
+use qipai_games::tuolaji::{hand_seed, CardType, Order};
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use qipai_protocol::ErrorCode;
 
@@ -287,4 +287,132 @@ async fn every_kind_of_refusal_has_a_code_and_changes_nothing() {
         })
         .await;
     assert_eq!(watcher.error_for(Some(seq)).await.0, ErrorCode::NotSeated);
+}
+
+/// 第十条1: bidding happens during the deal: with cards dealt every few milliseconds, a
+/// seat bids with the first level-rank card it receives, before the last card is drawn.
+#[tokio::test]
+async fn a_bid_during_the_deal_stands() {
+    let server = server_with_seed(SEED).await;
+    let options = TuolajiOptions {
+        deal_interval_ms: Some(5),
+        ..patient()
+    };
+    let mut first = Client::hello(&server, "S0").await;
+    let room = first.create_tuolaji(options, Some(0)).await;
+    for seat in 1..4u8 {
+        let mut c = Client::hello(&server, &format!("S{seat}")).await;
+        c.join(room, Some(seat)).await;
+    }
+    let card = loop {
+        let msg = first.recv().await;
+        match tl_event(&msg) {
+            Some((
+                _,
+                TuolajiEvent::Dealt {
+                    seat: 0,
+                    card: Some(c),
+                },
+            )) if c.starts_with('2') => break c.clone(),
+            Some((_, TuolajiEvent::DealDone { .. })) => panic!("no level card for seat 0"),
+            _ => {}
+        }
+    };
+    let mut me = Player::new(first, 0);
+    me.act(TuolajiAction::Bid {
+        cards: vec![card.clone()],
+    })
+    .await
+    .expect("a bid during the deal");
+    me.client
+        .until(|m| matches!(tl_event(m), Some((_, TuolajiEvent::DealDone { .. }))))
+        .await;
+    let events = common::tuolaji::tl_events(&me.client.log);
+    let bid_at = events
+        .iter()
+        .position(|e| matches!(e, TuolajiEvent::Bid(b) if b.seat == 0 && b.cards == [card.clone()]))
+        .expect("the bid was announced");
+    let done_at = events
+        .iter()
+        .position(|e| matches!(e, TuolajiEvent::DealDone { .. }))
+        .expect("the deal ended");
+    assert!(bid_at < done_at);
+}
+
+/// 第六条5, 第十六条: a throw of the dealer's two lowest plain cards of one suit is beaten;
+/// everybody is told the throw failed, which unit was forced and the penalty, and the
+/// forced single is led instead.
+#[tokio::test]
+async fn a_failed_throw_is_announced_with_the_forced_unit_and_the_penalty() {
+    let server = server_with_seed(SEED).await;
+    let (mut players, mut watcher) = seated(&server).await;
+    let dealer = loop {
+        let v = players[0].view().await;
+        match v.phase {
+            Phase::NamingTrump { dealer, .. } | Phase::Bottom { dealer, .. } => {
+                let p = &mut players[usize::from(dealer)];
+                let hint = p.view().await.hint.expect("a hint");
+                p.act(hint).await.expect("accepted");
+            }
+            Phase::Leading { seat, .. } => break seat,
+            _ => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+        }
+    };
+    let view = players[usize::from(dealer)].view().await;
+    let order = order_of(&view);
+    let mut mine = cards(&view);
+    mine.sort_by_key(|c| order.slot(*c));
+    let (low, next) = Suit::ALL
+        .into_iter()
+        .find_map(|s| {
+            let mut plain = mine
+                .iter()
+                .filter(|c| order.card_type(**c) == CardType::Suit(s));
+            let low = *plain.next()?;
+            let next = *plain.find(|c| **c != low)?;
+            Some((low, next))
+        })
+        .expect("two different plain cards of one suit");
+    let throw = vec![low.to_string(), next.to_string()];
+    players[usize::from(dealer)]
+        .act(TuolajiAction::Lead {
+            cards: throw.clone(),
+            declared: None,
+        })
+        .await
+        .expect("a throw is a legal lead even when it fails");
+    let failed = watcher
+        .event(|e| {
+            matches!(
+                e,
+                qipai_protocol::Event::Tuolaji(TuolajiEvent::ThrowFailed { .. })
+            )
+        })
+        .await;
+    let qipai_protocol::Event::Tuolaji(TuolajiEvent::ThrowFailed {
+        seat,
+        attempted,
+        forced,
+        penalty,
+        defenders_points,
+        ..
+    }) = failed
+    else {
+        unreachable!()
+    };
+    assert_eq!(seat, dealer);
+    assert_eq!(attempted.len(), 2);
+    assert_eq!(
+        forced,
+        [low.to_string()],
+        "the lowest beatable unit is forced"
+    );
+    assert_eq!((penalty, defenders_points), (20, 20));
+    let led = watcher
+        .event(|e| matches!(e, qipai_protocol::Event::Tuolaji(TuolajiEvent::Led { .. })))
+        .await;
+    assert!(
+        matches!(led, qipai_protocol::Event::Tuolaji(TuolajiEvent::Led { cards, .. }) if cards == forced)
+    );
+    assert_eq!(players[0].view().await.defenders_points, 20);
 }
