@@ -92,7 +92,8 @@ pub enum ClientMsg {
     Spectate { seq: Seq, room_id: RoomId },
     /// Sits down at any waiting table with these options, or opens one.
     QuickPlay { seq: Seq, options: RoomOptions },
-    /// Leaves the current room (during a xiangqi game this resigns it).
+    /// Leaves the current room (during a xiangqi game this resigns it; at a Tuolaji table the
+    /// server plays the seat until somebody takes it).
     Leave { seq: Seq },
     /// Asks for a fresh snapshot of the current room.
     Snapshot { seq: Seq },
@@ -208,7 +209,8 @@ pub enum Event {
 pub enum RoomEvent {
     /// A player sat down.
     Joined { seat: u8, player: SeatInfo },
-    /// A player stood up (before the game, or after it ended).
+    /// A player stood up (before the game, after it ended, or from a Tuolaji seat the server
+    /// then plays).
     Left { seat: u8 },
     /// A player's connection dropped; the seat waits for the reconnection grace.
     Away { seat: u8 },

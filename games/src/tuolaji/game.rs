@@ -82,6 +82,18 @@ pub fn hand_seed(seed: u64, number: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The announcement of hand `number` of `game`, just dealt.
+fn hand_started(number: u32, game: &Match) -> Emit<TuolajiEvent> {
+    let hand = game.hand();
+    Emit::All(TuolajiEvent::HandStarted {
+        hand_number: number,
+        first_drawer: hand.first_drawer().0,
+        dealer: hand.dealer().map(|s| s.0),
+        level_rank: hand.level().letter().to_string(),
+        levels: levels_out(game.levels()),
+    })
+}
+
 /// A step the table takes by itself when its time comes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -98,7 +110,7 @@ enum Step {
 /// One table of four.
 #[derive(Clone, Debug)]
 pub struct TuolajiGame {
-    pub(super) settings: TuolajiSettings,
+    settings: TuolajiSettings,
     seed: u64,
     /// The game, once every seat is filled.
     pub(super) game: Option<Match>,
@@ -187,8 +199,17 @@ impl TuolajiGame {
                 };
             }
             Step::NextHand => {
-                let seed = hand_seed(self.seed, self.hand_number + 1);
-                game.next_hand(seed, now).map(|()| Vec::new())
+                let number = self.hand_number + 1;
+                match game.next_hand(hand_seed(self.seed, number), now) {
+                    Ok(()) => {
+                        let started = hand_started(number, game);
+                        self.hand_number = number;
+                        self.next_hand_at = None;
+                        self.step_at = now;
+                        return vec![started];
+                    }
+                    Err(e) => Err(e),
+                }
             }
             Step::Vacant(seat) => match suggest(game.hand()) {
                 Some((s, action)) if s == seat => game.apply(seat, action, now),
@@ -200,13 +221,6 @@ impl TuolajiGame {
             Step::Hand => game.on_deadline(now),
         };
         match result {
-            Ok(events) if step == Step::NextHand => {
-                self.hand_number += 1;
-                self.next_hand_at = None;
-                self.step_at = now;
-                debug_assert!(events.is_empty());
-                vec![self.hand_started()]
-            }
             Ok(events) => self.publish(events, now),
             // Every step the table takes by itself is one the engine accepts (its property
             // tests play whole games by time-outs); should one ever be refused, the table
@@ -229,25 +243,6 @@ impl TuolajiGame {
         };
         self.abandoned = Some(outcome);
         vec![Emit::All(TuolajiEvent::GameOver { outcome })]
-    }
-
-    fn hand_started(&self) -> Emit<TuolajiEvent> {
-        let (first_drawer, dealer, level_rank, levels) = match &self.game {
-            Some(g) => (
-                g.hand().first_drawer().0,
-                g.hand().dealer().map(|s| s.0),
-                g.hand().level().letter().to_string(),
-                levels_out(g.levels()),
-            ),
-            None => (0, None, String::new(), [2, 2]),
-        };
-        Emit::All(TuolajiEvent::HandStarted {
-            hand_number: self.hand_number,
-            first_drawer,
-            dealer,
-            level_rank,
-            levels,
-        })
     }
 
     fn set_auto(&mut self, seat: Seat, reason: Option<AutoReason>) -> Option<Emit<TuolajiEvent>> {
@@ -297,8 +292,11 @@ impl TuolajiGame {
                     };
                     match event.private_to() {
                         Some(seat) => {
-                            let others = event_out(&event.redacted()).unwrap_or(own.clone());
-                            out.push(Emit::Split { seat, own, others });
+                            // The redacted form always converts; without it nothing is sent
+                            // rather than the hidden cards.
+                            if let Some(others) = event_out(&event.redacted()) {
+                                out.push(Emit::Split { seat, own, others });
+                            }
                         }
                         None => out.push(Emit::All(own)),
                     }
@@ -339,10 +337,11 @@ impl Game for TuolajiGame {
         }
         match Match::new(&self.settings.rules, hand_seed(self.seed, 1), now) {
             Ok(game) => {
+                let started = hand_started(1, &game);
                 self.game = Some(game);
                 self.hand_number = 1;
                 self.step_at = now;
-                vec![self.hand_started()]
+                vec![started]
             }
             // Options the engine does not play are refused when the table is created; a
             // table built around that check closes at once.
