@@ -57,6 +57,9 @@ pub trait Table: Send + 'static {
     /// Folds `event` into `view`, so the view stays what a new snapshot would show.
     fn follow(view: &mut Self::View, event: &Self::Event);
 
+    /// Whether the game has begun (every seat filled), or even ended.
+    fn started(view: &Self::View) -> bool;
+
     /// Whether `seat` must act now.
     fn must_act(view: &Self::View, seat: u8) -> bool;
 

@@ -96,6 +96,10 @@ impl Table for XiangqiTable {
         }
     }
 
+    fn started(view: &XiangqiView) -> bool {
+        view.status != Status::Waiting
+    }
+
     fn must_act(view: &XiangqiView, seat: u8) -> bool {
         view.status == Status::Playing && side_of(seat) == Some(view.side_to_move)
     }
