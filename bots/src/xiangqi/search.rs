@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use qipai_games::xiangqi::{Move, Position, Side};
+use qipai_games::xiangqi::{Kind, Move, Position, Side, Undo};
 
 use super::eval;
 use super::order::{Heuristics, Ordered, MAX_PLY};
@@ -81,6 +81,24 @@ pub struct Searcher {
     stopped: bool,
     /// The iteration's nominal depth, which bounds check extensions.
     root_depth: i32,
+    /// Each side's rooks, horses and cannons: a side without any may be in zugzwang, so
+    /// it is never given a null move.
+    attackers: [u8; 2],
+    /// Set just before searching the reply to a null move, so no two come in a row.
+    after_null: bool,
+}
+
+/// What [`Searcher::make`] saves to take a move back.
+struct Made {
+    undo: Undo,
+    key: u64,
+    eval: i32,
+    attackers: [u8; 2],
+}
+
+/// Whether a piece of `kind` can ever give mate on its own account.
+fn is_attacker(kind: Kind) -> bool {
+    matches!(kind, Kind::Rook | Kind::Horse | Kind::Cannon)
 }
 
 impl Searcher {
@@ -98,6 +116,8 @@ impl Searcher {
             started: Instant::now(),
             stopped: false,
             root_depth: 0,
+            attackers: [0; 2],
+            after_null: false,
         }
     }
 
@@ -119,6 +139,13 @@ impl Searcher {
         self.position = position.clone();
         self.key = Zobrist::position(position);
         self.eval = eval::evaluate(position);
+        self.attackers = [0; 2];
+        for (_, piece) in position.board().pieces() {
+            if is_attacker(piece.kind) {
+                self.attackers[piece.side.index()] += 1;
+            }
+        }
+        self.after_null = false;
         self.trail.clear();
         self.trail.extend_from_slice(trail);
         if self.trail.last().map(|t| t.key) != Some(self.key) {
@@ -247,6 +274,7 @@ impl Searcher {
         if self.tick() {
             return 0;
         }
+        let after_null = std::mem::take(&mut self.after_null);
         if let Some(score) = self.repetition(ply) {
             return score;
         }
@@ -262,6 +290,24 @@ impl Searcher {
                     Bound::Lower if s >= beta => return s,
                     Bound::Upper if s <= alpha => return s,
                     _ => {}
+                }
+            }
+        }
+        let side = self.position.side_to_move().index();
+        let null_worthy = beta - alpha == 1
+            && !in_check
+            && !after_null
+            && depth >= 3
+            && self.attackers.get(side).is_some_and(|&n| n > 0)
+            && self.static_eval() >= beta;
+        if null_worthy {
+            if let Some(score) = self.null_move(depth, beta, ply) {
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    // A mate found after passing proves nothing about mates: report a bound.
+                    return if score >= MATE_BOUND { beta } else { score };
                 }
             }
         }
@@ -316,6 +362,37 @@ impl Searcher {
             bound,
         });
         best
+    }
+
+    /// Null-move pruning: if passing still leaves the opponent unable to reach `beta` in
+    /// a reduced search, a real move will too and the node is cut. `None` when the passed
+    /// position cannot be built.
+    fn null_move(&mut self, depth: i32, beta: i32, ply: usize) -> Option<i32> {
+        let here = &self.position;
+        let passed = Position::new(
+            here.board().clone(),
+            here.side_to_move().opponent(),
+            here.halfmoves(),
+            here.fullmoves(),
+        )
+        .ok()?;
+        let saved = std::mem::replace(&mut self.position, passed);
+        let key = self.key;
+        self.key ^= Zobrist::black_to_move();
+        // A pass breaks every repetition cycle through it.
+        self.trail.push(Trail {
+            key: self.key,
+            check: false,
+            capture: true,
+        });
+        let reduction = if depth > 6 { 3 } else { 2 };
+        self.after_null = true;
+        let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+        self.after_null = false;
+        self.trail.pop();
+        self.key = key;
+        self.position = saved;
+        Some(score)
     }
 
     /// Quiescence: only captures (all moves when in check) until the position is quiet, so
@@ -430,26 +507,38 @@ impl Searcher {
         })
     }
 
-    /// Plays `mv` (one of the legal moves), keeping key, evaluation and trail in step.
-    fn make(&mut self, mv: Move) -> Option<(qipai_games::xiangqi::Undo, u64, i32)> {
+    /// Plays `mv` (one of the legal moves), keeping key, evaluation, attacker counts and
+    /// trail in step.
+    fn make(&mut self, mv: Move) -> Option<Made> {
         let moving = self.position.piece_at(mv.from)?;
         let captured = self.position.piece_at(mv.to);
-        let saved = (self.key, self.eval);
+        let (key, eval, attackers) = (self.key, self.eval, self.attackers);
         self.key ^= Zobrist::toggle(moving, mv.from, mv.to, captured);
         self.eval += eval::delta(moving, mv.from, mv.to, captured);
+        if let Some(c) = captured.filter(|c| is_attacker(c.kind)) {
+            if let Some(n) = self.attackers.get_mut(c.side.index()) {
+                *n = n.saturating_sub(1);
+            }
+        }
         let undo = self.position.make(mv);
         self.trail.push(Trail {
             key: self.key,
             check: self.position.in_check(),
             capture: captured.is_some(),
         });
-        Some((undo, saved.0, saved.1))
+        Some(Made {
+            undo,
+            key,
+            eval,
+            attackers,
+        })
     }
 
-    fn unmake(&mut self, mv: Move, (undo, key, eval): (qipai_games::xiangqi::Undo, u64, i32)) {
-        self.position.unmake(mv, undo);
-        self.key = key;
-        self.eval = eval;
+    fn unmake(&mut self, mv: Move, made: Made) {
+        self.position.unmake(mv, made.undo);
+        self.key = made.key;
+        self.eval = made.eval;
+        self.attackers = made.attackers;
         self.trail.pop();
     }
 }
