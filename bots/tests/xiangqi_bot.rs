@@ -216,3 +216,20 @@ fn never_loses_by_perpetual_check() {
         );
     }
 }
+
+/// With a node limit and no time limit the search is deterministic: two fresh bots agree
+/// on the move, the score and the node count.
+#[test]
+fn node_limited_search_is_deterministic() {
+    let fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R b - - 0 5";
+    let history = History::new(Position::from_fen(fen).unwrap(), EndRules::default());
+    let run = || {
+        let mut bot = XiangqiBot::with_table(Strength::nodes(20_000), 1);
+        let mv = bot.choose(&history, None);
+        let r = bot.last_report().unwrap();
+        (mv, r.score, r.nodes, r.depth)
+    };
+    let first = run();
+    assert!(first.0.is_some() && first.3 >= 2, "{first:?}");
+    assert_eq!(first, run());
+}
