@@ -5,11 +5,13 @@
 //! - [`tt`]: Zobrist keys and the transposition table.
 //! - [`order`] (private): move ordering (TT move, MVV-LVA, killers, history).
 //! - [`search`]: iterative-deepening PVS with quiescence, limited by nodes or time.
+//! - [`repetition`]: the positions since the last capture and the judgement of a cycle.
 //! - [`replay`]: the game's history from the view's FEN and move list.
 //! - [`table`]: the wire glue the WebSocket client needs for xiangqi.
 
 pub mod eval;
 mod order;
+pub mod repetition;
 pub mod replay;
 pub mod search;
 pub mod table;
@@ -18,12 +20,11 @@ pub mod tt;
 use std::time::Duration;
 
 use qipai_games::clock::TimeControl;
-use qipai_games::xiangqi::{EndReason, EndRules, History, Move, Position, Side};
+use qipai_games::xiangqi::{EndReason, EndRules, History, Move, Side};
 use qipai_protocol::xiangqi::{self as wire, Status, XiangqiAction, XiangqiEvent, XiangqiView};
 
 use crate::strategy::{clock_budget, ClockState, Strategy, Strength};
-use search::{Limits, Report, RootMove, Searcher, Trail, MATE};
-use tt::Zobrist;
+use search::{Limits, Report, RootMove, Searcher, MATE};
 
 /// The transposition table's default size.
 pub const DEFAULT_TT_MEGABYTES: usize = 8;
@@ -81,7 +82,7 @@ impl XiangqiBot {
             time: self.time_limit(clock),
             depth: None,
         };
-        let trail = trail(history);
+        let trail = repetition::trail(history);
         let report = self.searcher.search(position, &trail, &root_moves, limits);
         self.last = Some(report);
         report.best
@@ -152,28 +153,6 @@ fn root_moves(history: &History, me: Side) -> Vec<RootMove> {
     }
 }
 
-/// The game's positions since its last capture, for the search's repetition test.
-fn trail(history: &History) -> Vec<Trail> {
-    let mut position: Position = history.start().clone();
-    let mut trail = vec![Trail {
-        key: Zobrist::position(&position),
-        check: position.in_check(),
-        capture: true,
-    }];
-    for played in history.moves() {
-        position.make(played.mv);
-        if played.capture {
-            trail.clear();
-        }
-        trail.push(Trail {
-            key: Zobrist::position(&position),
-            check: played.check,
-            capture: played.capture,
-        });
-    }
-    trail
-}
-
 /// The seat's clock as the view shows it.
 fn clock_state(view: &XiangqiView, side: wire::Side) -> Option<ClockState> {
     let remaining_ms = match side {
@@ -216,6 +195,7 @@ fn clock_state(view: &XiangqiView, side: wire::Side) -> Option<ClockState> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qipai_games::xiangqi::Position;
     use qipai_protocol::xiangqi::{Clocks, MoveRecord};
 
     fn view_with(time_control: &str, moves: usize) -> XiangqiView {

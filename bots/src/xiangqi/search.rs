@@ -6,7 +6,8 @@
 //! at once, judged as the rules judge a cycle: the side that checked with every one of its
 //! moves in the cycle (while the other did not) loses, otherwise it is a draw (0). The
 //! search thus never plans a perpetual check, and the root filter in
-//! [`XiangqiBot`](super::XiangqiBot) checks the real rule with `History` besides.
+//! [`XiangqiBot`](super::XiangqiBot) checks the real rule with `History` besides (see
+//! [`repetition`](super::repetition)).
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,7 @@ use qipai_games::xiangqi::{Kind, Move, Position, Side, Undo};
 
 use super::eval;
 use super::order::{Heuristics, Ordered, MAX_PLY};
+use super::repetition::{self, Cycle, Trail};
 use super::tt::{Bound, Entry, Table, Zobrist};
 
 /// The score of mating now; a mate `n` plies away scores `MATE - n`.
@@ -33,16 +35,6 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// The deepest iteration (at most [`MAX_DEPTH`]); `None` for no cap.
     pub depth: Option<i32>,
-}
-
-/// A position of the game so far (since the last capture), for repetition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Trail {
-    pub key: u64,
-    /// Whether the move that led here gave check.
-    pub check: bool,
-    /// Whether the move that led here captured (earlier positions can never come back).
-    pub capture: bool,
 }
 
 /// A root move, with the score fixed in advance when the game ends with it.
@@ -474,36 +466,11 @@ impl Searcher {
         if ply == 0 {
             return None;
         }
-        let n = self.trail.len();
-        let now = self.trail.last()?;
-        let mut found = None;
-        for i in (0..n.saturating_sub(1)).rev() {
-            // A capture led to position i + 1: nothing before it can stand again.
-            if self.trail.get(i + 1).is_none_or(|t| t.capture) {
-                break;
-            }
-            if (n - 1 - i) & 1 == 0 && self.trail.get(i).is_some_and(|t| t.key == now.key) {
-                found = Some(i);
-                break;
-            }
-        }
-        let first = found?;
-        // Moves into positions first+1 ..= n-1; the last one was made by the side not to move.
-        let cycle = self.trail.get(first + 1..)?;
-        let by_mover = |mover_parity: usize| {
-            cycle
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| (cycle.len() - 1 - k) % 2 == mover_parity)
-                .all(|(_, t)| t.check)
-        };
-        let opponent_always = by_mover(0);
-        let own_always = by_mover(1);
         let win = MATE - ply as i32;
-        Some(match (opponent_always, own_always) {
-            (true, false) => win,
-            (false, true) => -win,
-            _ => 0,
+        Some(match repetition::judge(&self.trail)? {
+            Cycle::MoverWins => win,
+            Cycle::MoverLoses => -win,
+            Cycle::Draw => 0,
         })
     }
 
