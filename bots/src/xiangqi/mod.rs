@@ -3,7 +3,7 @@
 //!
 //! - [`eval`]: material and piece-square tables.
 //! - [`tt`]: Zobrist keys and the transposition table.
-//! - [`order`] (private): move ordering (TT move, MVV-LVA, killers, history).
+//! - `order` (private): move ordering (TT move, MVV-LVA, killers, history).
 //! - [`search`]: iterative-deepening PVS with quiescence, limited by nodes or time.
 //! - [`repetition`]: the positions since the last capture and the judgement of a cycle.
 //! - [`replay`]: the game's history from the view's FEN and move list.

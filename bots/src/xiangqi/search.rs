@@ -7,7 +7,7 @@
 //! moves in the cycle (while the other did not) loses, otherwise it is a draw (0). The
 //! search thus never plans a perpetual check, and the root filter in
 //! [`XiangqiBot`](super::XiangqiBot) checks the real rule with `History` besides (see
-//! [`repetition`](super::repetition)).
+//! `repetition`).
 
 use std::time::{Duration, Instant};
 
