@@ -94,26 +94,37 @@ fn score(
 /// The moves of one node with their ordering scores; [`Ordered::next`] hands out the best
 /// remaining one (a lazy selection sort: a cut-off after the first move sorts nothing).
 pub struct Ordered {
-    /// `(score, move)` pairs; those before `taken` have been handed out.
-    scored: Vec<(i32, Move)>,
+    moves: MoveList,
+    /// `(score, index into moves)`; those before `taken` have been handed out.
+    slots: [(i32, u8); SLOTS],
+    len: usize,
     taken: usize,
 }
+
+/// More than any position's number of moves (see `MoveList`'s capacity).
+const SLOTS: usize = 160;
 
 impl Ordered {
     /// Scores `moves` for `position`.
     pub fn new(
         position: &Position,
-        moves: &MoveList,
+        moves: MoveList,
         tt_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
     ) -> Ordered {
-        let scored = moves
-            .as_slice()
-            .iter()
-            .map(|&mv| (score(position, mv, tt_move, heuristics, ply), mv))
-            .collect();
-        Ordered { scored, taken: 0 }
+        let mut slots = [(0, 0); SLOTS];
+        let mut len = 0;
+        for (i, (slot, &mv)) in slots.iter_mut().zip(moves.as_slice()).enumerate() {
+            *slot = (score(position, mv, tt_move, heuristics, ply), i as u8);
+            len += 1;
+        }
+        Ordered {
+            moves,
+            slots,
+            len,
+            taken: 0,
+        }
     }
 }
 
@@ -121,18 +132,23 @@ impl Iterator for Ordered {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
-        let rest = self.scored.get(self.taken..).filter(|r| !r.is_empty())?;
+        let rest = self
+            .slots
+            .get(self.taken..self.len)
+            .filter(|r| !r.is_empty())?;
         // The first of the best, so equal scores keep generation order (determinism).
         let mut best = 0;
+        let mut best_score = i32::MIN;
         for (i, &(s, _)) in rest.iter().enumerate() {
-            if rest.get(best).is_some_and(|&(b, _)| s > b) {
+            if s > best_score {
                 best = i;
+                best_score = s;
             }
         }
         let pick = self.taken + best;
-        self.scored.swap(self.taken, pick);
-        let mv = self.scored.get(self.taken).map(|&(_, mv)| mv)?;
+        self.slots.swap(self.taken, pick);
+        let index = self.slots.get(self.taken).map(|&(_, i)| usize::from(i))?;
         self.taken += 1;
-        Some(mv)
+        self.moves.as_slice().get(index).copied()
     }
 }

@@ -313,7 +313,7 @@ impl Searcher {
         let mut best_move = None;
         let ordered = Ordered::new(
             &self.position,
-            &moves,
+            moves,
             tt.and_then(|e| e.best),
             &self.heuristics,
             ply,
@@ -409,7 +409,7 @@ impl Searcher {
         if in_check && moves.is_empty() {
             return -(MATE - ply as i32);
         }
-        let ordered = Ordered::new(&self.position, &moves, None, &self.heuristics, ply);
+        let ordered = Ordered::new(&self.position, moves, None, &self.heuristics, ply);
         for mv in ordered {
             if !in_check && self.position.piece_at(mv.to).is_none() {
                 break; // captures come first; the rest are quiet
