@@ -274,8 +274,12 @@ where
                     let turn = thinking.take().map(|(turn, _)| turn);
                     let (strategy, action) = done.map_err(|_| ClientError::Strategy)?;
                     self.give_back(strategy);
-                    if let (Some(s), Some(turn), Some(action)) = (seating.as_mut(), turn, action) {
-                        self.answer(s, turn, action).await?;
+                    if let (Some(s), Some(turn)) = (seating.as_mut(), turn) {
+                        match action {
+                            Some(action) => self.answer(s, turn, action).await?,
+                            // Nothing to do this turn: do not ask again until it changes.
+                            None => s.answered = Some(turn),
+                        }
                     }
                     None
                 }
