@@ -8,7 +8,7 @@
 //! has passed (the game ended, a snapshot changed things) is dropped.
 
 use std::future::pending;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use qipai_protocol::{
@@ -59,6 +59,9 @@ pub struct GameReport {
     pub ending: Ending,
     /// The bot's actions the server refused (0 in a healthy game).
     pub refused: u32,
+    /// For each accepted action, the time from sending it to the server's `ok`: the
+    /// round trip a load test measures.
+    pub acks: Vec<Duration>,
 }
 
 /// Why the client stopped before playing all its games.
@@ -139,8 +142,10 @@ struct Seating<V> {
     resyncing: bool,
     /// The turn a decision was last sent for (so a turn is answered once).
     answered: Option<u64>,
-    /// The seq of the last action sent.
-    pending: Option<Seq>,
+    /// The seq of the last action sent and when it went out.
+    pending: Option<(Seq, Instant)>,
+    /// Round trips of accepted actions.
+    acks: Vec<Duration>,
     refused: u32,
 }
 
@@ -300,6 +305,7 @@ where
                     seat: s.seat.unwrap_or_default(),
                     ending,
                     refused: s.refused,
+                    acks: std::mem::take(&mut s.acks),
                 });
             }
             if thinking.is_none() {
@@ -354,7 +360,7 @@ where
             return Ok(());
         }
         let seq = self.seq();
-        s.pending = Some(seq);
+        s.pending = Some((seq, Instant::now()));
         s.answered = Some(turn);
         self.send(&T::request(seq, action)).await
     }
@@ -375,6 +381,7 @@ where
                     resyncing: true,
                     answered: None,
                     pending: None,
+                    acks: Vec::new(),
                     refused: 0,
                 });
             }
@@ -425,7 +432,7 @@ where
                 tracing::warn!(?seq, ?code, %message, "request refused");
                 if let Some(s) = seating
                     .as_mut()
-                    .filter(|s| s.pending.is_some() && s.pending == seq)
+                    .filter(|s| s.pending.is_some_and(|(p, _)| Some(p) == seq))
                 {
                     s.refused += 1;
                     s.pending = None;
@@ -436,6 +443,14 @@ where
                         }
                     }
                     return self.resync(s).await;
+                }
+            }
+            ServerMsg::Ok { seq } => {
+                if let Some(s) = seating.as_mut() {
+                    if let Some((_, sent)) = s.pending.filter(|&(p, _)| p == seq) {
+                        s.acks.push(sent.elapsed());
+                        s.pending = None;
+                    }
                 }
             }
             _ => {}

@@ -65,4 +65,5 @@ async fn two_bots_play_a_game_over_sockets() {
     assert_eq!(b.ending.verdict, Verdict::Loss, "{b:?}");
     assert!(r.ending.plies <= 3, "mate in two: {r:?}");
     assert_eq!((r.refused, b.refused), (0, 0));
+    assert!(!r.acks.is_empty(), "the first move's ok is timed");
 }

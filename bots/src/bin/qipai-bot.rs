@@ -99,8 +99,10 @@ async fn main() -> anyhow::Result<()> {
         let bot = XiangqiBot::new(Strength::think_ms(args.think_ms));
         tasks.push(tokio::spawn(async move {
             let print = |r: &GameReport| {
+                let acked = r.acks.len().max(1) as f64;
+                let mean_ms = r.acks.iter().map(Duration::as_secs_f64).sum::<f64>() * 1e3 / acked;
                 println!(
-                    "{name}: room {} seat {} {} ({}, {} plies, {} refused)",
+                    "{name}: room {} seat {} {} ({}, {} plies, {} refused, mean ack {mean_ms:.1} ms)",
                     r.room_id, r.seat, r.ending.verdict, r.ending.reason, r.ending.plies, r.refused
                 );
             };
