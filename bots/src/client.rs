@@ -1,7 +1,8 @@
-//! The WebSocket bot client: connects like any player, says hello, quick-plays a table,
-//! follows the room from its snapshot and events (asking for a new snapshot on a gap in
-//! `event_seq`), thinks off the async task when its seat must act, and plays until the game
-//! is over; then leaves and starts the next game. The per-game part is a [`Table`].
+//! The WebSocket bot client: connects like any player, says hello, finds a table (quick
+//! play, or opens or joins one: [`Entry`]), follows the room from its snapshot and events
+//! (asking for a new snapshot on a gap in `event_seq`), thinks off the async task when its
+//! seat must act, and plays until the game is over; then leaves and starts the next game.
+//! The per-game part is a [`Table`].
 //!
 //! The strategy runs on `tokio::task::spawn_blocking`, so a long search never stalls the
 //! socket: messages keep being read while it thinks, and a decision made for a turn that
@@ -32,6 +33,9 @@ const SERVER_TYPES: &[&str] = &[
 /// table with a strategy that keeps getting it wrong.
 const MAX_REFUSALS: u32 = 5;
 
+/// A deadline that does not come (a disabled timer still needs one).
+const NEVER: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// What the client is to do.
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -39,16 +43,32 @@ pub struct ClientConfig {
     pub url: String,
     /// The name shown at the table.
     pub name: String,
-    /// The table to quick-play (the server seats the bot at a waiting one or opens one).
+    /// The table's options (for quick play and for opening a table).
     pub options: RoomOptions,
+    /// How the bot finds its table.
+    pub entry: Entry,
     /// How many games to play, one after another.
     pub games: u32,
-    /// Give up when the server sends nothing for this long.
+    /// Give up when the server sends nothing for this long (waiting alone at an opened
+    /// table counts too).
     pub idle_timeout: Duration,
-    /// Stand up and quick-play again when no opponent has come this long after sitting
-    /// down (plus a little per-name jitter): two bots that quick-play at the same moment
-    /// may each open a table of their own, and this brings them together.
+    /// With [`Entry::QuickPlay`]: stand up and quick-play again when no opponent has come
+    /// this long after sitting down (plus a little per-name jitter). Two bots that
+    /// quick-play at the same moment may each open a table of their own; this brings them
+    /// together.
     pub regroup_after: Duration,
+}
+
+/// How the bot finds a table for each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Sit at any waiting table with the options, or open one (`quick_play`).
+    QuickPlay,
+    /// Open a new table with the options and wait there for an opponent (`create_room`),
+    /// at `seat` or the first free one.
+    Create { seat: Option<u8> },
+    /// Sit at this room for the first game (`join`); later games quick-play.
+    Join { room_id: RoomId, seat: Option<u8> },
 }
 
 /// One finished game.
@@ -115,8 +135,12 @@ where
     }
     let mut bot = Bot::<T, S>::connect(config, strategy).await?;
     let mut reports = Vec::new();
-    for _ in 0..config.games {
-        let report = bot.one_game(config).await?;
+    for game in 0..config.games {
+        let entry = match config.entry {
+            Entry::Join { .. } if game > 0 => Entry::QuickPlay,
+            entry => entry,
+        };
+        let report = bot.one_game(config, entry).await?;
         on_game(&report);
         reports.push(report);
     }
@@ -239,35 +263,58 @@ where
 
     /// Quick-plays one table and plays it to the end; then leaves it. A table where no
     /// opponent comes is left for another quick play (see [`ClientConfig::regroup_after`]).
-    async fn one_game(&mut self, config: &ClientConfig) -> Result<GameReport, ClientError> {
-        let patience = config.regroup_after + jitter(&config.name);
+    async fn one_game(
+        &mut self,
+        config: &ClientConfig,
+        entry: Entry,
+    ) -> Result<GameReport, ClientError> {
+        let patience = match entry {
+            Entry::QuickPlay => Some(config.regroup_after + jitter(&config.name)),
+            Entry::Create { .. } | Entry::Join { .. } => None,
+        };
         loop {
-            if let Some(report) = self.try_game(config, patience).await? {
+            if let Some(report) = self.try_game(config, entry, patience).await? {
                 return Ok(report);
             }
             tracing::debug!(name = %config.name, "no opponent came; quick-playing again");
         }
     }
 
-    /// One quick play: the game's report, or `None` when no opponent came within `patience`.
+    /// Finds a table and plays there: the game's report, or `None` when no opponent came
+    /// within `patience`.
     async fn try_game(
         &mut self,
         config: &ClientConfig,
-        patience: Duration,
+        entry: Entry,
+        patience: Option<Duration>,
     ) -> Result<Option<GameReport>, ClientError> {
         let quick = self.seq();
-        self.send(&ClientMsg::QuickPlay {
-            seq: quick,
-            options: config.options.clone(),
-        })
-        .await?;
+        let options = config.options.clone();
+        let request = match entry {
+            Entry::QuickPlay => ClientMsg::QuickPlay {
+                seq: quick,
+                options,
+            },
+            Entry::Create { seat } => ClientMsg::CreateRoom {
+                seq: quick,
+                options,
+                seat,
+            },
+            Entry::Join { room_id, seat } => ClientMsg::Join {
+                seq: quick,
+                room_id,
+                seat,
+            },
+        };
+        self.send(&request).await?;
         let mut seating: Option<Seating<T::View>> = None;
         let mut thinking: Option<(u64, Thinking<S, T::Action>)> = None;
-        let give_up = tokio::time::Instant::now() + patience;
+        let give_up = tokio::time::Instant::now() + patience.unwrap_or(NEVER);
         let report = loop {
-            let lonely = seating
-                .as_ref()
-                .is_some_and(|s| s.view.as_ref().is_some_and(|v| !T::started(v)));
+            let lonely = patience.is_some()
+                && seating
+                    .as_ref()
+                    .is_some_and(|s| s.view.as_ref().is_some_and(|v| !T::started(v)));
             let msg = tokio::select! {
                 () = tokio::time::sleep_until(give_up), if lonely => break None,
                 done = async {

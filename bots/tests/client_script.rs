@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use qipai_bots::client::{self, ClientConfig};
+use qipai_bots::client::{self, ClientConfig, Entry};
 use qipai_bots::{Strength, Verdict, XiangqiBot, XiangqiTable};
 use qipai_games::xiangqi::{XiangqiGame, XiangqiSettings};
 use qipai_games::{Game, Millis, Viewer};
@@ -72,6 +72,7 @@ async fn refusals_and_gaps_bring_snapshots() {
         url,
         name: "scripted".into(),
         options: RoomOptions::Xiangqi(XiangqiOptions::default()),
+        entry: Entry::QuickPlay,
         games: 1,
         idle_timeout: Duration::from_secs(5),
         regroup_after: Duration::from_secs(60),

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use qipai_bots::client::{self, ClientConfig};
+use qipai_bots::client::{self, ClientConfig, Entry};
 use qipai_bots::random::RandomXiangqi;
 use qipai_bots::{Strength, Verdict, XiangqiBot, XiangqiTable};
 use qipai_protocol::xiangqi::XiangqiOptions;
@@ -33,6 +33,7 @@ async fn two_bots_play_a_game_over_sockets() {
             start_fen: Some(SHORT_GAME.into()),
             ..XiangqiOptions::default()
         }),
+        entry: Entry::QuickPlay,
         games: 1,
         idle_timeout: Duration::from_secs(5),
         regroup_after: Duration::from_secs(2),

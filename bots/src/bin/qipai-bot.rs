@@ -4,6 +4,7 @@
 //! ```text
 //! qipai-bot --url ws://127.0.0.1:7878/ws --game xiangqi --games 3 --think-ms 100 --time-control 5+3
 //! qipai-bot --clients 2 --games 5        # two bots in this process, playing each other
+//! qipai-bot --create --seat 1            # open a table, play Black against whoever comes
 //! ```
 
 use std::collections::BTreeMap;
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
-use qipai_bots::client::{self, ClientConfig, GameReport};
+use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
 use qipai_bots::{Strength, Verdict, XiangqiBot, XiangqiTable};
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
@@ -53,6 +54,15 @@ struct Args {
     /// Give up when the server sends nothing for this many seconds.
     #[arg(long, default_value_t = 120)]
     idle_secs: u64,
+    /// Open a new table for each game and wait there for an opponent (instead of quick play).
+    #[arg(long, conflicts_with = "join")]
+    create: bool,
+    /// Sit at this room for the first game (later games quick-play).
+    #[arg(long)]
+    join: Option<u64>,
+    /// The seat to take when opening or joining a table (xiangqi: 0 Red, 1 Black).
+    #[arg(long)]
+    seat: Option<u8>,
     /// Quick-play again when no opponent sat down within this many seconds.
     #[arg(long, default_value_t = 3)]
     regroup_secs: u64,
@@ -88,10 +98,19 @@ async fn main() -> anyhow::Result<()> {
         } else {
             format!("{}-{}", args.name, i + 1)
         };
+        let entry = match (args.create, args.join) {
+            (true, _) => Entry::Create { seat: args.seat },
+            (false, Some(room_id)) => Entry::Join {
+                room_id,
+                seat: args.seat,
+            },
+            (false, None) => Entry::QuickPlay,
+        };
         let config = ClientConfig {
             url: args.url.clone(),
             name: name.clone(),
             options: options.clone(),
+            entry,
             games: args.games,
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
