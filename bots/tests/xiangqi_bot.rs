@@ -55,11 +55,22 @@ fn play_game(
     game
 }
 
+/// How many times the default number of seeded games to play: `QIPAI_BOT_GAMES=50` turns
+/// the few dozen games of a normal run into thousands (use `--release` then).
+fn scale() -> u64 {
+    std::env::var("QIPAI_BOT_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
 /// Seeded games, bot against random and bot against bot at tiny node limits: every action
-/// is accepted, and the bot beats the random player.
+/// is accepted (a refusal panics in `play_game`), and the bot beats the random player.
 #[test]
 fn seeded_games_have_no_refused_action() {
-    for seed in 0..30 {
+    let games = 30 * scale();
+    let mut won = 0;
+    for seed in 0..games {
         let mut bot = XiangqiBot::with_table(Strength::nodes(400), 1);
         let mut random = RandomXiangqi::new(seed);
         let (game, bot_side) = if seed % 2 == 0 {
@@ -74,11 +85,17 @@ fn seeded_games_have_no_refused_action() {
             )
         };
         let outcome = game.history().outcome().expect("over");
-        assert_eq!(outcome.winner, Some(bot_side), "seed {seed}: {outcome:?}");
+        if outcome.winner == Some(bot_side) {
+            won += 1;
+        } else {
+            println!("seed {seed}: not won: {outcome:?}");
+        }
     }
-    for seed in 0..10 {
-        let mut red = XiangqiBot::with_table(Strength::nodes(60 + seed * 7), 1);
-        let mut black = XiangqiBot::with_table(Strength::nodes(80 + seed * 5), 1);
+    println!("bot (400 nodes) vs random: {won}/{games} won");
+    assert!(won * 100 >= games * 95, "{won}/{games} won");
+    for seed in 0..10 * scale() {
+        let mut red = XiangqiBot::with_table(Strength::nodes(60 + seed % 7 * 10), 1);
+        let mut black = XiangqiBot::with_table(Strength::nodes(80 + seed % 5 * 10), 1);
         let game = play_game(Position::start(), &mut red, &mut black);
         assert!(game.history().outcome().is_some());
     }
@@ -87,9 +104,9 @@ fn seeded_games_have_no_refused_action() {
 /// Many random games through the same loop: the view's legal moves are all accepted.
 #[test]
 fn random_games_have_no_refused_action() {
-    for seed in 0..200 {
+    for seed in 0..200 * scale() {
         let mut red = RandomXiangqi::new(seed);
-        let mut black = RandomXiangqi::new(seed + 1000);
+        let mut black = RandomXiangqi::new(seed + 1_000_000);
         let game = play_game(Position::start(), &mut red, &mut black);
         assert!(game.history().outcome().is_some());
     }
