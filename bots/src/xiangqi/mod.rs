@@ -29,6 +29,9 @@ use search::{Limits, Report, RootMove, Searcher, MATE};
 /// The transposition table's default size.
 pub const DEFAULT_TT_MEGABYTES: usize = 8;
 
+/// The think time of a bot given no limit of any kind.
+pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
+
 /// A xiangqi player: a [`Searcher`] and how hard it may think.
 pub struct XiangqiBot {
     strength: Strength,
@@ -88,11 +91,13 @@ impl XiangqiBot {
         report.best
     }
 
-    /// The time for this move: the strength's cap, lowered by the clock budget.
+    /// The time for this move: the strength's cap, lowered by the clock budget; with
+    /// neither a cap, nor a clock, nor a node limit, [`UNBOUNDED_THINK`] (a search must end).
     fn time_limit(&self, clock: Option<ClockState>) -> Option<Duration> {
         let from_clock = clock.filter(|_| self.strength.use_clock).map(clock_budget);
         match (self.strength.think, from_clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
+            (None, None) if self.strength.max_nodes.is_none() => Some(UNBOUNDED_THINK),
             (a, b) => a.or(b),
         }
     }
