@@ -33,13 +33,14 @@ impl Table for XiangqiTable {
     fn view(view: View) -> Option<XiangqiView> {
         match view {
             View::Xiangqi(v) => Some(v),
+            View::Tuolaji(_) => None,
         }
     }
 
     fn event(event: Event) -> Option<XiangqiEvent> {
         match event {
             Event::Xiangqi(e) => Some(e),
-            Event::Room(_) => None,
+            Event::Room(_) | Event::Tuolaji(_) => None,
         }
     }
 
