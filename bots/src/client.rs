@@ -11,15 +11,13 @@
 use std::future::pending;
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qipai_protocol::{
     decode, encode, ClientMsg, ErrorCode, RoomId, RoomOptions, Seq, ServerMsg, PROTOCOL_VERSION,
 };
-use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Bytes, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::strategy::Strategy;
 use crate::table::{Ending, Table};
@@ -110,7 +108,25 @@ pub enum ClientError {
     Strategy,
 }
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+/// A two-way stream of WebSocket messages: a real WebSocket, or an in-memory one
+/// ([`crate::memory::duplex`]) for a bot the server seats itself.
+pub trait Duplex:
+    Stream<Item = Result<Message, tungstenite::Error>>
+    + Sink<Message, Error = tungstenite::Error>
+    + Send
+    + Unpin
+{
+}
+
+impl<T> Duplex for T where
+    T: Stream<Item = Result<Message, tungstenite::Error>>
+        + Sink<Message, Error = tungstenite::Error>
+        + Send
+        + Unpin
+{
+}
+
+type Socket = Box<dyn Duplex>;
 
 /// A decision being computed: the strategy comes back with it.
 type Thinking<S, A> = JoinHandle<(S, Option<A>)>;
@@ -124,6 +140,27 @@ type Thinking<S, A> = JoinHandle<(S, Option<A>)>;
 pub async fn play<T, S>(
     config: &ClientConfig,
     strategy: S,
+    on_game: impl FnMut(&GameReport),
+) -> Result<Vec<GameReport>, ClientError>
+where
+    T: Table,
+    S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
+{
+    if !T::accepts(&config.options) {
+        return Err(ClientError::WrongGame);
+    }
+    let socket = connect(config).await?;
+    play_over::<T, S>(socket, config, strategy, on_game).await
+}
+
+/// Plays like [`play`] over a connection that is already open (`config.url` is not used).
+///
+/// # Errors
+/// As [`play`].
+pub async fn play_over<T, S>(
+    socket: Box<dyn Duplex>,
+    config: &ClientConfig,
+    strategy: S,
     mut on_game: impl FnMut(&GameReport),
 ) -> Result<Vec<GameReport>, ClientError>
 where
@@ -133,7 +170,7 @@ where
     if !T::accepts(&config.options) {
         return Err(ClientError::WrongGame);
     }
-    let mut bot = Bot::<T, S>::connect(config, strategy).await?;
+    let mut bot = Bot::<T, S>::over(socket, config, strategy).await?;
     let mut reports = Vec::new();
     for game in 0..config.games {
         let entry = match config.entry {
@@ -144,8 +181,24 @@ where
         on_game(&report);
         reports.push(report);
     }
-    let _ = bot.ws.close(None).await;
+    let _ = bot.ws.close().await;
     Ok(reports)
+}
+
+/// Opens a WebSocket to `config.url`.
+async fn connect(config: &ClientConfig) -> Result<Socket, ClientError> {
+    // Small buffers: a bot's frames are small, and a load test runs thousands of bots.
+    let ws_config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (ws, _) =
+        tokio_tungstenite::connect_async_with_config(config.url.as_str(), Some(ws_config), false)
+            .await
+            .map_err(|source| ClientError::Connect {
+                url: config.url.clone(),
+                source,
+            })?;
+    Ok(Box::new(ws))
 }
 
 /// Up to a second, different for each name, so that two lonely bots do not regroup in step.
@@ -188,21 +241,11 @@ where
     T: Table,
     S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
 {
-    async fn connect(config: &ClientConfig, strategy: S) -> Result<Bot<T, S>, ClientError> {
-        // Small buffers: a bot's frames are small, and a load test runs thousands of bots.
-        let ws_config = WebSocketConfig::default()
-            .read_buffer_size(4096)
-            .write_buffer_size(0);
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(
-            config.url.as_str(),
-            Some(ws_config),
-            false,
-        )
-        .await
-        .map_err(|source| ClientError::Connect {
-            url: config.url.clone(),
-            source,
-        })?;
+    async fn over(
+        ws: Socket,
+        config: &ClientConfig,
+        strategy: S,
+    ) -> Result<Bot<T, S>, ClientError> {
         let mut bot = Bot {
             ws,
             next_seq: 1,

@@ -9,12 +9,14 @@
 //! - [`table`]: the per-game glue the client needs ([`Table`], [`Ending`], [`Verdict`]).
 //! - [`client`]: the WebSocket bot client: hello, quick play, follow events, think off the
 //!   async task, move, until the game is over; N games in a row.
+//! - [`memory`]: an in-memory WebSocket, for bots the server seats itself.
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
 //!
 //! A Tuolaji strategy drops in as `tuolaji.rs` beside `xiangqi/`, with its own `Table`.
 
 pub mod client;
+pub mod memory;
 pub mod random;
 pub mod strategy;
 pub mod table;
