@@ -24,7 +24,7 @@ enum GameArg {
 
 /// Plays qipai games as a bot over WebSockets.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// The server's WebSocket URL.
     #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
