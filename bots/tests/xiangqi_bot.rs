@@ -250,3 +250,44 @@ fn node_limited_search_is_deterministic() {
     assert!(first.0.is_some() && first.3 >= 2, "{first:?}");
     assert_eq!(first, run());
 }
+
+/// A room without a natural move limit (4.2.4 off), 130 quiet plies in: the bot still
+/// rebuilds the whole game and searches. (Replaying under the usual 60-move limit would end
+/// its copy of the game at ply 120, and every move would look like an immediate draw.)
+#[test]
+fn plays_on_past_sixty_quiet_moves() {
+    let settings = XiangqiSettings {
+        start: Position::from_fen("3k5/9/9/6r2/9/9/R8/9/9/4K4 w - - 0 1").unwrap(),
+        end_rules: EndRules {
+            natural_limit_moves: 0,
+            ..EndRules::default()
+        },
+        ..XiangqiSettings::default()
+    };
+    // Two rook tours of 7 and 8 moves on ranks and files the other never uses: no capture,
+    // no check, no position three times within 224 plies.
+    let red = ["a3b3", "b3c3", "c3c2", "c2c1", "c1b1", "b1a1", "a1a3"];
+    let black = [
+        "g6h6", "h6i6", "i6i7", "i7i8", "i8h8", "h8g8", "g8g7", "g7g6",
+    ];
+    let mut game = XiangqiGame::new(&settings, 0);
+    game.start(Millis(0));
+    for i in 0..65 {
+        for (seat, tour) in [(0u8, &red[..]), (1u8, &black[..])] {
+            let iccs = tour[i % tour.len()].to_owned();
+            let at = Received::at(Millis(i as u64 * 2 + u64::from(seat)));
+            game.apply(Seat(seat), XiangqiAction::Move { iccs }, at)
+                .unwrap();
+        }
+    }
+    assert_eq!(game.history().quiet_plies(), 130);
+    let view = game.view(Viewer::Seat(Seat(0)), Millis(1_000));
+    let mut bot = XiangqiBot::with_table(Strength::nodes(5_000), 1);
+    let action = bot.decide(0, &view).unwrap();
+    assert!(
+        bot.last_report().unwrap().nodes > 0,
+        "the moves were searched"
+    );
+    game.apply(Seat(0), action, Received::at(Millis(1_001)))
+        .unwrap();
+}

@@ -13,6 +13,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
+use qipai_bots::random::RandomXiangqi;
 use qipai_bots::{Strength, Verdict, XiangqiBot, XiangqiTable};
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
@@ -22,9 +23,18 @@ enum GameArg {
     Xiangqi,
 }
 
+/// How the bot chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StrategyArg {
+    /// The alpha-beta search.
+    Search,
+    /// A uniformly random legal move (cheap: for load).
+    Random,
+}
+
 /// Plays qipai games as a bot over WebSockets.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// The server's WebSocket URL.
     #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
@@ -38,6 +48,12 @@ struct Args {
     /// The name at the table (clients after the first get a number appended).
     #[arg(long, default_value = "qipai-bot")]
     name: String,
+    /// How moves are chosen.
+    #[arg(long, value_enum, default_value = "search")]
+    strategy: StrategyArg,
+    /// The search's transposition table per client, in MiB.
+    #[arg(long, default_value_t = 8)]
+    tt_mb: usize,
     /// The most thinking time per move, in milliseconds (the clock may lower it).
     #[arg(long, default_value_t = 100)]
     think_ms: u64,
@@ -115,7 +131,7 @@ async fn main() -> anyhow::Result<()> {
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
         };
-        let bot = XiangqiBot::new(Strength::think_ms(args.think_ms));
+        let (strategy, think_ms, tt_mb) = (args.strategy, args.think_ms, args.tt_mb);
         tasks.push(tokio::spawn(async move {
             let print = |r: &GameReport| {
                 let acked = r.acks.len().max(1) as f64;
@@ -125,7 +141,16 @@ async fn main() -> anyhow::Result<()> {
                     r.room_id, r.seat, r.ending.verdict, r.ending.reason, r.ending.plies, r.refused
                 );
             };
-            client::play::<XiangqiTable, _>(&config, bot, print).await
+            match strategy {
+                StrategyArg::Search => {
+                    let bot = XiangqiBot::with_table(Strength::think_ms(think_ms), tt_mb);
+                    client::play::<XiangqiTable, _>(&config, bot, print).await
+                }
+                StrategyArg::Random => {
+                    let bot = RandomXiangqi::new(u64::from(i));
+                    client::play::<XiangqiTable, _>(&config, bot, print).await
+                }
+            }
         }));
     }
     let mut tally: BTreeMap<String, u32> = BTreeMap::new();

@@ -36,7 +36,9 @@ pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
 pub struct XiangqiBot {
     strength: Strength,
     searcher: Searcher,
-    /// The end rules the bot assumes (the view does not carry the room's).
+    /// The end rules the bot replays the view's moves under. The view does not carry the
+    /// room's natural move limit (4.2.4), so the bot assumes none: a limit it guessed too
+    /// low would end its copy of the game early and cost it the history.
     rules: EndRules,
     last: Option<Report>,
 }
@@ -52,7 +54,10 @@ impl XiangqiBot {
         XiangqiBot {
             strength,
             searcher: Searcher::new(megabytes),
-            rules: EndRules::default(),
+            rules: EndRules {
+                natural_limit_moves: 0,
+                ..EndRules::default()
+            },
             last: None,
         }
     }

@@ -106,8 +106,9 @@ impl Table {
     /// least 1024 entries).
     pub fn new(megabytes: usize) -> Table {
         let want = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Option<Entry>>();
-        let size = want.max(1024).next_power_of_two() / 2;
-        let size = size.max(1024);
+        let want = want.max(1024);
+        // The largest power of two not above `want`.
+        let size = 1usize << (usize::BITS - 1 - want.leading_zeros());
         Table {
             slots: vec![None; size],
             mask: size - 1,
@@ -186,5 +187,16 @@ mod tests {
         table.store(entry);
         assert_eq!(table.probe(42).map(|e| e.score), Some(7));
         assert!(table.probe(42 + (table.mask as u64 + 1)).is_none());
+    }
+
+    /// Sizes round down to a power of two of entries, never below 1024.
+    #[test]
+    fn sizes() {
+        let entry = std::mem::size_of::<Option<Entry>>();
+        let table = Table::new(8);
+        assert!(table.slots.len().is_power_of_two());
+        assert!(table.slots.len() * entry <= 8 << 20);
+        assert!(table.slots.len() * entry * 2 > 8 << 20);
+        assert_eq!(Table::new(0).slots.len(), 1024);
     }
 }
