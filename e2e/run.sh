@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# End-to-end tests of the web page: installs what is missing (Debian's chromium, a CJK font
+# for the screenshots, playwright-core from package-lock.json), builds qipai-server, and runs
+# the tests in headless Chromium. Screenshots go to e2e/artifacts/ (QIPAI_E2E_ARTIFACTS to
+# change it). Run from anywhere; needs root (or the packages already there) and node >= 20.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+fc-list 2>/dev/null | grep -qi "zen hei" || missing+=(fonts-wqy-zenhei)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+echo "== npm ci (e2e/)"
+(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+
+echo "== cargo build -p qipai-server"
+(cd "$root" && cargo build --locked -p qipai-server --bin qipai-server)
+export QIPAI_SERVER_BIN="$root/target/debug/qipai-server"
+
+echo "== e2e tests (screenshots: ${QIPAI_E2E_ARTIFACTS:-$here/artifacts})"
+cd "$here"
+node --test --test-concurrency=1 --test-reporter=spec tests/
