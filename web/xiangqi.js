@@ -31,7 +31,7 @@ const REASONS = {
   time_forfeit: "time",
   agreement: "agreement",
   abandoned: "abandonment",
-  aborted: "no first move in time",
+  aborted: "abort",
 };
 
 const sideOfSeat = (seat) => (seat === 0 ? "red" : seat === 1 ? "black" : null);
@@ -110,7 +110,7 @@ export function formatClock(ms) {
 /** A sentence for a result. */
 export function describeResult(result) {
   const why = REASONS[result.reason] ?? result.reason;
-  if (result.reason === "aborted") return "Game aborted: no first move in time.";
+  if (result.reason === "aborted") return "Game aborted before both sides had moved: no result.";
   if (!result.winner) return `Draw by ${why}.`;
   return `${sideName(result.winner)} wins by ${why}.`;
 }

@@ -31,6 +31,18 @@ pub enum GameKind {
     Xiangqi,
 }
 
+impl GameKind {
+    /// Every game.
+    pub const ALL: &'static [GameKind] = &[GameKind::Xiangqi];
+
+    /// The game's name on the wire.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Xiangqi => "xiangqi",
+        }
+    }
+}
+
 /// A room's options, chosen when it is created; tagged by `game`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "game", rename_all = "snake_case")]
@@ -61,8 +73,9 @@ pub enum ClientMsg {
     /// Asks for `pong` with the server's time (for clock sync).
     Ping {
         seq: Seq,
+        /// Echoed in `pong` (0 when left out or null).
         #[serde(default)]
-        client_time: u64,
+        client_time: Option<u64>,
     },
     /// Asks for the open rooms, optionally of one game.
     ListRooms {
@@ -88,7 +101,8 @@ pub enum ClientMsg {
     Spectate { seq: Seq, room_id: RoomId },
     /// Sits down at any waiting table with these options, or opens one.
     QuickPlay { seq: Seq, options: RoomOptions },
-    /// Leaves the current room (during a xiangqi game this resigns it).
+    /// Leaves the current room. During a xiangqi game this ends it: `abandoned` (a loss), or
+    /// `aborted` before one's own first move.
     Leave { seq: Seq },
     /// Asks for a fresh snapshot of the current room.
     Snapshot { seq: Seq },
@@ -196,7 +210,7 @@ pub enum Event {
 pub enum RoomEvent {
     /// A player sat down.
     Joined { seat: u8, player: SeatInfo },
-    /// A player stood up (before the game, or after it ended).
+    /// A player's seat is free again: they left, or stayed away past the reconnection grace.
     Left { seat: u8 },
     /// A player's connection dropped; the seat waits for the reconnection grace.
     Away { seat: u8 },

@@ -52,9 +52,10 @@ error_codes! {
     BadResumeToken = "bad_resume_token",
     /// Too many messages: the rate limit was exceeded and this one was dropped.
     RateLimited = "rate_limited",
-    /// The client is too slow or abusive and the connection is being closed.
+    /// Too many bad messages (or the session moved to another connection): the connection is
+    /// being closed.
     Closing = "closing",
-    /// The name is empty or too long.
+    /// The name is empty, longer than 32 characters, or has control characters.
     BadName = "bad_name",
 
     // --- the lobby ---
@@ -74,7 +75,7 @@ error_codes! {
     WrongGame = "wrong_game",
     /// A spectator tried to act.
     NotSeated = "not_seated",
-    /// The room is closed or has not started.
+    /// The room has closed (its game ended and it was let go, or everybody left).
     RoomClosed = "room_closed",
     /// The game has not started yet (seats are still empty).
     NotStarted = "not_started",

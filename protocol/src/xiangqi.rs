@@ -89,21 +89,92 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
-/// Why a game ended; see `PROTOCOL.md` for each.
+/// Why a game ended. Each reason has a stable numeric [`id`](EndReason::id) and a snake_case
+/// wire name; neither depends on declaration order and neither is ever reused (like
+/// scalachess's `Status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
+    /// 4.1.1 将死: in check with no legal move; the side that gave mate wins.
     Checkmate,
+    /// 4.1.3 困毙: not in check but no legal move; a loss for the side to move.
     NoLegalMove,
+    /// 4.1.7, 4.2.3: a third repetition in which one side checked with every move (长将);
+    /// that side loses.
     PerpetualCheck,
+    /// 4.2.3: a third repetition with no perpetual checker (不变作和); a draw.
     Repetition,
+    /// 4.2.4 自然限着: the configured number of full moves without a capture; a draw.
     NaturalLimit,
+    /// 4.2.1: neither side has a rook, horse, cannon or pawn; a draw.
     DeadPosition,
+    /// 4.1.9: a player resigned.
     Resignation,
+    /// 4.1.4: a player's time ran out.
     TimeForfeit,
+    /// 4.2.2: both players agreed to a draw.
     Agreement,
+    /// A player left, or did not come back within the grace period, after their first
+    /// move; a loss. **\[D\]**
     Abandoned,
+    /// A side did not make its first move in time, or left before it; no result. **\[D\]**
     Aborted,
+}
+
+impl EndReason {
+    /// Every reason.
+    pub const ALL: [EndReason; 11] = [
+        EndReason::Checkmate,
+        EndReason::NoLegalMove,
+        EndReason::PerpetualCheck,
+        EndReason::Repetition,
+        EndReason::NaturalLimit,
+        EndReason::DeadPosition,
+        EndReason::Resignation,
+        EndReason::TimeForfeit,
+        EndReason::Agreement,
+        EndReason::Abandoned,
+        EndReason::Aborted,
+    ];
+
+    /// The stable number stored with finished games.
+    pub const fn id(self) -> u16 {
+        match self {
+            EndReason::Aborted => 25,
+            EndReason::Checkmate => 30,
+            EndReason::Resignation => 31,
+            EndReason::NoLegalMove => 32,
+            EndReason::Agreement => 34,
+            EndReason::TimeForfeit => 35,
+            EndReason::Abandoned => 36,
+            EndReason::PerpetualCheck => 40,
+            EndReason::Repetition => 41,
+            EndReason::NaturalLimit => 42,
+            EndReason::DeadPosition => 43,
+        }
+    }
+
+    /// The reason with this [`id`](EndReason::id).
+    pub fn from_id(id: u16) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.id() == id)
+    }
+
+    /// The wire name (what serde writes).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::NoLegalMove => "no_legal_move",
+            EndReason::PerpetualCheck => "perpetual_check",
+            EndReason::Repetition => "repetition",
+            EndReason::NaturalLimit => "natural_limit",
+            EndReason::DeadPosition => "dead_position",
+            EndReason::Resignation => "resignation",
+            EndReason::TimeForfeit => "time_forfeit",
+            EndReason::Agreement => "agreement",
+            EndReason::Abandoned => "abandoned",
+            EndReason::Aborted => "aborted",
+        }
+    }
 }
 
 /// One move of the record.
@@ -143,7 +214,7 @@ pub struct XiangqiView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum XiangqiEvent {
-    /// Both seats are filled: Red to move.
+    /// Both seats are filled: the game is on (usually Red to move; `start_fen` may say Black).
     Started {
         fen: String,
         legal_moves: Vec<String>,

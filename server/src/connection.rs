@@ -18,6 +18,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::WebSocketStream;
 
+use crate::metrics::Metrics;
 use crate::player::{Player, Verdict};
 use crate::ratelimit::TokenBucket;
 use crate::room::Outbox;
@@ -53,15 +54,24 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>) {
     };
     let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let span = tracing::debug_span!("conn", conn = conn_id);
+    let metrics = Arc::clone(&shared.metrics);
+    metrics.connections.fetch_add(1, Ordering::Relaxed);
+    metrics.connections_total.fetch_add(1, Ordering::Relaxed);
     tracing::Instrument::instrument(run(ws, shared, conn_id), span).await;
+    metrics.connections.fetch_sub(1, Ordering::Relaxed);
 }
 
 async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) {
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::channel(shared.config.server.outbound_queue);
-    let writer = tokio::spawn(write_loop(sink, rx));
+    let writer = tokio::spawn(write_loop(sink, rx, Arc::clone(&shared.metrics)));
     let kill = Arc::new(Notify::new());
-    let outbox = Outbox::new(conn_id, tx.clone(), Arc::clone(&kill));
+    let outbox = Outbox::new(
+        conn_id,
+        tx.clone(),
+        Arc::clone(&kill),
+        Arc::clone(&shared.metrics),
+    );
     let mut shutdown = shared.shutdown.clone();
     let mut reader = Reader {
         rate: TokenBucket::new(
@@ -70,6 +80,7 @@ async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) 
         ),
         abuse: TokenBucket::new(1, shared.config.server.abuse_burst),
         max_frame: shared.config.server.max_frame_bytes,
+        metrics: Arc::clone(&shared.metrics),
     };
     let mut player = Player::new(
         Arc::clone(&shared),
@@ -112,6 +123,16 @@ async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) 
     let _ = tx.try_send(Message::Close(None));
     drop((tx, outbox));
     player.disconnected().await;
+    // The closing handshake: read (and ignore) what the client still sends until its own
+    // close, so that closing the socket does not reset it and lose our last words.
+    let _ = tokio::time::timeout(Duration::from_millis(1000), async {
+        while let Some(Ok(frame)) = stream.next().await {
+            if matches!(frame, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
     // Give the writer a moment to flush the last words, then stop it either way.
     let abort = writer.abort_handle();
     if tokio::time::timeout(Duration::from_millis(500), writer)
@@ -129,6 +150,7 @@ struct Reader {
     /// Errors a client may cause before it is closed.
     abuse: TokenBucket,
     max_frame: usize,
+    metrics: Arc<Metrics>,
 }
 
 impl Reader {
@@ -151,6 +173,10 @@ impl Reader {
             Message::Ping(_) | Message::Frame(_) => return Verdict::Continue,
             Message::Close(_) => return Verdict::Close(None),
         };
+        self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
+        self.metrics
+            .bytes_in
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         if bytes.len() > self.max_frame {
             let message = format!(
                 "frame of {} bytes is over the limit of {}",
@@ -202,18 +228,26 @@ impl Reader {
 
 /// Drains the queue: feeds everything waiting, then flushes once. Ends after a close
 /// frame, or when the socket fails.
-async fn write_loop<S>(mut sink: S, mut rx: mpsc::Receiver<Message>)
+async fn write_loop<S>(mut sink: S, mut rx: mpsc::Receiver<Message>, metrics: Arc<Metrics>)
 where
     S: SinkExt<Message> + Unpin,
 {
+    let count = |m: &Message| {
+        metrics.frames_out.fetch_add(1, Ordering::Relaxed);
+        metrics
+            .bytes_out
+            .fetch_add(m.len() as u64, Ordering::Relaxed);
+    };
     while let Some(first) = rx.recv().await {
         let mut closing = matches!(first, Message::Close(_));
+        count(&first);
         if sink.feed(first).await.is_err() {
             return;
         }
         while !closing {
             let Ok(next) = rx.try_recv() else { break };
             closing = matches!(next, Message::Close(_));
+            count(&next);
             if sink.feed(next).await.is_err() {
                 return;
             }

@@ -1,15 +1,16 @@
-//! The little HTTP the server speaks besides the WebSocket upgrade: `GET /healthz` and the
-//! browser client's files ([`crate::static_files`]) at `/`.
+//! The little HTTP the server speaks besides the WebSocket upgrade: `GET /healthz`,
+//! `GET /metrics`, and the browser client's files ([`crate::static_files`]) at `/`.
 //!
 //! The request line is peeked, not read, so a `/ws` request reaches tungstenite's handshake
 //! untouched.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::static_files;
+use crate::{static_files, Shared};
 
 /// Where a new connection is going.
 #[derive(Debug, PartialEq, Eq)]
@@ -24,7 +25,7 @@ pub enum Route {
 const MAX_HEAD: usize = 8192;
 
 /// Peeks at the request line and answers anything that is not the WebSocket.
-pub async fn route(stream: &mut TcpStream) -> Route {
+pub async fn route(stream: &mut TcpStream, shared: &Shared) -> Route {
     let Some(path) = peek_path(stream).await else {
         return Route::Done;
     };
@@ -33,17 +34,33 @@ pub async fn route(stream: &mut TcpStream) -> Route {
         return Route::WebSocket;
     }
     let head = read_head(stream).await;
-    let (status, content_type, body, etag) = match path {
-        "/healthz" => ("200 OK", TEXT, &b"ok\n"[..], None),
+    let (status, content_type, body, etag): (_, _, Cow<'static, [u8]>, _) = match path {
+        "/healthz" => ("200 OK", TEXT, Cow::Borrowed(b"ok\n"), None),
+        "/metrics" => (
+            "200 OK",
+            TEXT,
+            Cow::Owned(metrics(shared).into_bytes()),
+            None,
+        ),
         _ => match static_files::lookup(path) {
             Some(file) if if_none_match(&head) == Some(file.etag) => (
                 "304 Not Modified",
                 file.content_type,
-                &b""[..],
+                Cow::Borrowed(b""),
                 Some(file.etag),
             ),
-            Some(file) => ("200 OK", file.content_type, file.body, Some(file.etag)),
-            None => ("404 Not Found", TEXT, &b"not found\n"[..], None),
+            Some(file) => (
+                "200 OK",
+                file.content_type,
+                Cow::Borrowed(file.body),
+                Some(file.etag),
+            ),
+            None => (
+                "404 Not Found",
+                TEXT,
+                Cow::Borrowed(b"not found: the page is at /, the WebSocket at /ws\n"),
+                None,
+            ),
         },
     };
     let mut response = format!(
@@ -59,7 +76,7 @@ pub async fn route(stream: &mut TcpStream) -> Route {
     response.push_str("\r\n");
     // The client may already be gone; there is nobody to tell.
     let _ = stream.write_all(response.as_bytes()).await;
-    let _ = stream.write_all(body).await;
+    let _ = stream.write_all(&body).await;
     let _ = stream.shutdown().await;
     Route::Done
 }
@@ -73,6 +90,12 @@ fn if_none_match(head: &str) -> Option<&str> {
         name.eq_ignore_ascii_case("if-none-match")
             .then(|| value.trim())
     })
+}
+
+/// The metrics page.
+fn metrics(shared: &Shared) -> String {
+    let rooms = shared.lobby.count_by_game();
+    shared.metrics.render(&rooms, shared.sessions.len())
 }
 
 /// The path of a `GET` request line, once the whole line has arrived.

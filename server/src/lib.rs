@@ -8,6 +8,7 @@
 //! - [`session`]: players across connections, resume tokens.
 //! - [`lobby`]: the registry of rooms and quick play.
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
+//! - [`metrics`]: counters for `GET /metrics`.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
@@ -17,6 +18,7 @@ pub mod connection;
 pub mod http;
 pub mod listener;
 pub mod lobby;
+pub mod metrics;
 pub mod player;
 pub mod ratelimit;
 pub mod room;
@@ -35,5 +37,6 @@ pub struct Shared {
     pub clock: clock::ServerClock,
     pub lobby: lobby::Lobby,
     pub sessions: Arc<session::Sessions>,
+    pub metrics: Arc<metrics::Metrics>,
     pub shutdown: shutdown::Shutdown,
 }

@@ -30,6 +30,7 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
     let shared = Arc::new(Shared {
         lobby: Lobby::new(Arc::clone(&config), clock, shutdown.clone()),
         sessions: Arc::new(Sessions::default()),
+        metrics: Arc::default(),
         config: Arc::clone(&config),
         clock,
         shutdown: shutdown.clone(),
@@ -73,7 +74,7 @@ async fn accept(mut stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
         tracing::debug!(%error, %peer, "TCP_NODELAY");
     }
     let timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
-    match tokio::time::timeout(timeout, route(&mut stream)).await {
+    match tokio::time::timeout(timeout, route(&mut stream, &shared)).await {
         Ok(Route::WebSocket) => connection::serve(stream, shared).await,
         Ok(Route::Done) | Err(_) => {}
     }

@@ -50,6 +50,14 @@ impl Lobby {
         rooms
     }
 
+    /// How many rooms are open, per game (every game listed, zeros included).
+    pub fn count_by_game(&self) -> Vec<(&'static str, usize)> {
+        GameKind::ALL
+            .iter()
+            .map(|g| (g.name(), self.rooms.iter().filter(|r| r.game == *g).count()))
+            .collect()
+    }
+
     /// How many rooms are open.
     pub fn len(&self) -> usize {
         self.rooms.len()

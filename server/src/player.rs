@@ -199,7 +199,7 @@ impl Player {
             ClientMsg::Ping { seq, client_time } => {
                 self.send(&ServerMsg::Pong {
                     seq,
-                    client_time,
+                    client_time: client_time.unwrap_or(0),
                     server_time: self.shared.clock.now().0,
                 });
                 Ok(())

@@ -191,11 +191,13 @@ async fn a_flood_is_limited_then_closed() {
     let server = TestServer::default().await;
     let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
     for i in 0..400 {
-        red.send(&ClientMsg::Ping {
+        let ping = ClientMsg::Ping {
             seq: 1000 + i,
-            client_time: 0,
-        })
-        .await;
+            client_time: None,
+        };
+        if !red.try_send(&ping).await {
+            break;
+        }
     }
     assert!(red.closed().await, "the flooding connection is closed");
     let codes: Vec<ErrorCode> = red
@@ -222,7 +224,7 @@ async fn a_flood_is_limited_then_closed() {
     black
         .send(&ClientMsg::Ping {
             seq,
-            client_time: 7,
+            client_time: Some(7),
         })
         .await;
     black
@@ -248,7 +250,7 @@ async fn the_handshake_is_strict() {
     let mut c = Client::connect(&server).await;
     c.send(&ClientMsg::Ping {
         seq: 1,
-        client_time: 0,
+        client_time: None,
     })
     .await;
     assert_eq!(c.error_for(Some(1)).await.0, ErrorCode::HelloFirst);

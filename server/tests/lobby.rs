@@ -130,7 +130,7 @@ async fn ping_gives_the_server_time() {
     let mut a = Client::hello(&server, "A").await;
     a.send(&ClientMsg::Ping {
         seq: 3,
-        client_time: 12345,
+        client_time: Some(12345),
     })
     .await;
     match a.recv().await {
@@ -143,5 +143,34 @@ async fn ping_gives_the_server_time() {
             assert!(server_time < 60_000);
         }
         other => panic!("{other:?}"),
+    }
+}
+
+/// `GET /metrics` counts connections, rooms by game, accepted actions and errors by code.
+#[tokio::test]
+async fn metrics_count_what_happened() {
+    let server = TestServer::default().await;
+    let (mut red, _black, _) = common::xiangqi_pair(&server, XiangqiOptions::default()).await;
+    red.play("h2e2").await;
+    let seq = red
+        .xq(qipai_protocol::xiangqi::XiangqiAction::Move {
+            iccs: "a0a5".into(),
+        })
+        .await;
+    red.error_for(Some(seq)).await;
+    let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut reply = String::new();
+    tcp.read_to_string(&mut reply).await.unwrap();
+    for line in [
+        "qipai_connections 2\n",
+        "qipai_rooms{game=\"xiangqi\"} 1\n",
+        "qipai_actions_total 1\n",
+        "qipai_errors_total{code=\"not_your_turn\"} 1\n",
+        "qipai_sessions 2\n",
+    ] {
+        assert!(reply.contains(line), "{line} missing from:\n{reply}");
     }
 }

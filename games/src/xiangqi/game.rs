@@ -141,6 +141,24 @@ impl XiangqiGame {
             .collect()
     }
 
+    /// A side whose time ran out while the flag timer waits out the lag cap cannot dodge the
+    /// loss with another action (accepting a draw, say): the flag falls first. The acting
+    /// side is judged with its own lag allowance, the other side's time by the cap.
+    fn flag_if_due(&mut self, actor: Side, received: Received) -> Option<Vec<Emit<XiangqiEvent>>> {
+        let running = self.clock.running()?;
+        let allowance = if running == actor.index() {
+            received.lag.0.min(self.settings.max_lag_ms)
+        } else {
+            self.settings.max_lag_ms
+        };
+        let loser = self
+            .clock
+            .check_flag(received.at.0.saturating_sub(allowance))?;
+        let loser = if loser == 0 { Side::Red } else { Side::Black };
+        let outcome = Outcome::win(loser.opponent(), EndReason::TimeForfeit);
+        Some(self.finish(outcome, received.at))
+    }
+
     /// Ends the game for a reason from outside the board and announces it.
     fn finish(&mut self, outcome: Outcome, now: Millis) -> Vec<Emit<XiangqiEvent>> {
         if self.history.finish(outcome).is_err() {
@@ -176,6 +194,10 @@ impl XiangqiGame {
         let mv = Move::from_iccs(iccs)?;
         self.position().check_move(mv)?;
         let now = received.at;
+        if self.first_move_deadline.is_some_and(|d| d < now) {
+            // Too late, even if the room's timer has not fired yet.
+            return Ok(self.finish(Outcome::draw(EndReason::Aborted), now));
+        }
         let timed = self.clock.moves(side.index()) > 0;
         if timed {
             match self.clock.press(side.index(), now.0, received.lag.0) {
@@ -331,6 +353,11 @@ impl Game for XiangqiGame {
         if self.history.outcome().is_some() {
             return Err(XiangqiError::GameOver.into());
         }
+        if !matches!(action, XiangqiAction::Move { .. }) {
+            if let Some(events) = self.flag_if_due(side, received) {
+                return Ok(events);
+            }
+        }
         match action {
             XiangqiAction::Move { iccs } => self.play(side, &iccs, received),
             XiangqiAction::Resign => Ok(self.finish(
@@ -435,18 +462,6 @@ fn wire_side(side: Side) -> wire::Side {
 fn result(outcome: Outcome) -> GameResult {
     GameResult {
         winner: outcome.winner.map(wire_side),
-        reason: match outcome.reason {
-            EndReason::Checkmate => wire::EndReason::Checkmate,
-            EndReason::NoLegalMove => wire::EndReason::NoLegalMove,
-            EndReason::PerpetualCheck => wire::EndReason::PerpetualCheck,
-            EndReason::Repetition => wire::EndReason::Repetition,
-            EndReason::NaturalLimit => wire::EndReason::NaturalLimit,
-            EndReason::DeadPosition => wire::EndReason::DeadPosition,
-            EndReason::Resignation => wire::EndReason::Resignation,
-            EndReason::TimeForfeit => wire::EndReason::TimeForfeit,
-            EndReason::Agreement => wire::EndReason::Agreement,
-            EndReason::Abandoned => wire::EndReason::Abandoned,
-            EndReason::Aborted => wire::EndReason::Aborted,
-        },
+        reason: outcome.reason,
     }
 }

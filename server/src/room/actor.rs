@@ -138,6 +138,7 @@ impl<G: OnWire> Room<G> {
         }
         self.registry.remove(&self.id);
         self.say_goodbye();
+        self.refuse_leftovers();
         tracing::debug!("closed");
     }
 
@@ -157,6 +158,43 @@ impl<G: OnWire> Room<G> {
             .filter_map(|o| o.outbox.as_ref());
         for outbox in seated.chain(self.spectators.iter().map(|(_, o)| o)) {
             outbox.send_frame(frame.clone());
+        }
+    }
+
+    /// Commands that reached the inbox after the last one handled get an answer too.
+    fn refuse_leftovers(&mut self) {
+        self.inbox.close();
+        let closed = || wire(ErrorCode::RoomClosed, "the room has closed");
+        while let Ok(cmd) = self.inbox.try_recv() {
+            match cmd {
+                Command::Join { reply, .. } => {
+                    let _ = reply.send(Err(closed()));
+                }
+                Command::Spectate { reply, .. } | Command::Leave { reply, .. } => {
+                    let _ = reply.send(Err(closed()));
+                }
+                Command::Back { reply, .. } => {
+                    let _ = reply.send(None);
+                }
+                Command::Act { player, seq, .. } | Command::Snapshot { player, seq } => {
+                    if let Some(outbox) = self.outbox_of(player) {
+                        outbox.send(&error(seq, ErrorCode::RoomClosed, "the room has closed"));
+                    }
+                }
+                Command::Away { .. } => {}
+            }
+        }
+    }
+
+    /// The connection of a seated player or spectator.
+    fn outbox_of(&self, player: PlayerId) -> Option<&Outbox> {
+        match self.seat_of(player) {
+            Some(seat) => self.outbox(seat),
+            None => self
+                .spectators
+                .iter()
+                .find(|(p, _)| *p == player)
+                .map(|(_, o)| o),
         }
     }
 
@@ -185,7 +223,7 @@ impl<G: OnWire> Room<G> {
                 action,
                 received,
             } => self.on_act(player, seq, action, received),
-            Command::Snapshot { player, seq } => self.on_snapshot(player, seq),
+            Command::Snapshot { player, .. } => self.on_snapshot(player),
             Command::Away { player, conn_id } => self.on_away(player, conn_id),
             Command::Back {
                 player,
@@ -313,13 +351,10 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    fn on_snapshot(&mut self, player: PlayerId, _seq: Seq) {
-        if let Some(seat) = self.seat_of(player) {
-            if let Some(outbox) = self.outbox(seat) {
-                outbox.send(&self.snapshot(Viewer::Seat(seat)));
-            }
-        } else if let Some((_, outbox)) = self.spectators.iter().find(|(p, _)| *p == player) {
-            outbox.send(&self.snapshot(Viewer::Spectator));
+    fn on_snapshot(&mut self, player: PlayerId) {
+        let viewer = self.seat_of(player).map_or(Viewer::Spectator, Viewer::Seat);
+        if let Some(outbox) = self.outbox_of(player) {
+            outbox.send(&self.snapshot(viewer));
         }
     }
 

@@ -9,6 +9,7 @@
 pub mod actor;
 pub mod wire;
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use qipai_games::Received;
@@ -18,6 +19,8 @@ use qipai_protocol::{
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
+use crate::metrics::Metrics;
+
 /// A connection's outbound queue. Sending never waits: when the queue is full the
 /// connection is too slow, so it is told to close (its seat is kept for a reconnection).
 #[derive(Clone, Debug)]
@@ -26,12 +29,23 @@ pub struct Outbox {
     pub conn_id: u64,
     tx: mpsc::Sender<Message>,
     kill: Arc<Notify>,
+    metrics: Arc<Metrics>,
 }
 
 impl Outbox {
     /// An outbox feeding `tx`; `kill` wakes the connection's reader to close it.
-    pub fn new(conn_id: u64, tx: mpsc::Sender<Message>, kill: Arc<Notify>) -> Outbox {
-        Outbox { conn_id, tx, kill }
+    pub fn new(
+        conn_id: u64,
+        tx: mpsc::Sender<Message>,
+        kill: Arc<Notify>,
+        metrics: Arc<Metrics>,
+    ) -> Outbox {
+        Outbox {
+            conn_id,
+            tx,
+            kill,
+            metrics,
+        }
     }
 
     /// Queues an encoded frame. `false` when the connection is gone or too slow (and then
@@ -40,6 +54,7 @@ impl Outbox {
         match self.tx.try_send(Message::Binary(frame)) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
+                self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
                 self.kill.notify_one();
                 false
             }
@@ -47,8 +62,15 @@ impl Outbox {
         }
     }
 
-    /// Encodes and queues one message.
+    /// Encodes and queues one message (counting errors and accepted actions).
     pub fn send(&self, msg: &ServerMsg) -> bool {
+        match msg {
+            ServerMsg::Error { code, .. } => self.metrics.error(*code),
+            ServerMsg::Ok { .. } => {
+                self.metrics.actions.fetch_add(1, Ordering::Relaxed);
+            }
+            _ => {}
+        }
         match encode_frame(msg) {
             Some(frame) => self.send_frame(frame),
             None => false,
@@ -125,4 +147,36 @@ pub struct RoomHandle {
     pub game: GameKind,
     pub tx: mpsc::Sender<Command>,
     pub info: watch::Receiver<RoomInfo>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full queue never blocks the sender: the frame is refused and the connection is told
+    /// to close (its seat stays, the player resumes with a snapshot).
+    #[tokio::test]
+    async fn a_full_outbox_refuses_and_asks_the_connection_to_close() {
+        let (tx, mut rx) = mpsc::channel(2);
+        let kill = Arc::new(Notify::new());
+        let metrics = Arc::new(Metrics::default());
+        let outbox = Outbox::new(1, tx, Arc::clone(&kill), Arc::clone(&metrics));
+        assert!(outbox.send_frame(Bytes::from_static(b"a")));
+        assert!(outbox.send_frame(Bytes::from_static(b"b")));
+        assert!(!outbox.send_frame(Bytes::from_static(b"c")));
+        assert_eq!(metrics.queue_drops.load(Ordering::Relaxed), 1);
+        // The kill notification was stored for the reader.
+        tokio::time::timeout(std::time::Duration::from_millis(100), kill.notified())
+            .await
+            .expect("the connection was told to close");
+        assert_eq!(
+            rx.recv().await,
+            Some(Message::Binary(Bytes::from_static(b"a")))
+        );
+        drop(rx);
+        assert!(
+            !outbox.send_frame(Bytes::from_static(b"d")),
+            "a closed connection"
+        );
+    }
 }

@@ -78,7 +78,7 @@ fn xiangqi_settings(
         message,
     };
     let time_control = TimeControl::parse(text)
-        .or_else(|e| TimeControl::preset(text).map_err(|_| e))
+        .or_else(|e| TimeControl::preset(text.trim()).map_err(|_| e))
         .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
     time_control
         .validate()

@@ -128,6 +128,12 @@ impl Client {
             .expect("send");
     }
 
+    /// Sends, reporting instead of failing when the server has closed the connection.
+    pub async fn try_send(&mut self, msg: &ClientMsg) -> bool {
+        let bytes = Bytes::from(encode(msg).expect("encode"));
+        self.ws.send(Message::Binary(bytes)).await.is_ok()
+    }
+
     pub async fn send_text(&mut self, text: &str) {
         self.ws
             .send(Message::Text(text.into()))
