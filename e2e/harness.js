@@ -29,11 +29,11 @@ function freePort() {
 }
 
 /**
- * Starts qipai-server on a free port with `env` overrides (QIPAI_SECTION__KEY) and waits
- * for /healthz. Returns { url, stop() }.
+ * Starts qipai-server on `port` (default: a free one) with `env` overrides
+ * (QIPAI_SECTION__KEY) and waits for /healthz. Returns { url, port, stop() }.
  */
-export async function startServer(env = {}) {
-  const port = await freePort();
+export async function startServer(env = {}, port = undefined) {
+  port ??= await freePort();
   const child = spawn(SERVER_BIN, [], {
     env: { ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...env },
     stdio: ["ignore", "inherit", "inherit"],
@@ -57,6 +57,7 @@ export async function startServer(env = {}) {
   }
   return {
     url,
+    port,
     async stop() {
       if (child.exitCode == null) child.kill("SIGTERM");
       await Promise.race([exited, sleep(5000)]);
