@@ -20,8 +20,10 @@ fi
 echo "== npm ci (e2e/)"
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 
-echo "== cargo build -p qipai-server"
-(cd "$root" && cargo build --locked -p qipai-server --bin qipai-server)
+# The test profile (opt-level 1) is the one `cargo test --workspace` already built the
+# binary with, so after the Rust tests this is a no-op; its output is target/debug.
+echo "== cargo build --profile test -p qipai-server"
+(cd "$root" && cargo build --locked --profile test -p qipai-server --bin qipai-server)
 export QIPAI_SERVER_BIN="$root/target/debug/qipai-server"
 
 echo "== e2e tests (screenshots: ${QIPAI_E2E_ARTIFACTS:-$here/artifacts})"
