@@ -52,11 +52,19 @@ test("a page reloaded mid-game resumes its seat", async () => {
   await waitMoves(b, 3);
   await shot(b, T, "02-opponent-sees-move");
 
+  // A draw offer reaches the opponent, who declines it.
+  await b.click("#btn-offer-draw");
+  await a.waitForSelector("text=Black offers a draw.");
+  await shot(a, T, "03-draw-offered");
+  await a.click("#btn-decline-draw");
+  await b.waitForSelector("#btn-offer-draw");
+  assert.equal(await a.locator("#btn-accept-draw").count(), 0);
+
   // Resigning needs a second click to confirm.
   await b.click("#btn-resign");
   await b.click("#btn-resign");
   await a.waitForSelector("text=Red wins by resignation");
-  await shot(a, T, "03-result");
+  await shot(a, T, "04-result");
 
   for (const page of [a, b]) assert.deepEqual(page.errors, []);
 });

@@ -69,7 +69,7 @@ pub async fn route(stream: &mut TcpStream, shared: &Shared) -> Route {
     );
     if let Some(etag) = etag {
         response.push_str(&format!(
-            "ETag: {etag}\r\nCache-Control: {}\r\n",
+            "ETag: {etag}\r\nCache-Control: {}\r\nX-Content-Type-Options: nosniff\r\n",
             static_files::CACHE_CONTROL
         ));
     }

@@ -37,6 +37,7 @@ async fn the_page_is_served_at_the_root() {
         Some("text/html; charset=utf-8")
     );
     assert_eq!(header(&reply, "cache-control"), Some("no-cache"));
+    assert_eq!(header(&reply, "x-content-type-options"), Some("nosniff"));
     assert!(reply.contains("<script type=\"module\""), "{reply}");
     let with_query = get(&server, "/?room=3", "").await;
     assert!(with_query.starts_with("HTTP/1.1 200"), "{with_query}");
