@@ -51,6 +51,8 @@ test("two pages play b2b4 a6a5 b4c4 f9e8 c4c9 to checkmate", async () => {
   assert.ok(await y(red, "e0") > await y(red, "e9"), "Red sees its side at the bottom");
 
   await enterLobby(watcher, server.url, "Zhao");
+  await watcher.locator("[data-watch]").first().waitFor();
+  await shot(watcher, T, "03b-lobby-phone");
   await watcher.locator("[data-watch]").first().click();
   await watcher.waitForSelector("#table:not([hidden])");
   await watcher.waitForSelector("text=watching");
