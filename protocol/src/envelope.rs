@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorCode;
+use crate::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use crate::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions, XiangqiView};
 
 /// The protocol version this build speaks; `hello` must name it.
@@ -29,16 +30,18 @@ pub type Seq = u64;
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     Xiangqi,
+    Tuolaji,
 }
 
 impl GameKind {
     /// Every game.
-    pub const ALL: &'static [GameKind] = &[GameKind::Xiangqi];
+    pub const ALL: &'static [GameKind] = &[GameKind::Xiangqi, GameKind::Tuolaji];
 
     /// The game's name on the wire.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Xiangqi => "xiangqi",
+            GameKind::Tuolaji => "tuolaji",
         }
     }
 }
@@ -48,6 +51,7 @@ impl GameKind {
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum RoomOptions {
     Xiangqi(XiangqiOptions),
+    Tuolaji(TuolajiOptions),
 }
 
 impl RoomOptions {
@@ -55,6 +59,7 @@ impl RoomOptions {
     pub fn game(&self) -> GameKind {
         match self {
             RoomOptions::Xiangqi(_) => GameKind::Xiangqi,
+            RoomOptions::Tuolaji(_) => GameKind::Tuolaji,
         }
     }
 }
@@ -102,12 +107,15 @@ pub enum ClientMsg {
     /// Sits down at any waiting table with these options, or opens one.
     QuickPlay { seq: Seq, options: RoomOptions },
     /// Leaves the current room. During a xiangqi game this ends it: `abandoned` (a loss), or
-    /// `aborted` before one's own first move.
+    /// `aborted` before one's own first move; at a Tuolaji table the server plays the seat
+    /// until somebody takes it.
     Leave { seq: Seq },
     /// Asks for a fresh snapshot of the current room.
     Snapshot { seq: Seq },
     /// A xiangqi action in the current room.
     Xiangqi { seq: Seq, action: XiangqiAction },
+    /// A Tuolaji action in the current room.
+    Tuolaji { seq: Seq, action: TuolajiAction },
 }
 
 impl ClientMsg {
@@ -123,6 +131,7 @@ impl ClientMsg {
         "leave",
         "snapshot",
         "xiangqi",
+        "tuolaji",
     ];
 
     /// The request's sequence number (`hello` has none).
@@ -137,7 +146,8 @@ impl ClientMsg {
             | ClientMsg::QuickPlay { seq, .. }
             | ClientMsg::Leave { seq }
             | ClientMsg::Snapshot { seq }
-            | ClientMsg::Xiangqi { seq, .. } => Some(*seq),
+            | ClientMsg::Xiangqi { seq, .. }
+            | ClientMsg::Tuolaji { seq, .. } => Some(*seq),
         }
     }
 }
@@ -146,6 +156,7 @@ impl ClientMsg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameAction {
     Xiangqi(XiangqiAction),
+    Tuolaji(TuolajiAction),
 }
 
 impl GameAction {
@@ -153,6 +164,7 @@ impl GameAction {
     pub fn game(&self) -> GameKind {
         match self {
             GameAction::Xiangqi(_) => GameKind::Xiangqi,
+            GameAction::Tuolaji(_) => GameKind::Tuolaji,
         }
     }
 }
@@ -194,6 +206,7 @@ pub enum RoomStatus {
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum View {
     Xiangqi(XiangqiView),
+    Tuolaji(Box<TuolajiView>),
 }
 
 /// Something that happened in a room; tagged by `game` (`room` for seat changes).
@@ -202,6 +215,7 @@ pub enum View {
 pub enum Event {
     Room(RoomEvent),
     Xiangqi(XiangqiEvent),
+    Tuolaji(TuolajiEvent),
 }
 
 /// Seat changes, the same for every game.
@@ -210,7 +224,8 @@ pub enum Event {
 pub enum RoomEvent {
     /// A player sat down.
     Joined { seat: u8, player: SeatInfo },
-    /// A player's seat is free again: they left, or stayed away past the reconnection grace.
+    /// A player's seat is free again: they left, or stayed away past the reconnection grace
+    /// (a Tuolaji seat is then played by the server until somebody takes it).
     Left { seat: u8 },
     /// A player's connection dropped; the seat waits for the reconnection grace.
     Away { seat: u8 },
@@ -380,6 +395,6 @@ mod tests {
         };
         let bytes = encode(&hello).unwrap();
         assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());
-        assert_eq!(ClientMsg::TYPES.len(), 10);
+        assert_eq!(ClientMsg::TYPES.len(), 11);
     }
 }

@@ -129,6 +129,8 @@ error_codes! {
     BadBottom = "bad_bottom",
     /// An action that does not fit this moment of the hand (leading while following, …).
     WrongPhase = "wrong_phase",
+    /// A card or suit that is not in the notation (`Ts`, `SJ`; suits `s h c d`).
+    BadCard = "bad_card",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -193,6 +195,7 @@ mod tests {
                 "bidding_open",
                 "bad_bottom",
                 "wrong_phase",
+                "bad_card",
             ]
         );
     }

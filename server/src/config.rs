@@ -15,6 +15,7 @@ pub const ENV_PREFIX: &str = "QIPAI_";
 pub struct Config {
     pub server: ServerConfig,
     pub xiangqi: XiangqiConfig,
+    pub tuolaji: TuolajiConfig,
 }
 
 /// Listener, connections, sessions and rooms. Each field is documented in `config/default.toml`.
@@ -47,6 +48,27 @@ pub struct XiangqiConfig {
     pub natural_limit_counts_checks: bool,
     pub draw_offer_every_moves: u32,
     pub max_lag_ms: u64,
+}
+
+/// Defaults for Tuolaji tables (`rules/tuolaji.md`); a table's own options override them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuolajiConfig {
+    pub throw_penalty: u32,
+    pub deal_interval_ms: u64,
+    pub bid_window_ms: u64,
+    pub bottom_ms: u64,
+    pub turn_ms: u64,
+    pub seat_grace_ms: u64,
+    /// 0 for no limit.
+    pub round_minutes: u32,
+    pub last_call_minutes: u32,
+    pub joker_bids: bool,
+    pub between_hands_ms: u64,
+    /// Deals room `id` from this seed + `id` instead of a random seed (tests and replays
+    /// only: anyone who knows it knows every hand).
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// The configuration could not be read.
@@ -157,6 +179,8 @@ mod tests {
         assert_eq!(c.server.addr.to_string(), "127.0.0.1:7878");
         assert_eq!(c.server.max_frame_bytes, 65536);
         assert_eq!(c.xiangqi.time_control, "30+10");
+        assert_eq!(c.tuolaji.bid_window_ms, 5000);
+        assert_eq!(c.tuolaji.seed, None);
     }
 
     #[test]

@@ -279,6 +279,9 @@ impl Player {
             ClientMsg::Xiangqi { seq, action } => {
                 self.act(session, seq, GameAction::Xiangqi(action))
             }
+            ClientMsg::Tuolaji { seq, action } => {
+                self.act(session, seq, GameAction::Tuolaji(action))
+            }
         }
     }
 

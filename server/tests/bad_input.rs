@@ -27,7 +27,9 @@ struct Nothing {}
 
 /// The game as Red sees it, for before/after comparisons (the running clock aside).
 async fn state(client: &mut Client) -> (u64, qipai_protocol::xiangqi::XiangqiView) {
-    let (seq, View::Xiangqi(mut view)) = client.snapshot().await;
+    let (seq, View::Xiangqi(mut view)) = client.snapshot().await else {
+        panic!("a xiangqi view")
+    };
     view.clocks.red_ms = 0;
     view.clocks.black_ms = 0;
     view.clocks.server_time = 0;

@@ -70,8 +70,12 @@ async fn increment_is_added_and_both_sides_agree() {
     );
     assert_eq!(clocks.black_ms, 60_000, "Black's first move was free");
     assert_eq!(clocks.running, Some(Side::Black));
-    let (_, View::Xiangqi(red_view)) = red.snapshot().await;
-    let (_, View::Xiangqi(black_view)) = black.snapshot().await;
+    let (_, View::Xiangqi(red_view)) = red.snapshot().await else {
+        panic!("expected a xiangqi view")
+    };
+    let (_, View::Xiangqi(black_view)) = black.snapshot().await else {
+        panic!("expected a xiangqi view")
+    };
     assert_eq!(red_view.clocks.red_ms, black_view.clocks.red_ms);
 }
 
@@ -92,7 +96,9 @@ async fn missing_first_move_aborts() {
     );
     assert_eq!(result_of(&mut black).await.0, result);
     // The room says so in its snapshot too.
-    let (_, View::Xiangqi(view)) = black.snapshot().await;
+    let (_, View::Xiangqi(view)) = black.snapshot().await else {
+        panic!("expected a xiangqi view")
+    };
     assert_eq!(view.result, Some(result));
     assert!(black
         .log

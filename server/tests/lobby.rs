@@ -52,7 +52,9 @@ async fn quick_play_pairs_players_with_the_same_options() {
     assert_eq!(rooms.len(), 2);
     assert_eq!(rooms[0].status, RoomStatus::Playing);
     assert_eq!(rooms[1].status, RoomStatus::Waiting);
-    let RoomOptions::Xiangqi(listed) = &rooms[0].options;
+    let RoomOptions::Xiangqi(listed) = &rooms[0].options else {
+        panic!("a xiangqi room")
+    };
     assert_eq!(listed.time_control.as_deref(), Some("10+5"));
     assert_eq!(
         listed.natural_limit_moves,
@@ -167,6 +169,7 @@ async fn metrics_count_what_happened() {
     for line in [
         "qipai_connections 2\n",
         "qipai_rooms{game=\"xiangqi\"} 1\n",
+        "qipai_rooms{game=\"tuolaji\"} 0\n",
         "qipai_actions_total 1\n",
         "qipai_errors_total{code=\"not_your_turn\"} 1\n",
         "qipai_sessions 2\n",

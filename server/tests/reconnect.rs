@@ -51,7 +51,9 @@ async fn reconnect_mid_game_resumes_with_a_matching_snapshot() {
     black
         .event(|e| matches!(e, Event::Room(RoomEvent::Back { seat: 0 })))
         .await;
-    let (_, View::Xiangqi(theirs)) = black.snapshot().await;
+    let (_, View::Xiangqi(theirs)) = black.snapshot().await else {
+        panic!("expected a xiangqi view")
+    };
     let mut a = mine.clone();
     let b = theirs.clone();
     a.clocks = b.clocks;

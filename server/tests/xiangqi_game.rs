@@ -81,7 +81,9 @@ async fn full_game_to_checkmate_with_a_spectator() {
         assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
     }
 
-    let (_, View::Xiangqi(view)) = watcher.snapshot().await;
+    let (_, View::Xiangqi(view)) = watcher.snapshot().await else {
+        panic!("expected a xiangqi view")
+    };
     assert_eq!(view.status, Status::Over);
     assert_eq!(view.moves.len(), 5);
     assert!(view.legal_moves.is_empty());

@@ -22,6 +22,11 @@
 //! - [`hand`]: one hand as a state machine ([`Hand`]): deal, bids, bottom, tricks, result.
 //! - [`matchplay`]: a game across hands ([`Match`]), round results with the time limit.
 //! - [`suggest`]: a fast legal action for whoever must act, candidate actions for bots.
+//!
+//! Online:
+//! - [`game`]: [`TuolajiGame`], the table the server's room drives through the `Game` trait
+//!   (the deal's pace, the bid window, turn timers, vacant seats, hands one after another).
+//! - [`view`]: the wire forms of actions, events and results, and the per-seat view.
 
 pub mod bid;
 pub mod bottom;
@@ -29,6 +34,7 @@ pub mod combination;
 pub mod deal;
 pub mod error;
 pub mod follow;
+pub mod game;
 pub mod hand;
 pub mod level;
 pub mod matchplay;
@@ -39,10 +45,12 @@ mod shape;
 pub mod suggest;
 pub mod throw;
 pub mod trick;
+pub mod view;
 
 pub use combination::{decompose, validate_decomposition, Unit, UnitKind};
 pub use error::TuolajiError;
 pub use follow::{candidate_follows, check_follow, suggest_follow};
+pub use game::{hand_seed, TuolajiGame, TuolajiGameError, TuolajiSettings};
 pub use hand::{Hand, HandAction, HandEvent, HandResult, Phase};
 pub use matchplay::{Match, MatchOutcome};
 pub use options::TuolajiOptions;

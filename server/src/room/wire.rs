@@ -2,8 +2,10 @@
 //! events go into [`View`] and [`Event`]. The one place the server names a game.
 
 use qipai_games::clock::TimeControl;
+use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions as Rules, TuolajiSettings};
 use qipai_games::xiangqi::{EndRules, Position, XiangqiGame, XiangqiSettings};
-use qipai_games::Game;
+use qipai_games::{Game, Millis};
+use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::{ErrorCode, Event, GameAction, GameKind, RoomOptions, View, WireError};
 
@@ -29,6 +31,7 @@ impl OnWire for XiangqiGame {
     fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
         match action {
             GameAction::Xiangqi(a) => Ok(a),
+            other => Err(other),
         }
     }
 
@@ -41,6 +44,25 @@ impl OnWire for XiangqiGame {
     }
 }
 
+impl OnWire for TuolajiGame {
+    const KIND: GameKind = GameKind::Tuolaji;
+
+    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
+        match action {
+            GameAction::Tuolaji(a) => Ok(a),
+            other => Err(other),
+        }
+    }
+
+    fn wire_view(view: Self::View) -> View {
+        View::Tuolaji(Box::new(view))
+    }
+
+    fn wire_event(event: Self::Event) -> Event {
+        Event::Tuolaji(event)
+    }
+}
+
 /// Fills in a room's options from the configuration and checks them, so that two requests
 /// for the same game compare equal in quick play.
 ///
@@ -49,6 +71,7 @@ impl OnWire for XiangqiGame {
 pub fn normalize(options: &RoomOptions, config: &Config) -> Result<RoomOptions, WireError> {
     match options {
         RoomOptions::Xiangqi(o) => Ok(RoomOptions::Xiangqi(xiangqi_settings(o, config)?.0)),
+        RoomOptions::Tuolaji(o) => Ok(RoomOptions::Tuolaji(tuolaji_settings(o, config)?.0)),
     }
 }
 
@@ -63,7 +86,64 @@ pub fn open(mut parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHand
             parts.options = RoomOptions::Xiangqi(options);
             Ok(Room::spawn(XiangqiGame::new(&settings, seed), parts))
         }
+        RoomOptions::Tuolaji(o) => {
+            let (options, settings) = tuolaji_settings(o, config)?;
+            parts.options = RoomOptions::Tuolaji(options);
+            // A Tuolaji seat is played by the server once its player has been away this
+            // long (the rules page's `seat_grace_ms`), instead of the server-wide grace.
+            parts.timings.reconnect_grace = Millis(settings.rules.seat_grace_ms);
+            // With a configured seed (tests), room `id` deals from `seed + id`.
+            let seed = config
+                .tuolaji
+                .seed
+                .map_or(seed, |s| s.wrapping_add(parts.id));
+            Ok(Room::spawn(TuolajiGame::new(&settings, seed), parts))
+        }
     }
+}
+
+/// A Tuolaji room's options with every default filled in, and the table's settings.
+fn tuolaji_settings(
+    o: &TuolajiOptions,
+    config: &Config,
+) -> Result<(TuolajiOptions, TuolajiSettings), WireError> {
+    let d = &config.tuolaji;
+    if o.joker_bids.unwrap_or(d.joker_bids) {
+        return Err(WireError {
+            code: ErrorCode::BadOptions,
+            message: "joker_bids: jokers cannot bid in these rules (第十条)".into(),
+        });
+    }
+    let round_minutes = o.round_minutes.unwrap_or(d.round_minutes);
+    let rules = Rules {
+        throw_penalty: o.throw_penalty.unwrap_or(d.throw_penalty),
+        deal_interval_ms: o.deal_interval_ms.unwrap_or(d.deal_interval_ms),
+        bid_window_ms: o.bid_window_ms.unwrap_or(d.bid_window_ms),
+        bottom_ms: o.bottom_ms.unwrap_or(d.bottom_ms),
+        turn_ms: o.turn_ms.unwrap_or(d.turn_ms),
+        seat_grace_ms: o.seat_grace_ms.unwrap_or(d.seat_grace_ms),
+        round_minutes: (round_minutes > 0).then_some(round_minutes),
+        last_call_minutes: o.last_call_minutes.unwrap_or(d.last_call_minutes),
+        joker_bids: false,
+    };
+    let settings = TuolajiSettings {
+        between_hands_ms: o.between_hands_ms.unwrap_or(d.between_hands_ms),
+        rules,
+    };
+    let r = &settings.rules;
+    let options = TuolajiOptions {
+        throw_penalty: Some(r.throw_penalty),
+        deal_interval_ms: Some(r.deal_interval_ms),
+        bid_window_ms: Some(r.bid_window_ms),
+        bottom_ms: Some(r.bottom_ms),
+        turn_ms: Some(r.turn_ms),
+        seat_grace_ms: Some(r.seat_grace_ms),
+        round_minutes: Some(round_minutes),
+        last_call_minutes: Some(r.last_call_minutes),
+        joker_bids: Some(false),
+        between_hands_ms: Some(settings.between_hands_ms),
+    };
+    Ok((options, settings))
 }
 
 /// A xiangqi room's options with every default filled in, and the game's settings.

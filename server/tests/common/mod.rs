@@ -16,6 +16,8 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod tuolaji;
+
 /// How long a test waits for any one message before failing.
 pub const PATIENCE: Duration = Duration::from_secs(5);
 

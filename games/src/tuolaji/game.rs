@@ -1,0 +1,430 @@
+//! A Tuolaji table as the room drives it: the [`Game`] trait over [`Match`], with the
+//! deal's pace, the bid window, turn timers, the pause between hands and the round's time
+//! limit all as deadlines (rules page, "Time online" **[D]**).
+//!
+//! - The deal: one card per `deal_interval_ms` (with 0, the whole deal in one burst, still
+//!   one event per card). Each card reaches only its receiver; the others learn that a card
+//!   was dealt ([`Emit::Split`]).
+//! - A seat whose time runs out gets the engine's suggestion played for it and is marked
+//!   auto-played ([`AutoReason::TimedOut`]) until it acts again; its later turns still wait
+//!   the full time, so the player can take over by acting **[D]**.
+//! - A seat left by its player ([`Game::forfeit`]) is played by the server at once
+//!   ([`AutoReason::Vacant`]) until somebody sits there again ([`Game::reseat`], allowed at
+//!   any moment: the newcomer sees exactly what the seat sees). When every seat is vacant,
+//!   the game ends with no result.
+//! - After a hand, the result stays on the table for `between_hands_ms`; then the next hand
+//!   is dealt from a seed derived from the table's ([`hand_seed`]).
+
+use qipai_protocol::tuolaji::{AutoReason, EndReason, Outcome, TuolajiAction, TuolajiEvent};
+use qipai_protocol::ErrorCode;
+
+use super::error::TuolajiError;
+use super::hand::HandEvent;
+use super::matchplay::Match;
+use super::options::TuolajiOptions;
+use super::suggest::suggest;
+use super::view::{action_in, event_out, levels_out, outcome_out, result_out, NotationError};
+use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
+
+/// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
+/// (zero timings, vacant seats) still hands control back to the room now and then.
+const MAX_STEPS_PER_CALL: usize = 64;
+
+/// A Tuolaji table's settings: the rules page's options and the table's own timing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TuolajiSettings {
+    /// Every timing and rule option of the rules page.
+    pub rules: TuolajiOptions,
+    /// The pause between a hand's result and the next deal **[D]**. Default 8000 ms.
+    pub between_hands_ms: u64,
+}
+
+impl Default for TuolajiSettings {
+    fn default() -> TuolajiSettings {
+        TuolajiSettings {
+            rules: TuolajiOptions::default(),
+            between_hands_ms: 8000,
+        }
+    }
+}
+
+/// Why a Tuolaji action was refused. Nothing changes when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TuolajiGameError {
+    /// The rules refuse it (the message names the article).
+    #[error(transparent)]
+    Rule(#[from] TuolajiError),
+    /// A card or suit is not in the notation.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// Seats are still empty.
+    #[error("the game has not started: seats are still empty")]
+    NotStarted,
+}
+
+impl Coded for TuolajiGameError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            TuolajiGameError::Rule(e) => e.code(),
+            TuolajiGameError::Notation(_) => ErrorCode::BadCard,
+            TuolajiGameError::NotStarted => ErrorCode::NotStarted,
+        }
+    }
+}
+
+/// The seed of hand `number` (1 for the first) of a table seeded with `seed`: a replay
+/// through [`Match`] alone deals the same cards with these.
+pub fn hand_seed(seed: u64, number: u32) -> u64 {
+    // splitmix64: neighbouring hands get unrelated deals.
+    let mut z = seed.wrapping_add(u64::from(number).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The announcement of hand `number` of `game`, just dealt.
+fn hand_started(number: u32, game: &Match) -> Emit<TuolajiEvent> {
+    let hand = game.hand();
+    Emit::All(TuolajiEvent::HandStarted {
+        hand_number: number,
+        first_drawer: hand.first_drawer().0,
+        dealer: hand.dealer().map(|s| s.0),
+        level_rank: hand.level().letter().to_string(),
+        levels: levels_out(game.levels()),
+    })
+}
+
+/// A step the table takes by itself when its time comes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// 五(一)3: announce that the hand in progress is the last one.
+    LastCall,
+    /// Deal the next hand.
+    NextHand,
+    /// Play the suggestion for a vacant seat.
+    Vacant(Seat),
+    /// The hand's own deadline: a card, the bid window, a time-out.
+    Hand,
+}
+
+/// One table of four.
+#[derive(Clone, Debug)]
+pub struct TuolajiGame {
+    settings: TuolajiSettings,
+    seed: u64,
+    /// The game, once every seat is filled.
+    pub(super) game: Option<Match>,
+    /// The number of the hand on the table (1 for the first).
+    pub(super) hand_number: u32,
+    /// When the last step of the hand happened: a vacant seat acts from then.
+    step_at: Millis,
+    /// When the next hand is dealt, while a finished hand is on the table.
+    pub(super) next_hand_at: Option<Millis>,
+    /// Seats the server plays, and why.
+    pub(super) auto: [Option<AutoReason>; 4],
+    /// Whether the last hand has been called (五(一)3).
+    pub(super) last_call_made: bool,
+    /// Set when the game ended outside the rules (every seat vacant, or an engine fault).
+    pub(super) abandoned: Option<Outcome>,
+}
+
+impl TuolajiGame {
+    /// The game across hands, once started.
+    pub fn game(&self) -> Option<&Match> {
+        self.game.as_ref()
+    }
+
+    /// The table's seed (each hand's deal comes from [`hand_seed`]).
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The outcome, once over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.abandoned
+            .or_else(|| self.game.as_ref()?.outcome().map(outcome_out))
+    }
+
+    fn is_vacant(&self, seat: Seat) -> bool {
+        self.auto.get(seat.index()) == Some(&Some(AutoReason::Vacant))
+    }
+
+    /// The deadline of the seat that must act: at once for a vacant seat, else the hand's.
+    pub(super) fn turn_deadline(&self) -> Option<Millis> {
+        let game = self.game.as_ref()?;
+        match game.hand().phase().to_act() {
+            Some(seat) if self.is_vacant(seat) => Some(self.step_at),
+            _ => game.deadline(),
+        }
+    }
+
+    /// What is due at `now`, if anything.
+    fn due(&self, now: Millis) -> Option<Step> {
+        let game = self.game.as_ref()?;
+        if self.is_over() {
+            return None;
+        }
+        if !self.last_call_made && game.last_call_at().is_some_and(|at| at <= now) {
+            return Some(Step::LastCall);
+        }
+        if game.hand().is_done() {
+            return self
+                .next_hand_at
+                .is_some_and(|at| at <= now)
+                .then_some(Step::NextHand);
+        }
+        match game.hand().phase().to_act() {
+            Some(seat) if self.is_vacant(seat) => {
+                return (self.step_at <= now).then_some(Step::Vacant(seat))
+            }
+            _ => {}
+        }
+        game.deadline()
+            .is_some_and(|at| at <= now)
+            .then_some(Step::Hand)
+    }
+
+    fn take(&mut self, step: Step, now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        let Some(game) = self.game.as_mut() else {
+            return Vec::new();
+        };
+        let result = match step {
+            Step::LastCall => {
+                self.last_call_made = true;
+                return match game.round_ends_at() {
+                    Some(at) => vec![Emit::All(TuolajiEvent::LastHand {
+                        round_ends_at: at.0,
+                    })],
+                    None => Vec::new(),
+                };
+            }
+            Step::NextHand => {
+                let number = self.hand_number + 1;
+                match game.next_hand(hand_seed(self.seed, number), now) {
+                    Ok(()) => {
+                        let started = hand_started(number, game);
+                        self.hand_number = number;
+                        self.next_hand_at = None;
+                        self.step_at = now;
+                        return vec![started];
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Step::Vacant(seat) => match suggest(game.hand()) {
+                Some((s, action)) if s == seat => game.apply(seat, action, now),
+                _ => Err(TuolajiError::NotYourTurn {
+                    expected: seat.0,
+                    action: "act",
+                }),
+            },
+            Step::Hand => game.on_deadline(now),
+        };
+        match result {
+            Ok(events) => self.publish(events, now),
+            // Every step the table takes by itself is one the engine accepts (its property
+            // tests play whole games by time-outs); should one ever be refused, the table
+            // ends rather than retry the same step for ever.
+            Err(_) => self.abandon(),
+        }
+    }
+
+    /// Ends the game with no result.
+    fn abandon(&mut self) -> Vec<Emit<TuolajiEvent>> {
+        let levels = self
+            .game
+            .as_ref()
+            .map_or([2, 2], |g| levels_out(g.levels()));
+        let outcome = Outcome {
+            winner: None,
+            reason: EndReason::Abandoned,
+            round_points: [0, 0],
+            levels,
+        };
+        self.abandoned = Some(outcome);
+        vec![Emit::All(TuolajiEvent::GameOver { outcome })]
+    }
+
+    fn set_auto(&mut self, seat: Seat, reason: Option<AutoReason>) -> Option<Emit<TuolajiEvent>> {
+        let slot = self.auto.get_mut(seat.index())?;
+        if *slot == reason {
+            return None;
+        }
+        *slot = reason;
+        Some(Emit::All(TuolajiEvent::Auto {
+            seat: seat.0,
+            reason,
+        }))
+    }
+
+    /// Turns the engine's events into the table's: private ones split, time-outs marked,
+    /// the hand's end announced with the levels and the next deal, the game's end.
+    fn publish(&mut self, events: Vec<HandEvent>, now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        self.step_at = now;
+        let mut out = Vec::new();
+        for event in events {
+            match &event {
+                HandEvent::TimedOut { seat } => {
+                    if !self.is_vacant(*seat) {
+                        out.extend(self.set_auto(*seat, Some(AutoReason::TimedOut)));
+                    }
+                }
+                HandEvent::HandOver { result } => {
+                    let Some(game) = self.game.as_ref() else {
+                        continue;
+                    };
+                    let over = game.outcome().is_some();
+                    let next = (!over).then(|| now + Millis(self.settings.between_hands_ms));
+                    self.next_hand_at = next;
+                    out.push(Emit::All(TuolajiEvent::HandOver {
+                        result: result_out(result, game.levels()),
+                        next_hand_at: next.map(|m| m.0),
+                    }));
+                    if let Some(outcome) = game.outcome() {
+                        out.push(Emit::All(TuolajiEvent::GameOver {
+                            outcome: outcome_out(outcome),
+                        }));
+                    }
+                }
+                _ => {
+                    let Some(own) = event_out(&event) else {
+                        continue;
+                    };
+                    match event.private_to() {
+                        Some(seat) => {
+                            // The redacted form always converts; without it nothing is sent
+                            // rather than the hidden cards.
+                            if let Some(others) = event_out(&event.redacted()) {
+                                out.push(Emit::Split { seat, own, others });
+                            }
+                        }
+                        None => out.push(Emit::All(own)),
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Game for TuolajiGame {
+    type Options = TuolajiSettings;
+    type Action = TuolajiAction;
+    type View = qipai_protocol::tuolaji::TuolajiView;
+    type Event = TuolajiEvent;
+    type Error = TuolajiGameError;
+
+    const SEATS: u8 = 4;
+
+    fn new(options: &TuolajiSettings, seed: u64) -> TuolajiGame {
+        TuolajiGame {
+            settings: options.clone(),
+            seed,
+            game: None,
+            hand_number: 0,
+            step_at: Millis::ZERO,
+            next_hand_at: None,
+            auto: [None; 4],
+            last_call_made: false,
+            abandoned: None,
+        }
+    }
+
+    /// 第八条1: both teams at 2; the first hand is dealt from [`hand_seed`]`(seed, 1)`.
+    fn start(&mut self, now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        if self.game.is_some() || self.abandoned.is_some() {
+            return Vec::new();
+        }
+        match Match::new(&self.settings.rules, hand_seed(self.seed, 1), now) {
+            Ok(game) => {
+                let started = hand_started(1, &game);
+                self.game = Some(game);
+                self.hand_number = 1;
+                self.step_at = now;
+                vec![started]
+            }
+            // Options the engine does not play are refused when the table is created; a
+            // table built around that check closes at once.
+            Err(_) => self.abandon(),
+        }
+    }
+
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: TuolajiAction,
+        received: Received,
+    ) -> Result<Vec<Emit<TuolajiEvent>>, TuolajiGameError> {
+        if self.abandoned.is_some() {
+            return Err(TuolajiError::MatchOver.into());
+        }
+        let action = action_in(action)?;
+        let now = received.at;
+        let game = self.game.as_mut().ok_or(TuolajiGameError::NotStarted)?;
+        let events = game.apply(seat, action, now)?;
+        let mut out: Vec<Emit<TuolajiEvent>> = self.set_auto(seat, None).into_iter().collect();
+        out.extend(self.publish(events, now));
+        Ok(out)
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        let game = self.game.as_ref()?;
+        if self.is_over() {
+            return None;
+        }
+        let last_call = game.last_call_at().filter(|_| !self.last_call_made);
+        let step = if game.hand().is_done() {
+            self.next_hand_at
+        } else {
+            self.turn_deadline()
+        };
+        match (last_call, step) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_deadline(&mut self, now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        let mut out = Vec::new();
+        for _ in 0..MAX_STEPS_PER_CALL {
+            let Some(step) = self.due(now) else {
+                break;
+            };
+            out.extend(self.take(step, now));
+        }
+        out
+    }
+
+    /// The seat is played by the server at once from now on; with every seat vacant the
+    /// table closes with no result.
+    fn forfeit(&mut self, seat: Seat, _now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        if self.game.is_none() || self.is_over() {
+            return Vec::new();
+        }
+        let mut out: Vec<_> = self
+            .set_auto(seat, Some(AutoReason::Vacant))
+            .into_iter()
+            .collect();
+        if self.auto.iter().all(|a| *a == Some(AutoReason::Vacant)) {
+            out.extend(self.abandon());
+        }
+        out
+    }
+
+    /// Any seat may be taken again at any moment: the newcomer sees what the seat sees.
+    fn can_reseat(&self, seat: Seat) -> bool {
+        self.is_vacant(seat)
+    }
+
+    fn reseat(&mut self, seat: Seat, _now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        self.set_auto(seat, None).into_iter().collect()
+    }
+
+    fn view(&self, viewer: Viewer, now: Millis) -> qipai_protocol::tuolaji::TuolajiView {
+        super::view::table_view(self, viewer, now)
+    }
+
+    fn is_over(&self) -> bool {
+        self.abandoned.is_some() || self.game.as_ref().is_some_and(|g| g.outcome().is_some())
+    }
+}

@@ -1,0 +1,382 @@
+//! Tuolaji over the test kit: short timings, seating, a player that acts from its own view
+//! (the view's hint, and bids from its own hand), and a replay of a table's events through
+//! the engine alone.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use qipai_games::cards::Card;
+use qipai_games::tuolaji::{
+    hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiOptions as Rules,
+};
+use qipai_games::{Millis, Seat};
+use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
+use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View};
+
+use super::{Client, TestServer};
+
+/// The seed the test servers deal from: room `id` deals from `SEED + id`.
+pub const SEED: u64 = 20_240_601;
+
+/// A server that deals from [`SEED`] and lets bursts of events through (a whole hand can be
+/// played in one go with zero timings).
+pub async fn seeded_server() -> TestServer {
+    TestServer::start(|c| {
+        c.tuolaji.seed = Some(SEED);
+        c.server.outbound_queue = 1 << 16;
+        c.server.rate_per_sec = 10_000;
+        c.server.rate_burst = 10_000;
+    })
+    .await
+}
+
+/// Zero pauses, a short bid window, turns long enough never to run out in a test.
+pub fn fast_options() -> TuolajiOptions {
+    TuolajiOptions {
+        deal_interval_ms: Some(0),
+        bid_window_ms: Some(30),
+        bottom_ms: Some(10_000),
+        turn_ms: Some(10_000),
+        between_hands_ms: Some(0),
+        ..TuolajiOptions::default()
+    }
+}
+
+/// The engine's rules for a replay of a table with `options` (only the scoring and the bid
+/// window matter to a replay).
+pub fn rules_of(options: &TuolajiOptions) -> Rules {
+    let d = Rules::default();
+    Rules {
+        throw_penalty: options.throw_penalty.unwrap_or(d.throw_penalty),
+        deal_interval_ms: 0,
+        bid_window_ms: options.bid_window_ms.unwrap_or(d.bid_window_ms),
+        ..d
+    }
+}
+
+impl Client {
+    /// Creates a Tuolaji table at `seat` (or any); returns its id once seated.
+    pub async fn create_tuolaji(&mut self, options: TuolajiOptions, seat: Option<u8>) -> RoomId {
+        let seq = self.seq();
+        self.send(&ClientMsg::CreateRoom {
+            seq,
+            options: RoomOptions::Tuolaji(options),
+            seat,
+        })
+        .await;
+        self.joined_room(seq).await
+    }
+
+    /// Quick play: any waiting Tuolaji table with these options, or a new one.
+    pub async fn quick_tuolaji(&mut self, options: TuolajiOptions) -> (RoomId, u8) {
+        let seq = self.seq();
+        self.send(&ClientMsg::QuickPlay {
+            seq,
+            options: RoomOptions::Tuolaji(options),
+        })
+        .await;
+        match self.recv().await {
+            ServerMsg::Joined {
+                room_id,
+                seat: Some(seat),
+                ..
+            } => {
+                assert!(matches!(self.recv().await, ServerMsg::Snapshot { .. }));
+                (room_id, seat)
+            }
+            other => panic!("quick play {seq}: {other:?}"),
+        }
+    }
+
+    async fn joined_room(&mut self, seq: u64) -> RoomId {
+        match self.recv().await {
+            ServerMsg::Joined { room_id, .. } => {
+                assert!(matches!(self.recv().await, ServerMsg::Snapshot { .. }));
+                room_id
+            }
+            other => panic!("create {seq}: {other:?}"),
+        }
+    }
+
+    /// Sends a Tuolaji action; returns its seq.
+    pub async fn tl(&mut self, action: TuolajiAction) -> u64 {
+        let seq = self.seq();
+        self.send(&ClientMsg::Tuolaji { seq, action }).await;
+        seq
+    }
+
+    /// A fresh snapshot: its event number and Tuolaji view.
+    pub async fn tl_view(&mut self) -> (u64, TuolajiView) {
+        match self.snapshot().await {
+            (seq, View::Tuolaji(view)) => (seq, *view),
+            other => panic!("expected a Tuolaji view, got {other:?}"),
+        }
+    }
+}
+
+/// The Tuolaji event in `msg`, with its number.
+pub fn tl_event(msg: &ServerMsg) -> Option<(u64, &TuolajiEvent)> {
+    match msg {
+        ServerMsg::Event {
+            event_seq,
+            event: Event::Tuolaji(e),
+            ..
+        } => Some((*event_seq, e)),
+        _ => None,
+    }
+}
+
+/// Every Tuolaji event in a log, in order.
+pub fn tl_events(log: &[ServerMsg]) -> Vec<TuolajiEvent> {
+    log.iter()
+        .filter_map(|m| tl_event(m).map(|(_, e)| e.clone()))
+        .collect()
+}
+
+/// A bid from `view`'s own level cards when it would stand: a first bid, a strengthening
+/// or a counter-bid with strictly more identical cards (第十条).
+pub fn bid_for(view: &TuolajiView, seat: u8) -> Option<TuolajiAction> {
+    if !matches!(view.phase, Phase::Dealing | Phase::Bidding { .. }) {
+        return None;
+    }
+    let level = view.level_rank.as_deref()?;
+    let hand = view.hand.as_ref()?;
+    let (count, suit, card) = ["s", "h", "c", "d"]
+        .into_iter()
+        .map(|suit| {
+            let card = format!("{level}{suit}");
+            (hand.iter().filter(|c| **c == card).count(), suit, card)
+        })
+        .max_by_key(|(n, _, _)| *n)?;
+    let stands = match view.bids.last() {
+        None => count > 0,
+        Some(b) if b.seat == seat => b.suit == suit && count > b.cards.len(),
+        Some(b) => count > b.cards.len(),
+    };
+    stands.then(|| TuolajiAction::Bid {
+        cards: vec![card; count],
+    })
+}
+
+/// A seated client that plays legal moves from its own view.
+pub struct Player {
+    pub client: Client,
+    pub seat: u8,
+    /// Messages read while waiting for an answer, still to be looked at.
+    pending: VecDeque<ServerMsg>,
+    /// Actions the server refused (a bid that came too late, a turn already auto-played).
+    pub refused: Vec<(ErrorCode, String)>,
+    /// Hands seen to their end.
+    pub hands: u32,
+}
+
+impl Player {
+    pub fn new(client: Client, seat: u8) -> Player {
+        Player {
+            client,
+            seat,
+            pending: VecDeque::new(),
+            refused: Vec::new(),
+            hands: 0,
+        }
+    }
+
+    async fn next(&mut self) -> ServerMsg {
+        match self.pending.pop_front() {
+            Some(m) => m,
+            None => self.client.recv().await,
+        }
+    }
+
+    /// A snapshot's view; other messages read meanwhile wait in `pending`.
+    pub async fn view(&mut self) -> TuolajiView {
+        let seq = self.client.seq();
+        self.client.send(&ClientMsg::Snapshot { seq }).await;
+        loop {
+            match self.client.recv().await {
+                ServerMsg::Snapshot {
+                    view: View::Tuolaji(v),
+                    ..
+                } => return *v,
+                other => self.pending.push_back(other),
+            }
+        }
+    }
+
+    /// Sends `action` and waits for its answer; other messages wait in `pending`.
+    pub async fn act(&mut self, action: TuolajiAction) -> Result<(), (ErrorCode, String)> {
+        let seq = self.client.tl(action).await;
+        loop {
+            match self.client.recv().await {
+                ServerMsg::Ok { seq: s } if s == seq => return Ok(()),
+                ServerMsg::Error {
+                    seq: Some(s),
+                    code,
+                    message,
+                } if s == seq => return Err((code, message)),
+                other => self.pending.push_back(other),
+            }
+        }
+    }
+
+    async fn act_from(&mut self, action: Option<TuolajiAction>) {
+        if let Some(action) = action {
+            if let Err(e) = self.act(action).await {
+                self.refused.push(e);
+            }
+        }
+    }
+
+    /// Plays until the game is over or `hands` hands have ended: whenever an event may have
+    /// made it this seat's turn, it plays its view's hint; in the bid window it bids from
+    /// its own hand when that bid would stand; `silent` seats never act.
+    pub async fn play(&mut self, hands: u32, silent: bool) {
+        let me = self.seat;
+        loop {
+            let msg = self.next().await;
+            let Some((_, event)) = tl_event(&msg) else {
+                continue;
+            };
+            let (turn, bid) = match event {
+                TuolajiEvent::GameOver { .. } => return,
+                TuolajiEvent::HandOver { .. } => {
+                    self.hands += 1;
+                    if self.hands >= hands {
+                        return;
+                    }
+                    (false, false)
+                }
+                TuolajiEvent::BiddingClosed {
+                    dealer,
+                    trump: None,
+                } => (*dealer == me, false),
+                TuolajiEvent::BottomTaken { dealer, .. }
+                | TuolajiEvent::BottomPutBack { dealer, .. } => (*dealer == me, false),
+                TuolajiEvent::Led { seat, .. } | TuolajiEvent::Followed { seat, .. } => {
+                    ((seat + 1) % 4 == me, false)
+                }
+                TuolajiEvent::TrickWon { winner, .. } => (*winner == me, false),
+                TuolajiEvent::DealDone { .. } => (false, true),
+                TuolajiEvent::Bid(b) => (false, b.seat != me),
+                _ => (false, false),
+            };
+            if silent || !(turn || bid) {
+                continue;
+            }
+            let view = self.view().await;
+            let action = if turn {
+                view.hint.clone()
+            } else {
+                bid_for(&view, me)
+            };
+            self.act_from(action).await;
+        }
+    }
+}
+
+/// Every Tuolaji event of a table in order, each private one as its owner saw it: the
+/// seats' logs merged by event number.
+pub fn merged(logs: &[&[ServerMsg]]) -> Vec<TuolajiEvent> {
+    let mut all: BTreeMap<u64, TuolajiEvent> = BTreeMap::new();
+    for log in logs {
+        for (seq, event) in log.iter().filter_map(tl_event) {
+            let shows = match event {
+                TuolajiEvent::Dealt { card, .. } => card.is_some(),
+                TuolajiEvent::BottomTaken { cards, .. }
+                | TuolajiEvent::BottomPutBack { cards, .. } => !cards.is_empty(),
+                _ => true,
+            };
+            if shows || !all.contains_key(&seq) {
+                all.insert(seq, event.clone());
+            }
+        }
+    }
+    all.into_values().collect()
+}
+
+fn cards(text: &[String]) -> Vec<Card> {
+    text.iter().map(|c| c.parse().expect("a card")).collect()
+}
+
+/// Replays a table's merged events through [`Match`] alone from `seed` (each hand dealt
+/// from [`hand_seed`]), checking every dealt card against the engine's deal, and returns
+/// the game. The test players never throw, so every lead is replayed as it was split.
+pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
+    let mut game: Option<Match> = None;
+    let mut now = Millis(0);
+    for event in events {
+        if let TuolajiEvent::HandStarted { hand_number, .. } = event {
+            let hand_seed = hand_seed(seed, *hand_number);
+            match game.as_mut() {
+                None => game = Some(Match::new(rules, hand_seed, now).expect("a game")),
+                Some(g) => g.next_hand(hand_seed, now).expect("the next hand"),
+            }
+            continue;
+        }
+        let Some(g) = game.as_mut() else {
+            continue;
+        };
+        let act = |g: &mut Match, seat: u8, action: HandAction, now| {
+            g.apply(Seat(seat), action, now)
+                .unwrap_or_else(|e| panic!("replay refused at {event:?}: {e}"));
+        };
+        match event {
+            TuolajiEvent::Dealt { seat, card } => {
+                let dealt = g.deal_next(now).expect("a card to deal");
+                let Some(HandEvent::Dealt {
+                    seat: s,
+                    card: Some(c),
+                }) = dealt.first()
+                else {
+                    panic!("the engine dealt {dealt:?}")
+                };
+                assert_eq!((s.0, Some(c.to_string())), (*seat, card.clone()));
+            }
+            TuolajiEvent::Bid(b) => act(
+                g,
+                b.seat,
+                HandAction::Bid {
+                    cards: cards(&b.cards),
+                },
+                now,
+            ),
+            TuolajiEvent::BiddingClosed { .. } => {
+                if let EnginePhase::Bidding { closes_at } = g.hand().phase() {
+                    now = now.max(closes_at);
+                }
+                g.close_bidding(now).expect("bidding closes");
+            }
+            TuolajiEvent::TrumpNamed { dealer, suit } => act(
+                g,
+                *dealer,
+                HandAction::NameTrump {
+                    suit: qipai_games::cards::Suit::from_letter(
+                        suit.chars().next().expect("a suit"),
+                    )
+                    .expect("a suit"),
+                },
+                now,
+            ),
+            TuolajiEvent::BottomPutBack { dealer, cards: c } => {
+                act(g, *dealer, HandAction::PutBack { cards: cards(c) }, now)
+            }
+            TuolajiEvent::Led {
+                seat,
+                cards: c,
+                units,
+            } => act(
+                g,
+                *seat,
+                HandAction::Lead {
+                    cards: cards(c),
+                    declared: (units.len() > 1).then(|| units.iter().map(|u| cards(u)).collect()),
+                },
+                now,
+            ),
+            TuolajiEvent::Followed { seat, cards: c } => {
+                act(g, *seat, HandAction::Follow { cards: cards(c) }, now)
+            }
+            _ => {}
+        }
+    }
+    game.expect("the table started")
+}
