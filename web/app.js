@@ -6,6 +6,7 @@ import { Connection, storedName, storeName } from "./net.js";
 import { RoomState } from "./room.js";
 import { Lobby } from "./lobby.js";
 import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
+import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
 import { h, clear } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,7 +61,8 @@ function renderRoom() {
     clearTimeout(resumeTimer);
     if (!table || table.roomId !== room.roomId) {
       table?.destroy();
-      table = new XiangqiTable($("table"), { conn, room, toast, leave });
+      const Table = room.game === "tuolaji" ? TuolajiTable : XiangqiTable;
+      table = new Table($("table"), { conn, room, toast, leave });
       table.roomId = room.roomId;
     } else {
       table.render();
@@ -87,9 +89,13 @@ async function leave() {
 function start(name) {
   $("who").textContent = name;
   conn = new Connection(name);
-  room = new RoomState(conn, { xiangqi: { applyEvent: applyXiangqi } });
+  room = new RoomState(conn, {
+    xiangqi: { applyEvent: applyXiangqi },
+    tuolaji: { applyEvent: applyTuolaji },
+  });
   lobby = new Lobby($("lobby"), { conn, toast });
   room.onChange = renderRoom;
+  room.onEvent = (ev) => table?.onEvent?.(ev);
   conn.onState = showConnection;
   conn.onWelcome = (welcome) => {
     if (welcome.room_id != null && room.roomId == null) {

@@ -74,9 +74,34 @@ export class Lobby {
         h("label", {}, "Start position (FEN) ", fen)),
       h("button", { type: "submit", id: "btn-create" }, "Create table"));
 
+    const tlSeat = h("select", { id: "tl-create-seat" }, [0, 1, 2, 3].map((i) => h("option", { value: i }, `Seat ${i + 1}`)));
+    const tlTurn = h("select", { id: "tl-turn" },
+      [["15000", "15 s"], ["30000", "30 s"], ["60000", "60 s"]].map(([v, l]) => h("option", { value: v, selected: v === "30000" }, l)));
+    const tlPenalty = h("input", { id: "tl-penalty", type: "number", min: 0, max: 300, step: 5, value: 20 });
+    const tlRound = h("input", { id: "tl-round", type: "number", min: 0, max: 600, value: 0 });
+    const tuolaji = h("form", { class: "panel quick", id: "tuolaji-play", onsubmit: (e) => e.preventDefault() },
+      h("h2", {}, "拖拉机 Tuolaji"),
+      h("p", { class: "muted" }, "Three decks, four players in two teams."),
+      h("button", { type: "button", class: "primary", id: "btn-quick-tuolaji",
+        onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, "Quick play"),
+      h("details", {},
+        h("summary", {}, "New table with its rules"),
+        h("label", {}, "Your seat ", tlSeat),
+        h("label", {}, "Time per play ", tlTurn),
+        h("label", {}, "Failed-throw penalty ", tlPenalty),
+        h("label", {}, "Round limit in minutes (0: none) ", tlRound),
+        h("button", { type: "button", id: "btn-create-tuolaji", onclick: () => this.enter({
+          type: "create_room",
+          seat: Number(tlSeat.value),
+          options: {
+            game: "tuolaji", turn_ms: Number(tlTurn.value),
+            throw_penalty: Number(tlPenalty.value), round_minutes: Number(tlRound.value),
+          },
+        }) }, "Create table")));
+
     this.root.append(
       h("div", { class: "lobby" },
-        h("section", { class: "play" }, quick, create),
+        h("section", { class: "play" }, quick, tuolaji, create),
         h("section", { class: "panel open-tables" },
           h("div", { class: "row" }, h("h2", {}, "Open tables"),
             h("button", { class: "small", onclick: () => this.refresh() }, "Refresh")),
@@ -123,18 +148,19 @@ export class Lobby {
 
   tableRow(room) {
     const o = room.options;
-    const names = ["Red", "Black"];
-    const seats = room.seats.map((s, i) => h("span", { class: `seat ${i === 0 ? "red" : "black"}` },
+    const tuolaji = o.game === "tuolaji";
+    const names = tuolaji ? ["Seat 1", "Seat 2", "Seat 3", "Seat 4"] : ["Red", "Black"];
+    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : i === 0 ? "red" : "black"}` },
       `${names[i]}: `,
       s ? h("span", {}, h("span", { class: `dot ${s.connected ? "on" : "off"}` }), s.name)
-        : room.status === "waiting"
+        : room.status === "waiting" || (tuolaji && room.status === "playing")
           ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`,
               onclick: () => this.enter({ type: "join", room_id: room.room_id, seat: i }) }, "Sit here")
           : h("span", { class: "muted" }, "empty")));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
-        h("strong", {}, `#${room.room_id} 象棋`),
-        h("span", { class: "tc" }, o.time_control),
+        h("strong", {}, `#${room.room_id} ${tuolaji ? "拖拉机" : "象棋"}`),
+        tuolaji ? h("span", { class: "tc" }, `${o.turn_ms / 1000} s a play`) : h("span", { class: "tc" }, o.time_control),
         o.start_fen ? h("span", { class: "muted" }, "custom start") : null,
         h("span", { class: `status ${room.status}` }, STATUS[room.status] ?? room.status),
         room.spectators ? h("span", { class: "muted" }, `${room.spectators} watching`) : null),

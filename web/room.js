@@ -70,7 +70,10 @@ export class RoomState {
     this.lastSeq = msg.event_seq;
     const ev = msg.event;
     if (ev.game === "room") this.applyRoomEvent(ev);
-    else this.games[ev.game]?.applyEvent(this.view, ev, msg.server_time);
+    else if (this.games[ev.game]?.applyEvent(this.view, ev, msg.server_time) === "resync") {
+      // The event changed what the table waits for in ways only a snapshot spells out.
+      this.conn.send({ type: "snapshot" });
+    }
     this.onEvent(ev, msg);
     this.onChange();
   }
