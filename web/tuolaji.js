@@ -341,7 +341,9 @@ export class TuolajiTable {
         ` · bottom ${r.bottom_points}` + (r.bottom_points ? ` (×${r.bottom_multiplier})` : "")),
       h("span", {}, "Bottom ", cardRow(r.bottom, "mini"), ` ×${r.bottom_multiplier}`),
       h("span", {}, changed, ` → ${levelName(r.levels[0])} : ${levelName(r.levels[1])}`),
-      h("span", { class: "muted" }, `Next dealer: ${this.name(r.next_dealer)}`));
+      h("span", { class: "muted" }, `Next dealer: ${this.name(r.next_dealer)}`,
+        this.view.phase.type === "between_hands"
+          ? h("span", {}, " · next hand in ", h("span", { "data-deadline": this.view.phase.next_hand_at })) : null));
   }
 
   /** Shows a panel in the middle of the table for a while (a failed throw). */

@@ -13,8 +13,8 @@ let browser;
 
 before(async () => {
   server = await startServer({
-    QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "5",
-    QIPAI_TUOLAJI__BID_WINDOW_MS: "1500",
+    QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "10",
+    QIPAI_TUOLAJI__BID_WINDOW_MS: "4000",
     QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "60000",
   });
   browser = await launch();
@@ -32,6 +32,13 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
   await person.click("#btn-quick-tuolaji");
   await person.waitForSelector("#table:not([hidden])");
   await person.waitForSelector("text=Waiting for four players");
+
+  // Somebody watches on a phone: the table without any hand.
+  const watcher = await personPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await enterLobby(watcher, server.url, "Sun");
+  await watcher.locator("[data-watch]").first().click();
+  await watcher.waitForSelector("#table:not([hidden])");
+  await watcher.waitForSelector("text=the players' hands are hidden");
 
   const helpers = [];
   for (const name of ["Li", "Zhao", "Qian"]) {
@@ -75,7 +82,10 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
       await person.click("#btn-put-back");
       exchanged = true;
     } else if (await person.locator("#btn-play").count() && await person.locator("#btn-hint").count()) {
-      if (plays === 5) await shot(person, T, "04-playing");
+      if (plays === 5) {
+        await shot(person, T, "04-playing");
+        await shot(watcher, T, "04b-spectator-phone");
+      }
       await person.click("#btn-hint");
       await person.click("#btn-play:not([disabled])");
       plays += 1;
@@ -92,5 +102,7 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
   await shot(person, T, "06-previous-trick");
   console.log(`bid: ${bid}, a bid shown: ${sawBid}, exchanged the bottom: ${exchanged}, plays: ${plays}`);
 
-  for (const page of [person, ...helpers]) assert.deepEqual(page.errors, []);
+  await watcher.waitForSelector("#tl-result");
+  assert.equal(await watcher.locator("#hand .card").count(), 0);
+  for (const page of [person, watcher, ...helpers]) assert.deepEqual(page.errors, []);
 });
