@@ -23,6 +23,13 @@ export class RoomState {
     this.view = null;
     this.lastSeq = 0;
     this.ready = false; // a snapshot has arrived since `joined`
+    this.snapshotAsked = false;
+  }
+
+  requestSnapshot() {
+    if (this.snapshotAsked) return;
+    this.snapshotAsked = true;
+    this.conn.send({ type: "snapshot" });
   }
 
   /** Handles the room's messages; returns whether the message was one. */
@@ -48,6 +55,7 @@ export class RoomState {
         this.view = msg.view;
         this.lastSeq = msg.event_seq;
         this.ready = true;
+        this.snapshotAsked = false;
         this.onChange();
         return true;
       case "event":
@@ -64,15 +72,16 @@ export class RoomState {
     if (msg.event_seq > this.lastSeq + 1) {
       // Missed something: wait for a fresh snapshot and drop events until then.
       this.ready = false;
-      this.conn.send({ type: "snapshot" });
+      this.requestSnapshot();
       return;
     }
     this.lastSeq = msg.event_seq;
     const ev = msg.event;
     if (ev.game === "room") this.applyRoomEvent(ev);
     else if (this.games[ev.game]?.applyEvent(this.view, ev, msg.server_time) === "resync") {
-      // The event changed what the table waits for in ways only a snapshot spells out.
-      this.conn.send({ type: "snapshot" });
+      // The event changed what the table waits for in ways only a snapshot spells out. One
+      // request at a time: a snapshot includes every event that reached us before it.
+      this.requestSnapshot();
     }
     this.onEvent(ev, msg);
     this.onChange();

@@ -50,6 +50,8 @@ test("a gap asks for a snapshot and drops events until it comes", () => {
   room.handle(ev(5, { game: "xiangqi", type: "draw_offered", by: "black" }));
   assert.equal(room.view.draw_offer, null);
   assert.equal(room.ready, false);
+  room.handle(ev(6, { game: "xiangqi", type: "draw_offered", by: "black" }));
+  assert.deepEqual(sent, [{ type: "snapshot" }], "one request at a time");
 });
 
 test("started, moved and over update the view as §9.5 says", () => {

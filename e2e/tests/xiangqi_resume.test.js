@@ -59,6 +59,9 @@ test("a page reloaded mid-game resumes its seat", async () => {
   await a.click("#btn-decline-draw");
   await b.waitForSelector("#btn-offer-draw");
   assert.equal(await a.locator("#btn-accept-draw").count(), 0);
+  // A second offer so soon is refused, and the page says why in words.
+  await b.click("#btn-offer-draw");
+  await b.waitForSelector(".toast >> text=/offer a draw once every 10/");
 
   // Resigning needs a second click to confirm.
   await b.click("#btn-resign");
