@@ -2,7 +2,8 @@
 // through playwright-core, pages that fail the test on any console error, screenshots.
 
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,11 +31,22 @@ function freePort() {
 
 /**
  * Starts qipai-server on `port` (default: a free one) with `env` overrides
- * (QIPAI_SECTION__KEY) and waits for /healthz. Returns { url, port, stop() }.
+ * (QIPAI_SECTION__KEY) and waits for /healthz. `tuolajiSeed` deals every Tuolaji table from
+ * a fixed seed (a key the environment cannot set, so it goes into a copy of the default
+ * configuration). Returns { url, port, stop() }.
  */
-export async function startServer(env = {}, port = undefined) {
+export async function startServer(env = {}, port = undefined, { tuolajiSeed } = {}) {
   port ??= await freePort();
-  const child = spawn(SERVER_BIN, [], {
+  const args = [];
+  let dir = null;
+  if (tuolajiSeed != null) {
+    dir = mkdtempSync(path.join(os.tmpdir(), "qipai-e2e-"));
+    const file = path.join(dir, "config.toml");
+    const text = readFileSync(path.join(ROOT, "config", "default.toml"), "utf8");
+    writeFileSync(file, text.replace(/^\[tuolaji\]$/m, `[tuolaji]\nseed = ${tuolajiSeed}`));
+    args.push("--config", file);
+  }
+  const child = spawn(SERVER_BIN, args, {
     env: { ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -62,6 +74,7 @@ export async function startServer(env = {}, port = undefined) {
       if (child.exitCode == null) child.kill("SIGTERM");
       await Promise.race([exited, sleep(5000)]);
       if (child.exitCode == null) child.kill("SIGKILL");
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

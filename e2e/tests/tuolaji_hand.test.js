@@ -1,7 +1,8 @@
 // A person plays a whole Tuolaji hand through the page against three seats the server plays:
 // three helper pages fill the table and leave as it starts, so the server plays their seats
-// at once. The person bids when the cards allow, names the trump or exchanges the bottom when
-// dealer, plays every trick (with the server's suggestion) until the hand's result shows.
+// at once. The deal is seeded. The person bids when the cards allow, names the trump or exchanges the bottom when
+// dealer, plays every trick (with the server's suggestion, reloading the page once on the
+// way) until the hand's result shows.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -16,7 +17,7 @@ before(async () => {
     QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "10",
     QIPAI_TUOLAJI__BID_WINDOW_MS: "4000",
     QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "60000",
-  });
+  }, undefined, { tuolajiSeed: 7 });
   browser = await launch();
 });
 
@@ -72,6 +73,7 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
   // Then every trick until the hand's result.
   let plays = 0;
   let exchanged = false;
+  let resumed = false;
   for (let i = 0; i < 4000; i++) {
     if (await person.locator("#tl-result").count()) break;
     if (await person.locator("[data-suit]").count()) {
@@ -89,12 +91,24 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
       await person.click("#btn-hint");
       await person.click("#btn-play:not([disabled])");
       plays += 1;
+      if (plays === 10) {
+        // Reloaded mid-hand, the page gets its seat and its hand back.
+        const held = await person.locator("#hand .card").count();
+        await person.reload();
+        await person.waitForSelector("#table:not([hidden])");
+        await person.waitForFunction((n) => document.querySelectorAll("#hand .card").length <= n &&
+          document.querySelectorAll("#hand .card").length > 0, held);
+        resumed = true;
+      }
     }
     await sleep(40);
   }
   await person.waitForSelector("#tl-result", { timeout: 20000 });
   await shot(person, T, "05-hand-result");
   assert.ok(plays >= 39, `the person played every trick (${plays})`);
+  assert.ok(resumed);
+  // With this seed the person holds level cards, bids alone and so deals.
+  assert.ok(bid && sawBid && exchanged, `bid ${bid}, bid shown ${sawBid}, exchanged ${exchanged}`);
   assert.match(await person.textContent("#tl-result"), /Hand over: defenders -?\d+ points/);
   assert.equal(await person.locator("#hand .card").count(), 0);
   // The previous trick on demand.
