@@ -9,7 +9,7 @@ root="$(dirname "$here")"
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-fc-list 2>/dev/null | grep -qi "zen hei" || missing+=(fonts-wqy-zenhei)
+dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-wqy-zenhei)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
