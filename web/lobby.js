@@ -64,7 +64,7 @@ export class Lobby {
       if (fen.value.trim()) options.start_fen = fen.value.trim();
       this.enter({ type: "create_room", options, seat: Number(seat.value) });
     } },
-      h("h2", {}, "New table"),
+      h("h2", {}, "New xiangqi table"),
       h("label", {}, "Time control ", tc),
       h("label", {}, "Your side ", seat),
       h("details", {},
@@ -85,7 +85,7 @@ export class Lobby {
       h("button", { type: "button", class: "primary", id: "btn-quick-tuolaji",
         onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, "Quick play"),
       h("details", {},
-        h("summary", {}, "New table with its rules"),
+        h("summary", {}, "New Tuolaji table with its rules"),
         h("label", {}, "Your seat ", tlSeat),
         h("label", {}, "Time per play ", tlTurn),
         h("label", {}, "Failed-throw penalty ", tlPenalty),
@@ -101,7 +101,7 @@ export class Lobby {
 
     this.root.append(
       h("div", { class: "lobby" },
-        h("section", { class: "play" }, quick, tuolaji, create),
+        h("section", { class: "play" }, quick, create, tuolaji),
         h("section", { class: "panel open-tables" },
           h("div", { class: "row" }, h("h2", {}, "Open tables"),
             h("button", { class: "small", onclick: () => this.refresh() }, "Refresh")),

@@ -1,8 +1,9 @@
 // A person plays a whole Tuolaji hand through the page against three seats the server plays:
-// three helper pages fill the table and leave as it starts, so the server plays their seats
-// at once. The deal is seeded. The person bids when the cards allow, names the trump or exchanges the bottom when
-// dealer, plays every trick (with the server's suggestion, reloading the page once on the
-// way) until the hand's result shows.
+// the person opens a table with its own rules, three helper pages sit down from the lobby's
+// list and leave as the game starts, so the server plays their seats at once. The deal is
+// seeded. The person bids when the cards allow, exchanges the bottom as dealer (or names the
+// trump), plays every trick with the server's suggestion, reloading the page once on the way,
+// until the hand's result shows. A phone watches.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -30,7 +31,10 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
   const person = await personPage(browser);
   await enterLobby(person, server.url, "Wu");
   await shot(person, T, "01-lobby");
-  await person.click("#btn-quick-tuolaji");
+  // A new table with its own rules: a minute per play.
+  await person.click("text=New Tuolaji table with its rules");
+  await person.selectOption("#tl-turn", "60000");
+  await person.click("#btn-create-tuolaji");
   await person.waitForSelector("#table:not([hidden])");
   await person.waitForSelector("text=Waiting for four players");
 
@@ -45,7 +49,7 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
   for (const name of ["Li", "Zhao", "Qian"]) {
     const page = await personPage(browser);
     await enterLobby(page, server.url, name);
-    await page.click("#btn-quick-tuolaji");
+    await page.locator("[data-join]").first().click();
     await page.waitForSelector("#table:not([hidden])");
     helpers.push(page);
   }
