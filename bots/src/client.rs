@@ -1,0 +1,570 @@
+//! The WebSocket bot client: connects like any player, says hello, finds a table (quick
+//! play, or opens or joins one: [`Entry`]), follows the room from its snapshot and events
+//! (asking for a new snapshot on a gap in `event_seq`), thinks off the async task when its
+//! seat must act, and plays until the game is over; then leaves and starts the next game.
+//! The per-game part is a [`Table`].
+//!
+//! The strategy runs on `tokio::task::spawn_blocking`, so a long search never stalls the
+//! socket: messages keep being read while it thinks, and a decision made for a turn that
+//! has passed (the game ended, a snapshot changed things) is dropped.
+
+use std::future::pending;
+use std::time::{Duration, Instant};
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use qipai_protocol::{
+    decode, encode, ClientMsg, ErrorCode, RoomId, RoomOptions, Seq, ServerMsg, PROTOCOL_VERSION,
+};
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Bytes, Message};
+
+use crate::strategy::Strategy;
+use crate::table::{Ending, Table};
+
+/// Every `type` the server sends; anything else is a newer server's message and skipped.
+const SERVER_TYPES: &[&str] = &[
+    "welcome", "error", "ok", "pong", "rooms", "joined", "left", "snapshot", "event", "shutdown",
+];
+
+/// Refusals of the bot's own actions in one game before it resigns rather than hold the
+/// table with a strategy that keeps getting it wrong.
+const MAX_REFUSALS: u32 = 5;
+
+/// A deadline that does not come (a disabled timer still needs one).
+const NEVER: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// What the client is to do.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// `ws://host:port/ws`.
+    pub url: String,
+    /// The name shown at the table.
+    pub name: String,
+    /// The table's options (for quick play and for opening a table).
+    pub options: RoomOptions,
+    /// How the bot finds its table.
+    pub entry: Entry,
+    /// How many games to play, one after another.
+    pub games: u32,
+    /// Give up when the server sends nothing for this long (waiting alone at an opened
+    /// table counts too).
+    pub idle_timeout: Duration,
+    /// With [`Entry::QuickPlay`]: stand up and quick-play again when no opponent has come
+    /// this long after sitting down (plus a little per-name jitter). Two bots that
+    /// quick-play at the same moment may each open a table of their own; this brings them
+    /// together.
+    pub regroup_after: Duration,
+}
+
+/// How the bot finds a table for each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Sit at any waiting table with the options, or open one (`quick_play`).
+    QuickPlay,
+    /// Open a new table with the options and wait there for an opponent (`create_room`),
+    /// at `seat` or the first free one.
+    Create { seat: Option<u8> },
+    /// Sit at this room for the first game (`join`); later games quick-play.
+    Join { room_id: RoomId, seat: Option<u8> },
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameReport {
+    pub room_id: RoomId,
+    pub seat: u8,
+    pub ending: Ending,
+    /// The bot's actions the server refused (0 in a healthy game).
+    pub refused: u32,
+    /// For each accepted action, the time from sending it to the server's `ok`: the
+    /// round trip a load test measures.
+    pub acks: Vec<Duration>,
+}
+
+/// Why the client stopped before playing all its games.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("Could not connect to {url}: {source}")]
+    Connect {
+        url: String,
+        source: tungstenite::Error,
+    },
+    #[error("The connection failed: {0}")]
+    Socket(#[from] tungstenite::Error),
+    #[error("The server closed the connection.")]
+    Closed,
+    #[error("The server refused the request ({code:?}): {message}")]
+    Refused { code: ErrorCode, message: String },
+    #[error("The server sent nothing for {0:?}.")]
+    Idle(Duration),
+    #[error("A message could not be encoded: {0}")]
+    Encode(String),
+    #[error("The server is shutting down: {0}")]
+    Shutdown(String),
+    #[error("The options are for another game than this bot plays.")]
+    WrongGame,
+    #[error("The strategy's thread failed.")]
+    Strategy,
+}
+
+/// A two-way stream of WebSocket messages: a real WebSocket, or an in-memory one
+/// ([`crate::memory::duplex`]) for a bot the server seats itself.
+pub trait Duplex:
+    Stream<Item = Result<Message, tungstenite::Error>>
+    + Sink<Message, Error = tungstenite::Error>
+    + Send
+    + Unpin
+{
+}
+
+impl<T> Duplex for T where
+    T: Stream<Item = Result<Message, tungstenite::Error>>
+        + Sink<Message, Error = tungstenite::Error>
+        + Send
+        + Unpin
+{
+}
+
+type Socket = Box<dyn Duplex>;
+
+/// A decision being computed: the strategy comes back with it.
+type Thinking<S, A> = JoinHandle<(S, Option<A>)>;
+
+/// Connects to `config.url` and plays `config.games` games with `strategy`, calling
+/// `on_game` as each one ends; returns every game's report.
+///
+/// # Errors
+/// [`ClientError`] when the connection fails or closes, the server refuses the hello or
+/// the quick play, or nothing comes for `idle_timeout`.
+pub async fn play<T, S>(
+    config: &ClientConfig,
+    strategy: S,
+    on_game: impl FnMut(&GameReport),
+) -> Result<Vec<GameReport>, ClientError>
+where
+    T: Table,
+    S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
+{
+    if !T::accepts(&config.options) {
+        return Err(ClientError::WrongGame);
+    }
+    let socket = connect(config).await?;
+    play_over::<T, S>(socket, config, strategy, on_game).await
+}
+
+/// Plays like [`play`] over a connection that is already open (`config.url` is not used).
+///
+/// # Errors
+/// As [`play`].
+pub async fn play_over<T, S>(
+    socket: Box<dyn Duplex>,
+    config: &ClientConfig,
+    strategy: S,
+    mut on_game: impl FnMut(&GameReport),
+) -> Result<Vec<GameReport>, ClientError>
+where
+    T: Table,
+    S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
+{
+    if !T::accepts(&config.options) {
+        return Err(ClientError::WrongGame);
+    }
+    let mut bot = Bot::<T, S>::over(socket, config, strategy).await?;
+    let mut reports = Vec::new();
+    for game in 0..config.games {
+        let entry = match config.entry {
+            Entry::Join { .. } if game > 0 => Entry::QuickPlay,
+            entry => entry,
+        };
+        let report = bot.one_game(config, entry).await?;
+        on_game(&report);
+        reports.push(report);
+    }
+    let _ = bot.ws.close().await;
+    Ok(reports)
+}
+
+/// Opens a WebSocket to `config.url`.
+async fn connect(config: &ClientConfig) -> Result<Socket, ClientError> {
+    // Small buffers: a bot's frames are small, and a load test runs thousands of bots.
+    let ws_config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    let (ws, _) =
+        tokio_tungstenite::connect_async_with_config(config.url.as_str(), Some(ws_config), false)
+            .await
+            .map_err(|source| ClientError::Connect {
+                url: config.url.clone(),
+                source,
+            })?;
+    Ok(Box::new(ws))
+}
+
+/// Up to a second, different for each name, so that two lonely bots do not regroup in step.
+fn jitter(name: &str) -> Duration {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    Duration::from_millis(hash % 1000)
+}
+
+/// Where the bot is in one game.
+struct Seating<V> {
+    room_id: RoomId,
+    seat: Option<u8>,
+    view: Option<V>,
+    event_seq: u64,
+    /// A snapshot was asked for: events are ignored until it comes.
+    resyncing: bool,
+    /// The turn a decision was last sent for (so a turn is answered once).
+    answered: Option<u64>,
+    /// The seq of the last action sent and when it went out.
+    pending: Option<(Seq, Instant)>,
+    /// Round trips of accepted actions.
+    acks: Vec<Duration>,
+    refused: u32,
+}
+
+struct Bot<T: Table, S> {
+    ws: Socket,
+    next_seq: Seq,
+    /// The strategy, when it is not out thinking.
+    strategy: Option<S>,
+    /// Events that came while the strategy was thinking, to show it when it is back.
+    unseen: Vec<T::Event>,
+    idle: Duration,
+}
+
+impl<T, S> Bot<T, S>
+where
+    T: Table,
+    S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
+{
+    async fn over(
+        ws: Socket,
+        config: &ClientConfig,
+        strategy: S,
+    ) -> Result<Bot<T, S>, ClientError> {
+        let mut bot = Bot {
+            ws,
+            next_seq: 1,
+            strategy: Some(strategy),
+            unseen: Vec::new(),
+            idle: config.idle_timeout,
+        };
+        bot.send(&ClientMsg::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: config.name.clone(),
+            resume_token: None,
+        })
+        .await?;
+        loop {
+            match bot.recv().await? {
+                ServerMsg::Welcome { .. } => return Ok(bot),
+                ServerMsg::Error { code, message, .. } => {
+                    return Err(ClientError::Refused { code, message })
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn seq(&mut self) -> Seq {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        let bytes = encode(msg).map_err(|e| ClientError::Encode(e.to_string()))?;
+        self.ws.send(Message::Binary(Bytes::from(bytes))).await?;
+        Ok(())
+    }
+
+    /// The next server message; frames this build cannot read are logged and skipped.
+    async fn recv(&mut self) -> Result<ServerMsg, ClientError> {
+        loop {
+            let frame = tokio::time::timeout(self.idle, self.ws.next())
+                .await
+                .map_err(|_| ClientError::Idle(self.idle))?;
+            match frame {
+                None | Some(Ok(Message::Close(_))) => return Err(ClientError::Closed),
+                Some(Err(e)) => return Err(e.into()),
+                Some(Ok(Message::Binary(bytes))) => match decode::<ServerMsg>(&bytes, SERVER_TYPES)
+                {
+                    Ok(ServerMsg::Shutdown { message }) => {
+                        return Err(ClientError::Shutdown(message))
+                    }
+                    Ok(msg) => return Ok(msg),
+                    Err(e) => tracing::warn!(error = %e, "unreadable server message skipped"),
+                },
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// Quick-plays one table and plays it to the end; then leaves it. A table where no
+    /// opponent comes is left for another quick play (see [`ClientConfig::regroup_after`]).
+    async fn one_game(
+        &mut self,
+        config: &ClientConfig,
+        entry: Entry,
+    ) -> Result<GameReport, ClientError> {
+        let patience = match entry {
+            Entry::QuickPlay => Some(config.regroup_after + jitter(&config.name)),
+            Entry::Create { .. } | Entry::Join { .. } => None,
+        };
+        loop {
+            if let Some(report) = self.try_game(config, entry, patience).await? {
+                return Ok(report);
+            }
+            tracing::debug!(name = %config.name, "no opponent came; quick-playing again");
+        }
+    }
+
+    /// Finds a table and plays there: the game's report, or `None` when no opponent came
+    /// within `patience`.
+    async fn try_game(
+        &mut self,
+        config: &ClientConfig,
+        entry: Entry,
+        patience: Option<Duration>,
+    ) -> Result<Option<GameReport>, ClientError> {
+        let quick = self.seq();
+        let options = config.options.clone();
+        let request = match entry {
+            Entry::QuickPlay => ClientMsg::QuickPlay {
+                seq: quick,
+                options,
+            },
+            Entry::Create { seat } => ClientMsg::CreateRoom {
+                seq: quick,
+                options,
+                seat,
+            },
+            Entry::Join { room_id, seat } => ClientMsg::Join {
+                seq: quick,
+                room_id,
+                seat,
+            },
+        };
+        self.send(&request).await?;
+        let mut seating: Option<Seating<T::View>> = None;
+        let mut thinking: Option<(u64, Thinking<S, T::Action>)> = None;
+        let give_up = tokio::time::Instant::now() + patience.unwrap_or(NEVER);
+        let report = loop {
+            let lonely = patience.is_some()
+                && seating
+                    .as_ref()
+                    .is_some_and(|s| s.view.as_ref().is_some_and(|v| !T::started(v)));
+            let msg = tokio::select! {
+                () = tokio::time::sleep_until(give_up), if lonely => break None,
+                done = async {
+                    match thinking.as_mut() {
+                        Some((_, handle)) => handle.await,
+                        None => pending().await,
+                    }
+                } => {
+                    let turn = thinking.take().map(|(turn, _)| turn);
+                    let (strategy, action) = done.map_err(|_| ClientError::Strategy)?;
+                    self.give_back(strategy);
+                    if let (Some(s), Some(turn)) = (seating.as_mut(), turn) {
+                        match action {
+                            Some(action) => self.answer(s, turn, action).await?,
+                            // Nothing to do this turn: do not ask again until it changes.
+                            None => s.answered = Some(turn),
+                        }
+                    }
+                    None
+                }
+                msg = self.recv() => Some(msg?),
+            };
+            if let Some(msg) = msg {
+                self.on_message(msg, quick, &mut seating).await?;
+            }
+            let Some(s) = seating.as_mut() else { continue };
+            if let Some(ending) = s
+                .view
+                .as_ref()
+                .zip(s.seat)
+                .and_then(|(v, seat)| T::ending(v, seat))
+            {
+                break Some(GameReport {
+                    room_id: s.room_id,
+                    seat: s.seat.unwrap_or_default(),
+                    ending,
+                    refused: s.refused,
+                    acks: std::mem::take(&mut s.acks),
+                });
+            }
+            if thinking.is_none() {
+                thinking = self.think(s);
+            }
+        };
+        if let Some((_, handle)) = thinking {
+            if let Ok((strategy, _)) = handle.await {
+                self.give_back(strategy);
+            }
+        }
+        self.leave().await?;
+        Ok(report)
+    }
+
+    /// Starts a decision when the seat must act on a turn not yet answered.
+    fn think(&mut self, s: &Seating<T::View>) -> Option<(u64, Thinking<S, T::Action>)> {
+        let (view, seat) = (s.view.as_ref()?, s.seat?);
+        if s.resyncing || !T::must_act(view, seat) {
+            return None;
+        }
+        let turn = T::turn(view);
+        if s.answered == Some(turn) {
+            return None;
+        }
+        let mut strategy = self.strategy.take()?;
+        let view = view.clone();
+        let handle = tokio::task::spawn_blocking(move || {
+            let action = strategy.decide(seat, &view);
+            (strategy, action)
+        });
+        Some((turn, handle))
+    }
+
+    /// The strategy is back from thinking: show it what it missed.
+    fn give_back(&mut self, mut strategy: S) {
+        for event in self.unseen.drain(..) {
+            strategy.observe(&event);
+        }
+        self.strategy = Some(strategy);
+    }
+
+    /// Sends `action` if the game is still at `turn`.
+    async fn answer(
+        &mut self,
+        s: &mut Seating<T::View>,
+        turn: u64,
+        action: T::Action,
+    ) -> Result<(), ClientError> {
+        let current = s.view.as_ref().map(T::turn);
+        if s.resyncing || current != Some(turn) {
+            return Ok(());
+        }
+        let seq = self.seq();
+        s.pending = Some((seq, Instant::now()));
+        s.answered = Some(turn);
+        self.send(&T::request(seq, action)).await
+    }
+
+    async fn on_message(
+        &mut self,
+        msg: ServerMsg,
+        quick: Seq,
+        seating: &mut Option<Seating<T::View>>,
+    ) -> Result<(), ClientError> {
+        match msg {
+            ServerMsg::Joined { room_id, seat, .. } => {
+                *seating = Some(Seating {
+                    room_id,
+                    seat,
+                    view: None,
+                    event_seq: 0,
+                    resyncing: true,
+                    answered: None,
+                    pending: None,
+                    acks: Vec::new(),
+                    refused: 0,
+                });
+            }
+            ServerMsg::Snapshot {
+                room_id,
+                event_seq,
+                you,
+                view,
+                ..
+            } => {
+                if let Some(s) = seating.as_mut().filter(|s| s.room_id == room_id) {
+                    s.view = T::view(view);
+                    s.seat = you;
+                    s.event_seq = event_seq;
+                    s.resyncing = false;
+                    s.answered = None;
+                }
+            }
+            ServerMsg::Event {
+                room_id,
+                event_seq,
+                event,
+                ..
+            } => {
+                let Some(s) = seating.as_mut().filter(|s| s.room_id == room_id) else {
+                    return Ok(());
+                };
+                if s.resyncing || event_seq <= s.event_seq {
+                    return Ok(());
+                }
+                if event_seq != s.event_seq + 1 {
+                    tracing::debug!(room_id, event_seq, "missed an event; asking for a snapshot");
+                    return self.resync(s).await;
+                }
+                s.event_seq = event_seq;
+                if let (Some(event), Some(view)) = (T::event(event), s.view.as_mut()) {
+                    T::follow(view, &event);
+                    match self.strategy.as_mut() {
+                        Some(strategy) => strategy.observe(&event),
+                        None => self.unseen.push(event),
+                    }
+                }
+            }
+            ServerMsg::Error { seq, code, message } => {
+                if seq == Some(quick) {
+                    return Err(ClientError::Refused { code, message });
+                }
+                tracing::warn!(?seq, ?code, %message, "request refused");
+                if let Some(s) = seating
+                    .as_mut()
+                    .filter(|s| s.pending.is_some_and(|(p, _)| Some(p) == seq))
+                {
+                    s.refused += 1;
+                    s.pending = None;
+                    if s.refused >= MAX_REFUSALS {
+                        let seq = self.seq();
+                        if let Some(resign) = T::resignation(seq) {
+                            self.send(&resign).await?;
+                        }
+                    }
+                    return self.resync(s).await;
+                }
+            }
+            ServerMsg::Ok { seq } => {
+                if let Some(s) = seating.as_mut() {
+                    if let Some((_, sent)) = s.pending.filter(|&(p, _)| p == seq) {
+                        s.acks.push(sent.elapsed());
+                        s.pending = None;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Asks for a fresh snapshot; events are ignored until it comes.
+    async fn resync(&mut self, s: &mut Seating<T::View>) -> Result<(), ClientError> {
+        s.resyncing = true;
+        let seq = self.seq();
+        self.send(&ClientMsg::Snapshot { seq }).await
+    }
+
+    /// Leaves the finished game's room; waits for `left` (or a refusal: already out).
+    async fn leave(&mut self) -> Result<(), ClientError> {
+        let seq = self.seq();
+        self.send(&ClientMsg::Leave { seq }).await?;
+        loop {
+            match self.recv().await? {
+                ServerMsg::Left { .. } => return Ok(()),
+                ServerMsg::Error { seq: Some(s), .. } if s == seq => return Ok(()),
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! qipai's bots: strategies that play from a seat's view, and a WebSocket client that seats
+//! them at a server like any other player.
+//!
+//! A strategy sees exactly what a human client sees for its seat and answers with an action;
+//! every rule comes from `qipai_games`. The client is the same for every game; what differs
+//! per game sits behind [`Table`].
+//!
+//! - [`strategy`]: the [`Strategy`] trait, [`Strength`] and the clock budget.
+//! - [`table`]: the per-game glue the client needs ([`Table`], [`Ending`], [`Verdict`]).
+//! - [`client`]: the WebSocket bot client: hello, quick play, follow events, think off the
+//!   async task, move, until the game is over; N games in a row.
+//! - [`memory`]: an in-memory WebSocket, for bots the server seats itself.
+//! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
+//! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
+//!
+//! A Tuolaji strategy drops in as `tuolaji.rs` beside `xiangqi/`, with its own `Table`.
+
+pub mod client;
+pub mod memory;
+pub mod random;
+pub mod strategy;
+pub mod table;
+pub mod xiangqi;
+
+pub use strategy::{clock_budget, ClockState, Strategy, Strength};
+pub use table::{Ending, Table, Verdict};
+pub use xiangqi::table::XiangqiTable;
+pub use xiangqi::XiangqiBot;

@@ -1,0 +1,250 @@
+//! The xiangqi bot: rebuilds the game from its seat's view, searches within a budget taken
+//! from its strength and its own clock, and never plays a move that loses by perpetual check.
+//!
+//! - [`eval`]: material and piece-square tables.
+//! - [`tt`]: Zobrist keys and the transposition table.
+//! - `order` (private): move ordering (TT move, MVV-LVA, killers, history).
+//! - [`search`]: iterative-deepening PVS with quiescence, limited by nodes or time.
+//! - [`repetition`]: the positions since the last capture and the judgement of a cycle.
+//! - [`replay`]: the game's history from the view's FEN and move list.
+//! - [`table`]: the wire glue the WebSocket client needs for xiangqi.
+
+pub mod eval;
+mod order;
+pub mod repetition;
+pub mod replay;
+pub mod search;
+pub mod table;
+pub mod tt;
+
+use std::time::Duration;
+
+use qipai_games::clock::TimeControl;
+use qipai_games::xiangqi::{EndReason, EndRules, History, Move, Side};
+use qipai_protocol::xiangqi::{self as wire, Status, XiangqiAction, XiangqiEvent, XiangqiView};
+
+use crate::strategy::{clock_budget, ClockState, Strategy, Strength};
+use search::{Limits, Report, RootMove, Searcher, MATE};
+
+/// The transposition table's default size.
+pub const DEFAULT_TT_MEGABYTES: usize = 8;
+
+/// The think time of a bot given no limit of any kind.
+pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
+
+/// A xiangqi player: a [`Searcher`] and how hard it may think.
+pub struct XiangqiBot {
+    strength: Strength,
+    searcher: Searcher,
+    /// The end rules the bot assumes (the view does not carry the room's).
+    rules: EndRules,
+    last: Option<Report>,
+}
+
+impl XiangqiBot {
+    /// A bot of `strength` with the default table size.
+    pub fn new(strength: Strength) -> XiangqiBot {
+        XiangqiBot::with_table(strength, DEFAULT_TT_MEGABYTES)
+    }
+
+    /// A bot of `strength` with a transposition table of about `megabytes` MiB.
+    pub fn with_table(strength: Strength, megabytes: usize) -> XiangqiBot {
+        XiangqiBot {
+            strength,
+            searcher: Searcher::new(megabytes),
+            rules: EndRules::default(),
+            last: None,
+        }
+    }
+
+    /// What the last search found (depth, nodes, score), for logs and benchmarks.
+    pub fn last_report(&self) -> Option<Report> {
+        self.last
+    }
+
+    /// Forgets what earlier searches learned (before a new game).
+    pub fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// The move to play in `history`'s current position, with the clock situation when
+    /// there is one; `None` when the game is over or there is no legal move.
+    ///
+    /// A move after which `History` would declare the bot's loss by perpetual check
+    /// (4.1.7) is never chosen while any other move exists; a move that ends the game is
+    /// scored by its outcome instead of searched.
+    pub fn choose(&mut self, history: &History, clock: Option<ClockState>) -> Option<Move> {
+        if history.outcome().is_some() {
+            return None;
+        }
+        let position = history.position();
+        let me = position.side_to_move();
+        let root_moves = root_moves(history, me);
+        let limits = Limits {
+            nodes: self.strength.max_nodes,
+            time: self.time_limit(clock),
+            depth: None,
+        };
+        let trail = repetition::trail(history);
+        let report = self.searcher.search(position, &trail, &root_moves, limits);
+        self.last = Some(report);
+        report.best
+    }
+
+    /// The time for this move: the strength's cap, lowered by the clock budget; with
+    /// neither a cap, nor a clock, nor a node limit, [`UNBOUNDED_THINK`] (a search must end).
+    fn time_limit(&self, clock: Option<ClockState>) -> Option<Duration> {
+        let from_clock = clock.filter(|_| self.strength.use_clock).map(clock_budget);
+        match (self.strength.think, from_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (None, None) if self.strength.max_nodes.is_none() => Some(UNBOUNDED_THINK),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+impl Strategy for XiangqiBot {
+    type View = XiangqiView;
+    type Event = XiangqiEvent;
+    type Action = XiangqiAction;
+
+    fn decide(&mut self, seat: u8, view: &XiangqiView) -> Option<XiangqiAction> {
+        let side = match seat {
+            0 => wire::Side::Red,
+            1 => wire::Side::Black,
+            _ => return None,
+        };
+        if view.status != Status::Playing || view.side_to_move != side {
+            return None;
+        }
+        if view.moves.is_empty() {
+            self.new_game();
+        }
+        let history = replay::history_from_view(view, self.rules)?;
+        let mv = self.choose(&history, clock_state(view, side))?;
+        Some(XiangqiAction::Move {
+            iccs: mv.to_string(),
+        })
+    }
+}
+
+/// Every legal move, those that end the game scored by the outcome; moves that lose by
+/// perpetual check are left out unless nothing else is legal.
+fn root_moves(history: &History, me: Side) -> Vec<RootMove> {
+    let all: Vec<(RootMove, bool)> = history
+        .position()
+        .legal_move_list()
+        .as_slice()
+        .iter()
+        .map(|&mv| {
+            let mut after = history.clone();
+            let outcome = after.play(mv).ok().flatten();
+            let perpetual_loss = outcome.is_some_and(|o| {
+                o.reason == EndReason::PerpetualCheck && o.winner == Some(me.opponent())
+            });
+            let fixed = outcome.map(|o| match o.winner {
+                Some(w) if w == me => MATE - 1,
+                Some(_) => -(MATE - 1),
+                None => 0,
+            });
+            (RootMove { mv, fixed }, perpetual_loss)
+        })
+        .collect();
+    let allowed: Vec<RootMove> = all.iter().filter(|(_, p)| !p).map(|(r, _)| *r).collect();
+    if allowed.is_empty() {
+        all.into_iter().map(|(r, _)| r).collect()
+    } else {
+        allowed
+    }
+}
+
+/// The seat's clock as the view shows it.
+fn clock_state(view: &XiangqiView, side: wire::Side) -> Option<ClockState> {
+    let remaining_ms = match side {
+        wire::Side::Red => view.clocks.red_ms,
+        wire::Side::Black => view.clocks.black_ms,
+    };
+    let control = TimeControl::parse(&view.time_control).ok()?;
+    // The side to move made every other move before this one.
+    let made = u32::try_from(view.moves.len() / 2).unwrap_or(u32::MAX);
+    let (increment_ms, moves_to_go) = match &control {
+        TimeControl::Fischer { increment_ms, .. } => (*increment_ms, None),
+        TimeControl::SuddenDeath { .. } => (0, None),
+        TimeControl::Periods { periods } => {
+            let mut left = made;
+            let mut to_go = None;
+            for (i, period) in periods.iter().enumerate() {
+                let last = i + 1 == periods.len();
+                if period.moves == 0 {
+                    break;
+                }
+                if last {
+                    left %= period.moves;
+                }
+                if left < period.moves {
+                    to_go = Some(period.moves - left);
+                    break;
+                }
+                left -= period.moves;
+            }
+            (0, to_go)
+        }
+    };
+    Some(ClockState {
+        remaining_ms,
+        increment_ms,
+        moves_to_go,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qipai_games::xiangqi::Position;
+    use qipai_protocol::xiangqi::{Clocks, MoveRecord};
+
+    fn view_with(time_control: &str, moves: usize) -> XiangqiView {
+        XiangqiView {
+            status: Status::Playing,
+            fen: Position::start().to_fen(),
+            side_to_move: wire::Side::Red,
+            legal_moves: Vec::new(),
+            in_check: false,
+            last_move: None,
+            moves: vec![
+                MoveRecord {
+                    iccs: String::new(),
+                    chinese: String::new(),
+                };
+                moves
+            ],
+            clocks: Clocks {
+                red_ms: 60_000,
+                black_ms: 1,
+                running: Some(wire::Side::Red),
+                server_time: 0,
+            },
+            time_control: time_control.into(),
+            first_move_deadline: None,
+            draw_offer: None,
+            result: None,
+        }
+    }
+
+    /// Periods: 40 moves, then 10 repeating; after 44 own moves, 6 remain in the period.
+    #[test]
+    fn moves_to_go_in_periods() {
+        let c = clock_state(&view_with("40/90,10/15", 88), wire::Side::Red).unwrap();
+        assert_eq!(c.moves_to_go, Some(6));
+        let c = clock_state(&view_with("40/90,10/15", 10), wire::Side::Red).unwrap();
+        assert_eq!(c.moves_to_go, Some(35));
+        assert_eq!(c.remaining_ms, 60_000);
+    }
+
+    /// Fischer gives the increment and no move count.
+    #[test]
+    fn fischer_clock() {
+        let c = clock_state(&view_with("5+3", 0), wire::Side::Red).unwrap();
+        assert_eq!((c.increment_ms, c.moves_to_go), (3_000, None));
+    }
+}
