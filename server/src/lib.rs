@@ -1,7 +1,8 @@
 //! qipai's authoritative game server.
 //!
 //! Bytes to rooms, one layer at a time:
-//! - [`listener`]: accepts TCP, routes `/healthz` ([`http`]) and `/ws`, caps connections.
+//! - [`listener`]: accepts TCP, routes `/healthz` and the page ([`http`], [`static_files`])
+//!   and `/ws`, caps connections.
 //! - [`connection`]: one WebSocket: frame checks, rate limits, the writer task and its queue.
 //! - [`player`]: a connection's player: `hello`, lobby requests, actions to the room.
 //! - [`session`]: players across connections, resume tokens.
@@ -23,6 +24,7 @@ pub mod ratelimit;
 pub mod room;
 pub mod session;
 pub mod shutdown;
+pub mod static_files;
 
 use std::sync::Arc;
 

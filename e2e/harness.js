@@ -1,0 +1,161 @@
+// Shared by the end-to-end tests: the real qipai-server on a free port, headless Chromium
+// through playwright-core, pages that fail the test on any console error, screenshots.
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, "..");
+/** Screenshots of every screen, kept by CI as artifacts. */
+export const ARTIFACTS = process.env.QIPAI_E2E_ARTIFACTS ?? path.join(here, "artifacts");
+const SERVER_BIN = process.env.QIPAI_SERVER_BIN ?? path.join(ROOT, "target", "debug", "qipai-server");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** A port the OS says is free now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts qipai-server on `port` (default: a free one) with `env` overrides
+ * (QIPAI_SECTION__KEY) and waits for /healthz. `tuolajiSeed` deals every Tuolaji table from
+ * a fixed seed (a key the environment cannot set, so it goes into a copy of the default
+ * configuration). Returns { url, port, stop() }.
+ */
+export async function startServer(env = {}, port = undefined, { tuolajiSeed } = {}) {
+  port ??= await freePort();
+  const args = [];
+  let dir = null;
+  if (tuolajiSeed != null) {
+    dir = mkdtempSync(path.join(os.tmpdir(), "qipai-e2e-"));
+    const file = path.join(dir, "config.toml");
+    const text = readFileSync(path.join(ROOT, "config", "default.toml"), "utf8");
+    writeFileSync(file, text.replace(/^\[tuolaji\]$/m, `[tuolaji]\nseed = ${tuolajiSeed}`));
+    args.push("--config", file);
+  }
+  const child = spawn(SERVER_BIN, args, {
+    env: { ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    if (child.exitCode != null) throw new Error(`qipai-server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error("qipai-server did not answer /healthz within 15 s");
+    }
+    await sleep(50);
+  }
+  return {
+    url,
+    port,
+    async stop() {
+      if (child.exitCode == null) child.kill("SIGTERM");
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode == null) child.kill("SIGKILL");
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Headless Chromium. Playwright gives each launch a fresh, temporary user-data-dir (it
+ * refuses one in `args`), and every context below is a separate profile: its own
+ * localStorage, so each page is a different person.
+ */
+export function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * A page for one person, in its own context; every console error or uncaught exception is
+ * recorded in `page.errors` (the tests assert it stays empty).
+ */
+export async function personPage(browser, { viewport = { width: 1280, height: 860 }, isMobile = false } = {}) {
+  const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") page.errors.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => page.errors.push(`exception: ${err.message}`));
+  page.setDefaultTimeout(10000);
+  return page;
+}
+
+/** Saves a screenshot as ARTIFACTS/<test>/<name>.png. */
+export async function shot(page, test, name) {
+  const dir = path.join(ARTIFACTS, test);
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** Opens the page and enters the lobby as `name`. */
+export async function enterLobby(page, url, name) {
+  await page.goto(url);
+  await page.fill("#name-input", name);
+  await page.click("#btn-name");
+  await page.waitForSelector("#lobby:not([hidden])");
+  await page.waitForSelector('#conn-state[data-state="online"]');
+}
+
+/** Plays a move by clicking its two points. */
+export async function clickMove(page, iccs) {
+  await page.click(`[data-sq="${iccs.slice(0, 2)}"]`);
+  await page.waitForSelector(`[data-target="${iccs.slice(2, 4)}"]`);
+  await page.click(`[data-sq="${iccs.slice(2, 4)}"]`);
+}
+
+/** Plays a move by dragging the piece with the mouse. */
+export async function dragMove(page, iccs) {
+  const box = async (sq) => page.locator(`[data-sq="${sq}"]`).boundingBox();
+  const from = await box(iccs.slice(0, 2));
+  const to = await box(iccs.slice(2, 4));
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Waits until the page's move list holds `n` moves. */
+export async function waitMoves(page, n) {
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll("#moves .mv")].filter((s) => s.textContent && s.textContent !== "…").length === n,
+    n,
+  );
+}
+
+/** The moves in the page's list, in Chinese notation. */
+export function movesOf(page) {
+  return page.$$eval("#moves .mv", (els) => els.map((e) => e.textContent).filter((t) => t && t !== "…"));
+}

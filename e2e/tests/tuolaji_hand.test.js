@@ -1,0 +1,126 @@
+// A person plays a whole Tuolaji hand through the page against three seats the server plays:
+// the person opens a table with its own rules, three helper pages sit down from the lobby's
+// list and leave as the game starts, so the server plays their seats at once. The deal is
+// seeded. The person bids when the cards allow, exchanges the bottom as dealer (or names the
+// trump), plays every trick with the server's suggestion, reloading the page once on the way,
+// until the hand's result shows. A phone watches.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launch, personPage, enterLobby, shot, sleep } from "../harness.js";
+
+const T = "tuolaji_hand";
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({
+    QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "10",
+    QIPAI_TUOLAJI__BID_WINDOW_MS: "4000",
+    QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "60000",
+  }, undefined, { tuolajiSeed: 7 });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("a person plays a Tuolaji hand against three server-played seats", { timeout: 150000 }, async () => {
+  const person = await personPage(browser);
+  await enterLobby(person, server.url, "Wu");
+  await shot(person, T, "01-lobby");
+  // A new table with its own rules: a minute per play.
+  await person.click("text=New Tuolaji table with its rules");
+  await person.selectOption("#tl-turn", "60000");
+  await person.click("#btn-create-tuolaji");
+  await person.waitForSelector("#table:not([hidden])");
+  await person.waitForSelector("text=Waiting for four players");
+
+  // Somebody watches on a phone: the table without any hand.
+  const watcher = await personPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await enterLobby(watcher, server.url, "Sun");
+  await watcher.locator("[data-watch]").first().click();
+  await watcher.waitForSelector("#table:not([hidden])");
+  await watcher.waitForSelector("text=the players' hands are hidden");
+
+  const helpers = [];
+  for (const name of ["Li", "Zhao", "Qian"]) {
+    const page = await personPage(browser);
+    await enterLobby(page, server.url, name);
+    await page.locator("[data-join]").first().click();
+    await page.waitForSelector("#table:not([hidden])");
+    helpers.push(page);
+  }
+  for (const page of helpers) {
+    await page.click("#btn-leave");
+    await page.waitForSelector("#lobby:not([hidden])");
+  }
+
+  // The deal: bid once if the cards allow it.
+  let bid = false;
+  let sawBid = false;
+  for (let i = 0; i < 200; i++) {
+    const phase = await person.evaluate(() => document.querySelector("#tl-phase")?.textContent ?? "");
+    const button = person.locator("[data-bid]").first();
+    if (!bid && await button.count()) {
+      await shot(person, T, "02-deal-with-bid");
+      await button.click();
+      bid = true;
+    }
+    if (await person.locator(".tl-bid").count()) sawBid = true;
+    if (!/Dealing|Last chance/.test(phase)) break;
+    await sleep(50);
+  }
+
+  // Then every trick until the hand's result.
+  let plays = 0;
+  let exchanged = false;
+  let resumed = false;
+  for (let i = 0; i < 4000; i++) {
+    if (await person.locator("#tl-result").count()) break;
+    if (await person.locator("[data-suit]").count()) {
+      await person.locator("[data-suit]").first().click();
+    } else if (await person.locator("#btn-put-back").count()) {
+      await shot(person, T, "03-bottom-exchange");
+      await person.click("#btn-hint");
+      await person.click("#btn-put-back");
+      exchanged = true;
+    } else if (await person.locator("#btn-play").count() && await person.locator("#btn-hint").count()) {
+      if (plays === 5) {
+        await shot(person, T, "04-playing");
+        await shot(watcher, T, "04b-spectator-phone");
+      }
+      await person.click("#btn-hint");
+      await person.click("#btn-play:not([disabled])");
+      plays += 1;
+      if (plays === 10) {
+        // Reloaded mid-hand, the page gets its seat and its hand back.
+        const held = await person.locator("#hand .card").count();
+        await person.reload();
+        await person.waitForSelector("#table:not([hidden])");
+        await person.waitForFunction((n) => document.querySelectorAll("#hand .card").length <= n &&
+          document.querySelectorAll("#hand .card").length > 0, held);
+        resumed = true;
+      }
+    }
+    await sleep(40);
+  }
+  await person.waitForSelector("#tl-result", { timeout: 20000 });
+  await shot(person, T, "05-hand-result");
+  assert.ok(plays >= 39, `the person played every trick (${plays})`);
+  assert.ok(resumed);
+  // With this seed the person holds level cards, bids alone and so deals.
+  assert.ok(bid && sawBid && exchanged, `bid ${bid}, bid shown ${sawBid}, exchanged ${exchanged}`);
+  assert.match(await person.textContent("#tl-result"), /Hand over: defenders -?\d+ points/);
+  assert.equal(await person.locator("#hand .card").count(), 0);
+  // The previous trick on demand.
+  await person.click("#btn-previous");
+  await shot(person, T, "06-previous-trick");
+  console.log(`bid: ${bid}, a bid shown: ${sawBid}, exchanged the bottom: ${exchanged}, plays: ${plays}`);
+
+  await watcher.waitForSelector("#tl-result");
+  assert.equal(await watcher.locator("#hand .card").count(), 0);
+  for (const page of [person, watcher, ...helpers]) assert.deepEqual(page.errors, []);
+});

@@ -1,0 +1,91 @@
+// The page's pure parts, in node without a browser: the room's event bookkeeping
+// (PROTOCOL.md §8.3), the xiangqi view updates (§9.5), FEN reading and clock text.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { RoomState } from "../../web/room.js";
+import { applyEvent, parseBoard, formatClock, describeResult } from "../../web/xiangqi.js";
+
+const START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+function xiangqiView() {
+  return {
+    game: "xiangqi", status: "waiting", fen: START, side_to_move: "red", legal_moves: [],
+    in_check: false, last_move: null, moves: [],
+    clocks: { red_ms: 1000, black_ms: 1000, running: null, server_time: 0 },
+    time_control: "30+10", first_move_deadline: null, draw_offer: null, result: null,
+  };
+}
+
+function roomWithSnapshot() {
+  const sent = [];
+  const room = new RoomState({ send: (m) => sent.push(m) }, { xiangqi: { applyEvent } });
+  room.handle({ type: "joined", seq: 1, room_id: 7, game: "xiangqi", seat: 0 });
+  room.handle({
+    type: "snapshot", room_id: 7, event_seq: 2, server_time: 5, you: 0,
+    seats: [{ player_id: 1, name: "Wu", connected: true }, null], view: xiangqiView(),
+  });
+  return { room, sent };
+}
+
+const ev = (event_seq, event) => ({ type: "event", room_id: 7, event_seq, server_time: 9, event });
+
+test("events apply in order; old ones and other rooms' are ignored", () => {
+  const { room, sent } = roomWithSnapshot();
+  room.handle(ev(2, { game: "room", type: "left", seat: 0 }));
+  assert.equal(room.seats[0].name, "Wu", "already in the snapshot");
+  room.handle({ ...ev(3, { game: "room", type: "joined", seat: 1, player: { player_id: 2, name: "Li", connected: true } }), room_id: 8 });
+  assert.equal(room.seats[1], null, "another room's event");
+  room.handle(ev(3, { game: "room", type: "joined", seat: 1, player: { player_id: 2, name: "Li", connected: true } }));
+  room.handle(ev(4, { game: "room", type: "away", seat: 1 }));
+  assert.equal(room.seats[1].connected, false);
+  assert.equal(room.lastSeq, 4);
+  assert.deepEqual(sent, []);
+});
+
+test("a gap asks for a snapshot and drops events until it comes", () => {
+  const { room, sent } = roomWithSnapshot();
+  room.handle(ev(4, { game: "xiangqi", type: "draw_offered", by: "black" }));
+  assert.deepEqual(sent, [{ type: "snapshot" }]);
+  room.handle(ev(5, { game: "xiangqi", type: "draw_offered", by: "black" }));
+  assert.equal(room.view.draw_offer, null);
+  assert.equal(room.ready, false);
+  room.handle(ev(6, { game: "xiangqi", type: "draw_offered", by: "black" }));
+  assert.deepEqual(sent, [{ type: "snapshot" }], "one request at a time");
+});
+
+test("started, moved and over update the view as §9.5 says", () => {
+  const view = xiangqiView();
+  const clocks = { red_ms: 900, black_ms: 1000, running: "black", server_time: 50 };
+  applyEvent(view, { type: "started", fen: START, legal_moves: ["h2e2"], clocks, first_move_deadline: 30000 });
+  assert.equal(view.status, "playing");
+  applyEvent(view, { type: "draw_offered", by: "black" });
+  applyEvent(view, {
+    type: "moved", side: "red", iccs: "h2e2", chinese: "炮二平五", fen: START.replace(" w ", " b "),
+    in_check: false, legal_moves: ["h9g7"], clocks, first_move_deadline: null,
+  });
+  assert.equal(view.side_to_move, "black");
+  assert.equal(view.last_move, "h2e2");
+  assert.equal(view.draw_offer, null, "a move lets the opponent's offer lapse");
+  assert.deepEqual(view.moves, [{ iccs: "h2e2", chinese: "炮二平五" }]);
+  applyEvent(view, { type: "over", result: { winner: "red", reason: "resignation" }, clocks });
+  assert.equal(view.status, "over");
+  assert.deepEqual(view.legal_moves, []);
+  assert.equal(describeResult(view.result), "Red wins by resignation.");
+});
+
+test("the FEN's board puts Red's king on e0 and Black's on e9", () => {
+  const board = parseBoard(START);
+  assert.equal(board.size, 32);
+  assert.equal(board.get("e0"), "K");
+  assert.equal(board.get("e9"), "k");
+  assert.equal(board.get("h2"), "C");
+  assert.equal(board.get("a6"), "p");
+});
+
+test("clocks read m:ss, h:mm:ss, and tenths in the last 20 s", () => {
+  assert.equal(formatClock(30 * 60000), "30:00");
+  assert.equal(formatClock(90 * 60000 + 5000), "1:30:05");
+  assert.equal(formatClock(19950), "19.9");
+  assert.equal(formatClock(-5), "0.0");
+});

@@ -1,0 +1,152 @@
+// The page: asks for a name once, connects, and shows the lobby or the table the player is
+// at. Everything here is wiring; the pieces are net.js (connection), room.js (room state),
+// lobby.js and xiangqi.js.
+
+import { Connection, storedName, storeName } from "./net.js";
+import { RoomState } from "./room.js";
+import { Lobby } from "./lobby.js";
+import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
+import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
+import { h, clear } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const screens = { name: $("name-screen"), lobby: $("lobby"), table: $("table") };
+
+let conn = null;
+let room = null;
+let lobby = null;
+let table = null;
+let resumeTimer = null;
+
+/** A short message in the corner, e.g. the server's reason for refusing a move. */
+function toast(text, kind = "error") {
+  const el = h("div", { class: `toast ${kind}`, role: "status" }, text);
+  $("toasts").append(el);
+  setTimeout(() => el.remove(), 5000);
+}
+
+function show(name) {
+  for (const [key, el] of Object.entries(screens)) el.hidden = key !== name;
+  if (name === "lobby") lobby?.show();
+  else lobby?.hide();
+}
+
+const STATE_TEXT = {
+  connecting: "Connecting…",
+  online: "Online",
+  offline: "Offline — reconnecting…",
+  stopped: "Paused",
+};
+
+function showConnection(state) {
+  const pill = $("conn-state");
+  pill.dataset.state = state;
+  pill.textContent = STATE_TEXT[state] ?? state;
+  const bar = $("offline");
+  clear(bar);
+  if (state === "offline") {
+    bar.append(h("span", {}, "The connection to the server is lost. Trying again…"),
+      h("button", { class: "small", onclick: () => conn.retryNow() }, "Retry now"));
+  } else if (state === "stopped") {
+    bar.append(h("span", {}, "You are playing in another tab or window."),
+      h("button", { class: "small", id: "btn-play-here", onclick: () => conn.reconnect() }, "Play here"));
+  }
+  bar.hidden = !bar.firstChild;
+  document.body.classList.toggle("is-offline", state !== "online");
+}
+
+/** Shows what the room state says: the table once its snapshot is in, else the lobby. */
+function renderRoom() {
+  if (room.roomId != null && room.ready) {
+    clearTimeout(resumeTimer);
+    if (!table || table.roomId !== room.roomId) {
+      table?.destroy();
+      const Table = room.game === "tuolaji" ? TuolajiTable : XiangqiTable;
+      table = new Table($("table"), { conn, room, toast, leave });
+      table.roomId = room.roomId;
+    } else {
+      table.render();
+    }
+    show("table");
+  } else if (room.roomId == null) {
+    table?.destroy();
+    table = null;
+    show("lobby");
+  }
+}
+
+async function leave() {
+  try {
+    await conn.request({ type: "leave" });
+  } catch (err) {
+    if (err.code !== "room_closed") toast(err.message);
+  }
+  // Whatever the answer, this page is done with the room.
+  room.clear();
+  renderRoom();
+}
+
+function start(name) {
+  $("who").textContent = name;
+  conn = new Connection(name);
+  room = new RoomState(conn, {
+    xiangqi: { applyEvent: applyXiangqi },
+    tuolaji: { applyEvent: applyTuolaji },
+  });
+  lobby = new Lobby($("lobby"), { conn, toast });
+  room.onChange = renderRoom;
+  room.onEvent = (ev) => table?.onEvent?.(ev);
+  conn.onState = showConnection;
+  conn.onWelcome = (welcome) => {
+    if (welcome.room_id != null && room.roomId == null) {
+      // A resumed seat: `joined` and a snapshot follow. Spectators are not resumed, so
+      // fall back to the lobby if nothing comes.
+      resumeTimer = setTimeout(() => { if (room.roomId == null) show("lobby"); }, 1500);
+    } else if (welcome.room_id == null) {
+      room.clear();
+      renderRoom();
+    }
+  };
+  conn.onMessage = (msg) => {
+    if (room.handle(msg)) return;
+    if (msg.type === "error") {
+      if (msg.code !== "bad_resume_token") toast(msg.message);
+    } else if (msg.type === "shutdown") {
+      toast("The server is restarting; the page will reconnect.", "info");
+    }
+  };
+  showConnection("connecting");
+  conn.connect();
+}
+
+function askName() {
+  show("name");
+  const input = $("name-input");
+  input.value = storedName();
+  input.focus();
+}
+
+$("name-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const name = $("name-input").value.trim();
+  if (!name) return;
+  if (conn && name === conn.name) {
+    show(room.roomId == null ? "lobby" : "table");
+    return;
+  }
+  conn?.close();
+  storeName(name);
+  start(name);
+});
+
+$("change-name").addEventListener("click", () => {
+  if (room && room.roomId != null) {
+    toast("Leave the table before changing your name.", "info");
+    return;
+  }
+  askName();
+});
+
+const name = storedName();
+if (name) start(name);
+else askName();

@@ -1,0 +1,109 @@
+// The room the player is in, kept up to date by the rules of PROTOCOL.md §8.3: a snapshot
+// replaces everything, events apply in `event_seq` order, a gap asks for a new snapshot.
+// Per-game changes to the view are the game module's `applyEvent`.
+
+export class RoomState {
+  /**
+   * @param conn the Connection (to ask for a snapshot after a gap)
+   * @param games { [game]: { applyEvent(view, event, serverTime) } }
+   */
+  constructor(conn, games) {
+    this.conn = conn;
+    this.games = games;
+    this.clear();
+    this.onChange = () => {};
+    this.onEvent = () => {};
+  }
+
+  clear() {
+    this.roomId = null;
+    this.game = null;
+    this.you = null;
+    this.seats = [];
+    this.view = null;
+    this.lastSeq = 0;
+    this.ready = false; // a snapshot has arrived since `joined`
+    this.snapshotAsked = false;
+  }
+
+  requestSnapshot() {
+    if (this.snapshotAsked) return;
+    this.snapshotAsked = true;
+    this.conn.send({ type: "snapshot" });
+  }
+
+  /** Handles the room's messages; returns whether the message was one. */
+  handle(msg) {
+    switch (msg.type) {
+      case "joined":
+        this.clear();
+        this.roomId = msg.room_id;
+        this.game = msg.game;
+        this.you = msg.seat;
+        this.onChange();
+        return true;
+      case "left":
+        if (msg.room_id === this.roomId) {
+          this.clear();
+          this.onChange();
+        }
+        return true;
+      case "snapshot":
+        if (msg.room_id !== this.roomId) return true;
+        this.you = msg.you;
+        this.seats = msg.seats;
+        this.view = msg.view;
+        this.lastSeq = msg.event_seq;
+        this.ready = true;
+        this.snapshotAsked = false;
+        this.onChange();
+        return true;
+      case "event":
+        this.event(msg);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  event(msg) {
+    if (msg.room_id !== this.roomId || !this.ready) return;
+    if (msg.event_seq <= this.lastSeq) return;
+    if (msg.event_seq > this.lastSeq + 1) {
+      // Missed something: wait for a fresh snapshot and drop events until then.
+      this.ready = false;
+      this.requestSnapshot();
+      return;
+    }
+    this.lastSeq = msg.event_seq;
+    const ev = msg.event;
+    if (ev.game === "room") this.applyRoomEvent(ev);
+    else if (this.games[ev.game]?.applyEvent(this.view, ev, msg.server_time) === "resync") {
+      // The event changed what the table waits for in ways only a snapshot spells out. One
+      // request at a time: a snapshot includes every event that reached us before it.
+      this.requestSnapshot();
+    }
+    this.onEvent(ev, msg);
+    this.onChange();
+  }
+
+  /** §8.4: seat changes, the same for every game. */
+  applyRoomEvent(ev) {
+    switch (ev.type) {
+      case "joined":
+        this.seats[ev.seat] = ev.player;
+        break;
+      case "left":
+        this.seats[ev.seat] = null;
+        break;
+      case "away":
+        if (this.seats[ev.seat]) this.seats[ev.seat].connected = false;
+        break;
+      case "back":
+        if (this.seats[ev.seat]) this.seats[ev.seat].connected = true;
+        break;
+      default:
+        break;
+    }
+  }
+}
