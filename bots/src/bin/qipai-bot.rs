@@ -5,6 +5,7 @@
 //! qipai-bot --url ws://127.0.0.1:7878/ws --game xiangqi --games 3 --think-ms 100 --time-control 5+3
 //! qipai-bot --clients 2 --games 5        # two bots in this process, playing each other
 //! qipai-bot --create --seat 1            # open a table, play Black against whoever comes
+//! qipai-bot --game tuolaji --clients 4   # four Tuolaji bots at one table
 //! ```
 
 use std::collections::BTreeMap;
@@ -14,13 +15,15 @@ use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
 use qipai_bots::random::RandomXiangqi;
-use qipai_bots::{Strength, Verdict, XiangqiBot, XiangqiTable};
+use qipai_bots::{HintStrategy, Strength, TuolajiTable, Verdict, XiangqiBot, XiangqiTable};
+use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum GameArg {
     Xiangqi,
+    Tuolaji,
 }
 
 /// How the bot chooses its moves.
@@ -39,7 +42,7 @@ struct Args {
     /// The server's WebSocket URL.
     #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
     url: String,
-    /// The game to play (Tuolaji joins when its wire protocol lands).
+    /// The game to play.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: GameArg,
     /// Games each client plays, one after another.
@@ -102,6 +105,7 @@ async fn main() -> anyhow::Result<()> {
             start_fen: args.start_fen.clone(),
             ..XiangqiOptions::default()
         }),
+        GameArg::Tuolaji => RoomOptions::Tuolaji(TuolajiOptions::default()),
     };
     let mut tasks = Vec::new();
     for i in 0..args.clients {
@@ -131,7 +135,8 @@ async fn main() -> anyhow::Result<()> {
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
         };
-        let (strategy, think_ms, tt_mb) = (args.strategy, args.think_ms, args.tt_mb);
+        let (strategy, think_ms, tt_mb, game) =
+            (args.strategy, args.think_ms, args.tt_mb, args.game);
         tasks.push(tokio::spawn(async move {
             let print = |r: &GameReport| {
                 let acked = r.acks.len().max(1) as f64;
@@ -141,14 +146,17 @@ async fn main() -> anyhow::Result<()> {
                     r.room_id, r.seat, r.ending.verdict, r.ending.reason, r.ending.plies, r.refused
                 );
             };
-            match strategy {
-                StrategyArg::Search => {
+            match (game, strategy) {
+                (GameArg::Xiangqi, StrategyArg::Search) => {
                     let bot = XiangqiBot::with_table(Strength::think_ms(think_ms), tt_mb);
                     client::play::<XiangqiTable, _>(&config, bot, print).await
                 }
-                StrategyArg::Random => {
+                (GameArg::Xiangqi, StrategyArg::Random) => {
                     let bot = RandomXiangqi::new(u64::from(i));
                     client::play::<XiangqiTable, _>(&config, bot, print).await
+                }
+                (GameArg::Tuolaji, _) => {
+                    client::play::<TuolajiTable, _>(&config, HintStrategy, print).await
                 }
             }
         }));
