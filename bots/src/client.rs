@@ -342,6 +342,7 @@ where
                 seq: quick,
                 options,
                 seat,
+                bots: false,
             },
             Entry::Join { room_id, seat } => ClientMsg::Join {
                 seq: quick,

@@ -159,6 +159,13 @@ pub trait Game: Send + Sized + 'static {
         false
     }
 
+    /// Whether a person may take `seat` from a server bot now, the game going on as it is
+    /// (Tuolaji: yes, the newcomer sees just what the seat saw; a duel: no, once it began).
+    fn can_replace(&self, seat: Seat) -> bool {
+        let _ = seat;
+        false
+    }
+
     /// A newcomer sat in the forfeited `seat` (only called when [`Game::can_reseat`] said
     /// yes): the seat is played by its person again.
     fn reseat(&mut self, seat: Seat, now: Millis) -> Vec<Emit<Self::Event>> {

@@ -94,6 +94,9 @@ pub enum ClientMsg {
         options: RoomOptions,
         #[serde(default)]
         seat: Option<u8>,
+        /// Fill every other seat with a bot at once ("play the bot").
+        #[serde(default)]
+        bots: bool,
     },
     /// Sits down in a room: `seat`, or any free seat.
     Join {
@@ -176,6 +179,10 @@ pub struct SeatInfo {
     pub name: String,
     /// `false` while the player is disconnected (within the reconnection grace).
     pub connected: bool,
+    /// A bot the server seated; a person may take its seat (xiangqi: before the game;
+    /// Tuolaji: when a seat may be taken).
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// A room as the lobby lists it.
@@ -333,6 +340,7 @@ mod tests {
                     ..Default::default()
                 }),
                 seat: Some(1),
+                bots: true,
             },
             ClientMsg::Xiangqi {
                 seq: 2,

@@ -33,6 +33,9 @@ pub struct XiangqiOptions {
     /// Whether checking moves count toward the natural limit.
     #[serde(default)]
     pub natural_limit_counts_checks: Option<bool>,
+    /// How long the server's bots think per move at this table, in ms (their strength).
+    #[serde(default)]
+    pub bot_think_ms: Option<u64>,
     /// Start from this position (FEN) instead of the usual one: for teaching, endgame
     /// practice and problems. Red or Black may be to move.
     #[serde(default)]

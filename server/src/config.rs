@@ -48,6 +48,8 @@ pub struct XiangqiConfig {
     pub natural_limit_counts_checks: bool,
     pub draw_offer_every_moves: u32,
     pub max_lag_ms: u64,
+    pub bot_fill_ms: u64,
+    pub bot_think_ms: u64,
 }
 
 /// Defaults for Tuolaji tables (`rules/tuolaji.md`); a table's own options override them.
@@ -65,6 +67,7 @@ pub struct TuolajiConfig {
     pub last_call_minutes: u32,
     pub joker_bids: bool,
     pub between_hands_ms: u64,
+    pub bot_fill_ms: u64,
     /// Deals room `id` from this seed + `id` instead of a random seed (tests and replays
     /// only: anyone who knows it knows every hand).
     #[serde(default)]

@@ -10,13 +10,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qipai_protocol::{decode, ClientMsg, ErrorCode, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Bytes, Message};
-use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 
 use crate::metrics::Metrics;
 use crate::player::{Player, Verdict};
@@ -40,6 +39,17 @@ pub fn ws_config(shared: &Shared) -> WebSocketConfig {
         .max_frame_size(Some(hard_limit))
 }
 
+/// Serves one of the server's own bots over an in-memory connection: the same loop as a
+/// socket's, so a bot is a connection like any other.
+pub async fn serve_in_memory<W>(ws: W, shared: Arc<Shared>)
+where
+    W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
+{
+    let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let span = tracing::debug_span!("bot", conn = conn_id);
+    tracing::Instrument::instrument(run(ws, shared, conn_id, true), span).await;
+}
+
 /// Serves one accepted TCP connection whose request is a WebSocket upgrade.
 pub async fn serve(stream: TcpStream, shared: Arc<Shared>) {
     let timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
@@ -57,11 +67,14 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>) {
     let metrics = Arc::clone(&shared.metrics);
     metrics.connections.fetch_add(1, Ordering::Relaxed);
     metrics.connections_total.fetch_add(1, Ordering::Relaxed);
-    tracing::Instrument::instrument(run(ws, shared, conn_id), span).await;
+    tracing::Instrument::instrument(run(ws, shared, conn_id, false), span).await;
     metrics.connections.fetch_sub(1, Ordering::Relaxed);
 }
 
-async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) {
+async fn run<W>(ws: W, shared: Arc<Shared>, conn_id: u64, bot: bool)
+where
+    W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
+{
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::channel(shared.config.server.outbound_queue);
     let writer = tokio::spawn(write_loop(sink, rx, Arc::clone(&shared.metrics)));
@@ -87,6 +100,7 @@ async fn run(ws: WebSocketStream<TcpStream>, shared: Arc<Shared>, conn_id: u64) 
         outbox.clone(),
         conn_id,
         Arc::clone(&kill),
+        bot,
     );
     let mut ping = tokio::time::interval(Duration::from_millis(
         shared.config.server.ping_interval_ms.max(1),

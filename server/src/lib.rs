@@ -8,6 +8,7 @@
 //! - [`session`]: players across connections, resume tokens.
 //! - [`lobby`]: the registry of rooms and quick play.
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
+//! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
 //! - [`metrics`]: counters for `GET /metrics`.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
@@ -22,6 +23,7 @@ pub mod metrics;
 pub mod player;
 pub mod ratelimit;
 pub mod room;
+pub mod seat_bots;
 pub mod session;
 pub mod shutdown;
 pub mod static_files;

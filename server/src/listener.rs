@@ -35,6 +35,9 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
         clock,
         shutdown: shutdown.clone(),
     });
+    shared
+        .lobby
+        .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
     let limit = Arc::new(Semaphore::new(config.server.max_connections));
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");

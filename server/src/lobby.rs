@@ -1,7 +1,7 @@
 //! The lobby: the registry of rooms (room id → handle, nothing more) and quick play.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use dashmap::DashMap;
 use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError};
@@ -9,7 +9,7 @@ use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus, WireEr
 use crate::clock::ServerClock;
 use crate::config::Config;
 use crate::room::actor::{RoomParts, RoomTimings};
-use crate::room::{wire, RoomHandle};
+use crate::room::{wire, RoomHandle, Summon};
 use crate::shutdown::Shutdown;
 
 /// Every open room.
@@ -19,9 +19,16 @@ pub struct Lobby {
     config: Arc<Config>,
     clock: ServerClock,
     shutdown: Shutdown,
+    /// Seats a server bot; set once the server's shared state exists.
+    summon: OnceLock<Summon>,
 }
 
 impl Lobby {
+    /// Gives the lobby the way to seat server bots (a second call changes nothing).
+    pub fn set_summon(&self, summon: Summon) {
+        let _ = self.summon.set(summon);
+    }
+
     /// An empty lobby.
     pub fn new(config: Arc<Config>, clock: ServerClock, shutdown: Shutdown) -> Lobby {
         Lobby {
@@ -30,6 +37,7 @@ impl Lobby {
             config,
             clock,
             shutdown,
+            summon: OnceLock::new(),
         }
     }
 
@@ -68,12 +76,23 @@ impl Lobby {
         self.rooms.is_empty()
     }
 
-    /// Opens a room with `options` (defaults filled in from the configuration).
+    /// Opens a room with `options` (defaults filled in from the configuration). With `bots`,
+    /// every seat nobody takes at once gets a bot; otherwise empty seats get bots after the
+    /// game's `bot_fill_ms`.
     ///
     /// # Errors
     /// `bad_options` naming what is wrong.
-    pub fn create(&self, options: RoomOptions) -> Result<RoomHandle, WireError> {
+    pub fn create(&self, options: RoomOptions, bots: bool) -> Result<RoomHandle, WireError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let fill_ms = match options.game() {
+            GameKind::Xiangqi => self.config.xiangqi.bot_fill_ms,
+            GameKind::Tuolaji => self.config.tuolaji.bot_fill_ms,
+        };
+        let bot_fill = match (bots, fill_ms) {
+            (true, _) => Some(qipai_games::Millis::ZERO),
+            (false, 0) => None,
+            (false, ms) => Some(qipai_games::Millis(ms)),
+        };
         let parts = RoomParts {
             id,
             options,
@@ -85,6 +104,8 @@ impl Lobby {
             clock: self.clock,
             registry: Arc::clone(&self.rooms),
             shutdown: self.shutdown.clone(),
+            bot_fill,
+            summon: self.summon.get().cloned(),
         };
         wire::open(parts, &self.config, rand::random())
     }

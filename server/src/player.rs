@@ -42,6 +42,8 @@ pub struct Player {
     /// Wakes this connection's reader to close it (when another connection resumes the
     /// session).
     kill: Arc<Notify>,
+    /// Whether this is one of the server's own bots (an in-memory connection).
+    bot: bool,
     /// Set by `hello`.
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
@@ -49,12 +51,19 @@ pub struct Player {
 }
 
 impl Player {
-    pub fn new(shared: Arc<Shared>, outbox: Outbox, conn_id: u64, kill: Arc<Notify>) -> Player {
+    pub fn new(
+        shared: Arc<Shared>,
+        outbox: Outbox,
+        conn_id: u64,
+        kill: Arc<Notify>,
+        bot: bool,
+    ) -> Player {
         Player {
             shared,
             outbox,
             conn_id,
             kill,
+            bot,
             session: None,
             rtt_ms: None,
         }
@@ -160,7 +169,12 @@ impl Player {
                             format!("a name has 1 to {MAX_NAME} printable characters"),
                         );
                     }
-                    sessions.create(name.to_owned(), self.conn_id, Arc::clone(&self.kill))
+                    sessions.create(
+                        name.to_owned(),
+                        self.conn_id,
+                        Arc::clone(&self.kill),
+                        self.bot,
+                    )
                 }
             };
         let place = current_place(&session);
@@ -211,9 +225,14 @@ impl Player {
                 });
                 Ok(())
             }
-            ClientMsg::CreateRoom { seq, options, seat } => {
+            ClientMsg::CreateRoom {
+                seq,
+                options,
+                seat,
+                bots,
+            } => {
                 not_in_room(session)?;
-                let room = lobby.create(options)?;
+                let room = lobby.create(options, bots)?;
                 self.enter(session, room, seat, seq).await
             }
             ClientMsg::Join { seq, room_id, seat } => {
@@ -335,7 +354,7 @@ impl Player {
                 other => return other,
             }
         }
-        let room = self.shared.lobby.create(options)?;
+        let room = self.shared.lobby.create(options, false)?;
         self.enter(session, room, None, seq).await
     }
 
@@ -367,6 +386,7 @@ impl Player {
         Who {
             player: session.player_id,
             name: session.name.clone(),
+            bot: session.bot,
             outbox: self.outbox.clone(),
         }
     }

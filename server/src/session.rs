@@ -27,6 +27,8 @@ pub struct Place {
 pub struct Session {
     pub player_id: PlayerId,
     pub name: String,
+    /// A bot the server seated itself.
+    pub bot: bool,
     pub token: String,
     /// The room the player is in. A std mutex: held for a clone or a store, never across
     /// an await.
@@ -84,13 +86,14 @@ pub struct Sessions {
 
 impl Sessions {
     /// A new session for `name`, attached to `conn_id` (whose reader `kill` wakes).
-    pub fn create(&self, name: String, conn_id: u64, kill: Arc<Notify>) -> Arc<Session> {
+    pub fn create(&self, name: String, conn_id: u64, kill: Arc<Notify>, bot: bool) -> Arc<Session> {
         let mut secret = [0u8; 16];
         rand::rng().fill_bytes(&mut secret);
         let token: String = secret.iter().map(|b| format!("{b:02x}")).collect();
         let session = Arc::new(Session {
             player_id: self.next_player.fetch_add(1, Ordering::Relaxed) + 1,
             name,
+            bot,
             token: token.clone(),
             place: Mutex::new(None),
             conn: AtomicU64::new(conn_id),

@@ -136,6 +136,7 @@ async fn every_kind_of_bad_input_is_refused_and_changes_nothing() {
                 ..Default::default()
             }),
             seat: None,
+            bots: false,
         })
         .await;
     assert_eq!(stranger.error_for(Some(seq)).await.0, ErrorCode::BadOptions);

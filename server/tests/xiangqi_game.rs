@@ -235,6 +235,7 @@ async fn presets_and_decided_positions() {
             ..Default::default()
         }),
         seat: None,
+        bots: false,
     })
     .await;
     assert_eq!(

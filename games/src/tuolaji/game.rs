@@ -416,6 +416,11 @@ impl Game for TuolajiGame {
         self.is_vacant(seat)
     }
 
+    /// A person may take a bot's seat at any moment, for the same reason.
+    fn can_replace(&self, _seat: Seat) -> bool {
+        true
+    }
+
     fn reseat(&mut self, seat: Seat, _now: Millis) -> Vec<Emit<TuolajiEvent>> {
         self.set_auto(seat, None).into_iter().collect()
     }

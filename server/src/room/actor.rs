@@ -17,7 +17,7 @@ use qipai_protocol::{
 use tokio::sync::{mpsc, watch};
 
 use super::wire::OnWire;
-use super::{encode_frame, Command, Outbox, RoomHandle, Who};
+use super::{encode_frame, Command, Outbox, RoomHandle, Summon, Who};
 use crate::clock::ServerClock;
 use crate::shutdown::Shutdown;
 
@@ -34,6 +34,8 @@ pub struct RoomTimings {
 struct Occupant {
     player: PlayerId,
     name: String,
+    /// One of the server's bots: a person may take the seat.
+    bot: bool,
     /// `None` while disconnected.
     outbox: Option<Outbox>,
     /// When the connection dropped, for the reconnection grace.
@@ -66,6 +68,13 @@ pub struct Room<G: OnWire> {
     /// The lobby's registry, from which the room removes itself when it closes.
     registry: Arc<DashMap<RoomId, RoomHandle>>,
     shutdown: Shutdown,
+    /// When the empty seats of a waiting room get bots.
+    fill_at: Option<Millis>,
+    /// Seats a bot.
+    summon: Option<Summon>,
+    /// Per seat: the player (id and name) who stayed away past the grace while a bot plays
+    /// the seat; the seat is theirs again when they come back.
+    reserved: Vec<Option<(PlayerId, String)>>,
 }
 
 /// Everything a new room needs besides its game.
@@ -77,6 +86,10 @@ pub struct RoomParts {
     pub clock: ServerClock,
     pub registry: Arc<DashMap<RoomId, RoomHandle>>,
     pub shutdown: Shutdown,
+    /// Empty seats of a waiting room get bots this long after it opens (`None`: never).
+    pub bot_fill: Option<Millis>,
+    /// How bots are seated; without it (tests of the bare server) no bot ever comes.
+    pub summon: Option<Summon>,
 }
 
 impl<G: OnWire> Room<G> {
@@ -98,6 +111,12 @@ impl<G: OnWire> Room<G> {
             info: info_rx,
         };
         parts.registry.insert(parts.id, handle.clone());
+        let fill_at = parts
+            .summon
+            .as_ref()
+            .and(parts.bot_fill)
+            .map(|delay| parts.clock.now() + delay);
+        let reserved = vec![None; seats.len()];
         let room = Room {
             id: parts.id,
             options: parts.options,
@@ -113,6 +132,9 @@ impl<G: OnWire> Room<G> {
             inbox,
             registry: parts.registry,
             shutdown: parts.shutdown,
+            fill_at,
+            summon: parts.summon,
+            reserved,
         };
         let span = tracing::info_span!("room", room = parts.id, game = ?G::KIND);
         tokio::spawn(tracing::Instrument::instrument(room.run(), span));
@@ -243,29 +265,44 @@ impl<G: OnWire> Room<G> {
         if self.game.is_over() {
             return Err(wire(ErrorCode::GameOver, "the game is over"));
         }
+        // A person may take a bot's seat, when a free one could be taken.
+        let takes_bot = |o: &Option<Occupant>| !who.bot && o.as_ref().is_some_and(|o| o.bot);
         let index = match seat {
             Some(s) => match self.seats.get(usize::from(s)) {
-                Some(None) => usize::from(s),
-                Some(Some(_)) => return Err(wire(ErrorCode::SeatTaken, "that seat is taken")),
+                Some(o) if o.is_none() || takes_bot(o) => usize::from(s),
+                Some(_) => return Err(wire(ErrorCode::SeatTaken, "that seat is taken")),
                 None => return Err(wire(ErrorCode::SeatTaken, "there is no such seat")),
             },
             None => self
                 .seats
                 .iter()
                 .position(Option::is_none)
+                .or_else(|| self.seats.iter().position(takes_bot))
                 .ok_or_else(|| wire(ErrorCode::RoomFull, "every seat is taken"))?,
         };
         let seat = index as u8;
-        if self.started && !self.game.can_reseat(Seat(seat)) {
+        let from_bot = self.seats[index].is_some();
+        let allowed = if from_bot {
+            self.game.can_replace(Seat(seat))
+        } else {
+            self.game.can_reseat(Seat(seat))
+        };
+        if self.started && !allowed {
             return Err(wire(
                 ErrorCode::RoomFull,
                 "the game has started: that seat cannot be taken now",
             ));
         }
+        self.dismiss_bot(index);
+        if !who.bot {
+            // Another person took the seat a bot was keeping: it is theirs now.
+            self.reserved[index] = None;
+        }
         let info = SeatInfo {
             player_id: who.player,
             name: who.name.clone(),
             connected: true,
+            bot: who.bot,
         };
         self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
             seat,
@@ -274,11 +311,12 @@ impl<G: OnWire> Room<G> {
         self.seats[index] = Some(Occupant {
             player: who.player,
             name: who.name,
+            bot: who.bot,
             outbox: Some(who.outbox.clone()),
             away_since: None,
         });
         self.send_joined(&who.outbox, seq, Some(seat));
-        if self.started {
+        if self.started && !from_bot {
             let emits = self.game.reseat(Seat(seat), self.clock.now());
             self.publish_game(emits);
         } else if self.seats.iter().all(Option::is_some) {
@@ -394,6 +432,38 @@ impl<G: OnWire> Room<G> {
                 }))]);
             }
             Some(seat.0)
+        } else if let Some(index) = self
+            .reserved
+            .iter()
+            .position(|r| r.as_ref().is_some_and(|(p, _)| *p == player))
+        {
+            // Away past the grace, their seat went to a bot: it is theirs again.
+            self.dismiss_bot(index);
+            let name = self.reserved[index]
+                .take()
+                .map(|(_, name)| name)
+                .unwrap_or_default();
+            let seat = Seat(index as u8);
+            self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
+                seat: seat.0,
+                player: SeatInfo {
+                    player_id: player,
+                    name: name.clone(),
+                    connected: true,
+                    bot: false,
+                },
+            }))]);
+            self.seats[index] = Some(Occupant {
+                player,
+                name,
+                bot: false,
+                outbox: Some(outbox.clone()),
+                away_since: None,
+            });
+            self.send_joined(&outbox, None, Some(seat.0));
+            let emits = self.game.reseat(seat, self.clock.now());
+            self.publish_game(emits);
+            Some(seat.0)
         } else {
             // A spectator (dropped when the connection did), or a player whose seat was
             // freed meanwhile: either way they come back to watch.
@@ -426,12 +496,54 @@ impl<G: OnWire> Room<G> {
                 self.publish_game(emits);
                 self.note_over();
             }
-            self.seats[index] = None;
+            let gone = self.seats[index].take();
             self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
                 seat: seat.0,
             }))]);
+            // A game that goes on without them gets a bot in their seat until they return.
+            if self.started && !self.game.is_over() {
+                if let Some(gone) = gone.filter(|o| !o.bot) {
+                    self.reserved[index] = Some((gone.player, gone.name));
+                    self.summon_bot(seat.0);
+                }
+            }
+        }
+        if self.fill_at.is_some_and(|t| t <= now) {
+            self.fill_at = None;
+            if !self.started {
+                let empty: Vec<u8> = (0..self.seats.len())
+                    .filter(|&i| self.seats[i].is_none())
+                    .map(|i| i as u8)
+                    .collect();
+                for seat in empty {
+                    self.summon_bot(seat);
+                }
+            }
         }
         self.publish_info();
+    }
+
+    /// Asks for a bot to sit at `seat` (it joins like any client).
+    fn summon_bot(&self, seat: u8) {
+        if let Some(summon) = &self.summon {
+            summon(self.id, seat, self.options.clone());
+        }
+    }
+
+    /// A bot in the seat at `index` stands up for a person: its connection is closed.
+    fn dismiss_bot(&mut self, index: usize) {
+        let is_bot = self.seats[index].as_ref().is_some_and(|o| o.bot);
+        if !is_bot {
+            return;
+        }
+        if let Some(bot) = self.seats[index].take() {
+            if let Some(outbox) = bot.outbox {
+                outbox.close();
+            }
+        }
+        self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
+            seat: index as u8,
+        }))]);
     }
 
     /// The earliest of: the game's own deadline, a reconnection grace running out, the end
@@ -444,12 +556,13 @@ impl<G: OnWire> Room<G> {
             .flatten()
             .filter_map(|o| o.away_since.map(|t| t + grace));
         let linger = self.over_since.map(|t| t + self.timings.linger);
+        let fill = self.fill_at.filter(|_| !self.started);
         let game = if self.game.is_over() {
             None
         } else {
             self.game.deadline()
         };
-        graces.chain(linger).chain(game).min()
+        graces.chain(linger).chain(fill).chain(game).min()
     }
 
     /// Whether the room should close: the linger time is over, or nobody is left.
@@ -570,6 +683,7 @@ impl<G: OnWire> Room<G> {
                 o.as_ref().map(|o| SeatInfo {
                     player_id: o.player,
                     name: o.name.clone(),
+                    bot: o.bot,
                     connected: o.outbox.is_some(),
                 })
             })

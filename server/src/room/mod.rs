@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use qipai_games::Received;
 use qipai_protocol::{
-    encode, GameAction, GameKind, PlayerId, RoomId, RoomInfo, Seq, ServerMsg, WireError,
+    encode, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, Seq, ServerMsg,
+    WireError,
 };
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
@@ -62,6 +63,11 @@ impl Outbox {
         }
     }
 
+    /// Tells the connection to close (a bot whose seat a person takes).
+    pub fn close(&self) {
+        self.kill.notify_one();
+    }
+
     /// Encodes and queues one message (counting errors and accepted actions).
     pub fn send(&self, msg: &ServerMsg) -> bool {
         match msg {
@@ -94,6 +100,8 @@ pub fn encode_frame(msg: &ServerMsg) -> Option<Bytes> {
 pub struct Who {
     pub player: PlayerId,
     pub name: String,
+    /// One of the server's own bots.
+    pub bot: bool,
     pub outbox: Outbox,
 }
 
@@ -139,6 +147,10 @@ pub enum Command {
         reply: oneshot::Sender<Option<u8>>,
     },
 }
+
+/// Seats a server bot at `seat` of a room (it joins like any client); given to rooms so
+/// they can fill empty seats without knowing how a bot is made.
+pub type Summon = Arc<dyn Fn(RoomId, u8, RoomOptions) + Send + Sync>;
 
 /// What the lobby keeps of a room: its inbox and a live summary for listings.
 #[derive(Clone, Debug)]

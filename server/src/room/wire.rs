@@ -195,7 +195,14 @@ fn xiangqi_settings(
         draw_offer_every_moves: defaults.draw_offer_every_moves,
         max_lag_ms: defaults.max_lag_ms,
     };
+    let bot_think_ms = o.bot_think_ms.unwrap_or(defaults.bot_think_ms);
+    if !(10..=60_000).contains(&bot_think_ms) {
+        return Err(bad(format!(
+            "bot_think_ms must be 10 to 60000, not {bot_think_ms}"
+        )));
+    }
     let options = XiangqiOptions {
+        bot_think_ms: Some(bot_think_ms),
         time_control: Some(time_control.to_string()),
         natural_limit_moves: Some(natural_limit_moves),
         natural_limit_counts_checks: Some(counts_checks),

@@ -218,6 +218,7 @@ impl Client {
             seq,
             options: RoomOptions::Xiangqi(options),
             seat,
+            bots: false,
         })
         .await;
         self.joined(seq).await

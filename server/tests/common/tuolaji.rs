@@ -61,6 +61,7 @@ impl Client {
             seq,
             options: RoomOptions::Tuolaji(options),
             seat,
+            bots: false,
         })
         .await;
         self.joined_room(seq).await
