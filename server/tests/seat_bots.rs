@@ -168,3 +168,31 @@ async fn a_bot_keeps_the_seat_warm() {
     host.event(|e| matches!(e, Event::Room(RoomEvent::Joined { seat: 1, player }) if !player.bot))
         .await;
 }
+
+/// One person at a Tuolaji table, three bots fill in, and the game runs to its end.
+#[tokio::test]
+async fn one_person_and_three_bots_play_a_whole_game() {
+    let server = seeded_server().await;
+    let mut me = Client::hello(&server, "Me").await;
+    let seq = me.seq();
+    me.send(&ClientMsg::CreateRoom {
+        seq,
+        options: RoomOptions::Tuolaji(fast_options()),
+        seat: Some(0),
+        bots: true,
+    })
+    .await;
+    let mut me = Player::new(me, 0);
+    me.play(u32::MAX, false).await;
+    let over = me.client.log.iter().any(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: Event::Tuolaji(qipai_protocol::tuolaji::TuolajiEvent::GameOver { .. }),
+                ..
+            }
+        )
+    });
+    assert!(over, "the game ran to its end after {} hands", me.hands);
+    assert!(me.hands >= 2);
+}
