@@ -10,7 +10,7 @@
 //! - [`client`]: the WebSocket bot client: hello, quick play, follow events, think off the
 //!   async task, move, until the game is over; N games in a row.
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
-//! - [`tuolaji`]: the Tuolaji bots ([`HintStrategy`], …) and their table glue
+//! - [`tuolaji`]: the Tuolaji bots ([`TuolajiBot`], [`HintStrategy`]) and their table glue
 //!   ([`TuolajiTable`]).
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
 
@@ -23,6 +23,6 @@ pub mod xiangqi;
 
 pub use strategy::{clock_budget, ClockState, Strategy, Strength};
 pub use table::{Ending, Table, Verdict};
-pub use tuolaji::{HintStrategy, SeatView, TuolajiTable};
+pub use tuolaji::{HintStrategy, SeatView, TuolajiBot, TuolajiTable};
 pub use xiangqi::table::XiangqiTable;
 pub use xiangqi::XiangqiBot;
