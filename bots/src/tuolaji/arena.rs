@@ -25,6 +25,10 @@ pub struct GameRecord {
     pub hands: Vec<HandResult>,
     /// Every action the table refused: `(seat, action, reason)`. Empty for sound players.
     pub rejected: Vec<(u8, TuolajiAction, String)>,
+    /// Throws (leads of several units) each seat made that stood.
+    pub throws: [u32; 4],
+    /// Throws each seat made that failed (第十六条).
+    pub failed_throws: [u32; 4],
 }
 
 /// The settings arena games use: no pause anywhere, a short bid window.
@@ -57,10 +61,24 @@ fn deliver(players: &mut [Player; 4], emits: &[Emit<TuolajiEvent>]) {
     }
 }
 
-fn results(emits: &[Emit<TuolajiEvent>], into: &mut Vec<HandResult>) {
+/// Takes note of results and throws.
+fn record_events(emits: &[Emit<TuolajiEvent>], record: &mut GameRecord) {
+    let mut failed = false;
     for emit in emits {
-        if let Emit::All(TuolajiEvent::HandOver { result, .. }) = emit {
-            into.push(result.clone());
+        match emit {
+            Emit::All(TuolajiEvent::HandOver { result, .. }) => record.hands.push(result.clone()),
+            Emit::All(TuolajiEvent::ThrowFailed { seat, .. }) => {
+                failed = true;
+                if let Some(n) = record.failed_throws.get_mut(usize::from(*seat)) {
+                    *n += 1;
+                }
+            }
+            Emit::All(TuolajiEvent::Led { seat, units, .. }) if units.len() > 1 && !failed => {
+                if let Some(n) = record.throws.get_mut(usize::from(*seat)) {
+                    *n += 1;
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -119,7 +137,7 @@ pub fn play_game(
             }
             game.on_deadline(now)
         });
-        results(&events, &mut record.hands);
+        record_events(&events, &mut record);
         deliver(players, &events);
     }
     record
