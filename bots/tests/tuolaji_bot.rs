@@ -234,3 +234,18 @@ fn buries_points_in_the_bottom() {
     let points: u32 = bottom.iter().map(|c| c.points()).sum();
     assert!(points >= 20, "{bottom:?}");
 }
+
+/// 第十二条 (两家以上同时枪毙): an opponent ruffed a trick with points; the bot, out of
+/// clubs and last to play, over-ruffs with the smallest trump that beats the ruff.
+#[test]
+fn over_ruffs_when_it_pays() {
+    let v = view(
+        2,
+        1,
+        "3s 6s 9s 5h 7h 8d",
+        3,
+        &[(3, "Kc"), (0, "3c"), (1, "4s")],
+    );
+    let cards = follow(bot(1).decide(2, &v));
+    assert_eq!(cards, ["6s"]);
+}

@@ -1,4 +1,4 @@
-//! Four bot clients play a short Tuolaji game on a real server over real WebSockets: quick
+//! Four bot clients (two `TuolajiBot`s, two `HintStrategy`s) play a short Tuolaji game on a real server over real WebSockets: quick
 //! play seats them at one table, they follow the events, and the game ends with a result
 //! and no refused action. The round has a one-minute limit called at once, so its first
 //! hand is its last (五(一)3).
@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
-use qipai_bots::{HintStrategy, TuolajiTable, Verdict};
+use qipai_bots::{HintStrategy, TuolajiBot, TuolajiTable, Verdict};
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::RoomOptions;
 use qipai_server::shutdown;
@@ -29,7 +29,7 @@ async fn four_bots_play_a_hand_over_sockets() {
 
     let options = RoomOptions::Tuolaji(TuolajiOptions {
         deal_interval_ms: Some(0),
-        bid_window_ms: Some(50),
+        bid_window_ms: Some(300),
         bottom_ms: Some(10_000),
         turn_ms: Some(10_000),
         between_hands_ms: Some(0),
@@ -48,8 +48,13 @@ async fn four_bots_play_a_hand_over_sockets() {
             idle_timeout: Duration::from_secs(20),
             regroup_after: Duration::from_secs(10),
         };
+        // The first and third to sit play the bot, the others the hint.
         tasks.push(tokio::spawn(async move {
-            client::play::<TuolajiTable, _>(&config, HintStrategy, |_| {}).await
+            if i % 2 == 0 {
+                client::play::<TuolajiTable, _>(&config, TuolajiBot::new(), |_| {}).await
+            } else {
+                client::play::<TuolajiTable, _>(&config, HintStrategy, |_| {}).await
+            }
         }));
         // Let the first bot open the table, so quick play seats the others there.
         tokio::time::sleep(Duration::from_millis(200)).await;
