@@ -249,3 +249,31 @@ fn over_ruffs_when_it_pays() {
     let cards = follow(bot(1).decide(2, &v));
     assert_eq!(cards, ["6s"]);
 }
+
+/// 第十条1: a bot long in hearts bids its two level hearts once the deal is done; asked
+/// again before its bid comes back, it does not send the same bid again (it would be
+/// refused as no stronger than itself).
+#[test]
+fn bids_a_strong_suit_once() {
+    let mut v = view(
+        1,
+        0,
+        "2h 2h BJ SJ Ah Ah Kh Kh Qh Jh Th 9h 8h 3c 4c 5d",
+        0,
+        &[(0, "3h")],
+    );
+    v.view.current_trick = None;
+    v.view.trump = None;
+    v.view.dealer = None;
+    v.view.card_counts = [16; 4];
+    v.view.phase = Phase::Bidding { closes_at: 100 };
+    let mut bot = bot(0);
+    let bid = bot.decide(1, &v);
+    assert_eq!(
+        bid,
+        Some(TuolajiAction::Bid {
+            cards: vec!["2h".into(), "2h".into()]
+        })
+    );
+    assert_eq!(bot.decide(1, &v), None);
+}

@@ -17,6 +17,9 @@ async fn four_bots_play_a_hand_over_sockets() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter("qipai_bots=debug,tuolaji_socket=debug")
         .try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("qipai_bots=warn")
+        .try_init();
     let mut config = Config::defaults().expect("default config");
     config.server.addr = "127.0.0.1:0".parse().expect("addr");
     config.server.rate_per_sec = 10_000;

@@ -20,6 +20,9 @@ use crate::strategy::Strategy;
 #[derive(Clone, Debug, Default)]
 pub struct TuolajiBot {
     memory: Memory,
+    /// The hand number and the card count of the last bid this bot sent: a bid whose event
+    /// has not come back yet is not sent again (第十条1 would refuse it as too weak).
+    bid_sent: Option<(u32, usize)>,
 }
 
 impl TuolajiBot {
@@ -86,12 +89,20 @@ impl Strategy for TuolajiBot {
         if !bidding && read::to_act(&view.view.phase) != Some(seat) {
             return None;
         }
-        self.play(seat, view).or_else(|| {
-            if bidding {
-                None
-            } else {
-                view.view.hint.clone()
+        if bidding {
+            let action = self.play(seat, view)?;
+            let hand = view.view.hand_number;
+            if let TuolajiAction::Bid { cards } = &action {
+                if self
+                    .bid_sent
+                    .is_some_and(|(h, n)| h == hand && n >= cards.len())
+                {
+                    return None;
+                }
+                self.bid_sent = Some((hand, cards.len()));
             }
-        })
+            return Some(action);
+        }
+        self.play(seat, view).or_else(|| view.view.hint.clone())
     }
 }
