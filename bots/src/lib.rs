@@ -11,7 +11,7 @@
 //!   async task, move, until the game is over; N games in a row.
 //! - [`memory`]: an in-memory WebSocket, for bots the server seats itself.
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
-//! - [`tuolaji`]: the Tuolaji bots ([`HintStrategy`], …) and their table glue
+//! - [`tuolaji`]: the Tuolaji bots ([`TuolajiBot`], [`HintStrategy`]) and their table glue
 //!   ([`TuolajiTable`]).
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
 
@@ -25,6 +25,6 @@ pub mod xiangqi;
 
 pub use strategy::{clock_budget, ClockState, Strategy, Strength};
 pub use table::{Ending, Table, Verdict};
-pub use tuolaji::{HintStrategy, SeatView, TuolajiTable};
+pub use tuolaji::{HintStrategy, SeatView, TuolajiBot, TuolajiTable};
 pub use xiangqi::table::XiangqiTable;
 pub use xiangqi::XiangqiBot;
