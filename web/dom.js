@@ -1,4 +1,4 @@
-// Two small helpers for building the page without a framework.
+// Small helpers for building the page without a framework.
 
 /**
  * An element: `h("button", { class: "x", onclick: f }, "text", child)`. Attributes whose
@@ -22,4 +22,9 @@ export function h(tag, attrs = {}, ...children) {
 /** Removes every child of `el`. */
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
+}
+
+/** The mark of a seat one of the server's bots holds, in the lobby and at the table. */
+export function botBadge() {
+  return h("span", { class: "badge bot", title: "one of the server's bots" }, "机 bot");
 }

@@ -1,7 +1,7 @@
 // The lobby: quick play, creating a table with its options, and the open tables with their
 // seats, to sit down at or to watch.
 
-import { h, clear } from "./dom.js";
+import { h, clear, botBadge } from "./dom.js";
 
 /** The time controls offered: the usual Fischer ones and the rules' presets (第6条). */
 export const TIME_CONTROLS = [
@@ -18,9 +18,30 @@ export const TIME_CONTROLS = [
 
 const REFRESH_MS = 3000;
 
+/** The xiangqi bot's strength: how long it thinks per move (`bot_think_ms`). */
+export const BOT_STRENGTHS = [
+  ["50", "Easy"],
+  ["300", "Medium"],
+  ["1500", "Strong"],
+];
+
+/** A seat's name with a mark when it is one of the server's bots. */
+export function seatLabel(seat) {
+  return h("span", { class: seat.bot ? "seat-name is-bot" : "seat-name" },
+    seat.bot ? botBadge() : h("span", { class: `dot ${seat.connected ? "on" : "off"}` }), seat.name);
+}
+
 function timeControlSelect(id) {
   return h("select", { id, name: "time_control" },
     TIME_CONTROLS.map(([value, label]) => h("option", { value }, label)));
+}
+
+/** The strength shown for a table's `bot_think_ms`: its BOT_STRENGTHS name, else the time. */
+export function strengthName(ms) {
+  if (ms == null) return "default";
+  let name = `${ms} ms a move`;
+  for (const [value, label] of BOT_STRENGTHS) if (ms === Number(value)) name = label.toLowerCase();
+  return name;
 }
 
 const STATUS = { waiting: "waiting", playing: "playing", over: "finished" };
@@ -53,6 +74,14 @@ export class Lobby {
     const limit = h("input", { id: "create-limit", type: "number", min: 1, max: 1000, value: 60 });
     const checks = h("input", { id: "create-checks", type: "checkbox", checked: true });
     const fen = h("input", { id: "create-fen", type: "text", placeholder: "the usual start", spellcheck: "false" });
+    const strength = h("select", { id: "create-bot-strength", disabled: true },
+      BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
+    const bots = h("input", { id: "create-bots", type: "checkbox",
+      onchange: () => {
+        strength.disabled = !bots.checked;
+        createButton.textContent = bots.checked ? "Play the bot" : "Create table";
+      } });
+    const createButton = h("button", { type: "submit", id: "btn-create" }, "Create table");
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
       e.preventDefault();
       const options = {
@@ -62,34 +91,46 @@ export class Lobby {
         natural_limit_counts_checks: checks.checked,
       };
       if (fen.value.trim()) options.start_fen = fen.value.trim();
-      this.enter({ type: "create_room", options, seat: Number(seat.value) });
+      const request = { type: "create_room", options, seat: Number(seat.value) };
+      if (bots.checked) {
+        options.bot_think_ms = Number(strength.value);
+        request.bots = true;
+      }
+      this.enter(request);
     } },
       h("h2", {}, "New xiangqi table"),
       h("label", {}, "Time control ", tc),
       h("label", {}, "Your side ", seat),
+      h("label", { class: "check" }, bots, " Play the bot (no need to wait for a person)"),
+      h("label", {}, "Bot strength ", strength),
       h("details", {},
         h("summary", {}, "More rules"),
         h("label", {}, "Draw after ", limit, " moves without a capture"),
         h("label", { class: "check" }, checks, " checks count toward that limit"),
         h("label", {}, "Start position (FEN) ", fen)),
-      h("button", { type: "submit", id: "btn-create" }, "Create table"));
+      createButton);
 
     const tlSeat = h("select", { id: "tl-create-seat" }, [0, 1, 2, 3].map((i) => h("option", { value: i }, `Seat ${i + 1}`)));
     const tlTurn = h("select", { id: "tl-turn" },
       [["15000", "15 s"], ["30000", "30 s"], ["60000", "60 s"]].map(([v, l]) => h("option", { value: v, selected: v === "30000" }, l)));
     const tlPenalty = h("input", { id: "tl-penalty", type: "number", min: 0, max: 300, step: 5, value: 20 });
     const tlRound = h("input", { id: "tl-round", type: "number", min: 0, max: 600, value: 0 });
+    const tlBots = h("input", { id: "tl-bots", type: "checkbox" });
     const tuolaji = h("form", { class: "panel quick", id: "tuolaji-play", onsubmit: (e) => e.preventDefault() },
       h("h2", {}, "拖拉机 Tuolaji"),
       h("p", { class: "muted" }, "Three decks, four players in two teams."),
       h("button", { type: "button", class: "primary", id: "btn-quick-tuolaji",
         onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, "Quick play"),
+      h("button", { type: "button", id: "btn-tuolaji-bots",
+        onclick: () => this.enter({ type: "create_room", options: { game: "tuolaji" }, bots: true }) },
+      "Play with three bots"),
       h("details", {},
         h("summary", {}, "New Tuolaji table with its rules"),
         h("label", {}, "Your seat ", tlSeat),
         h("label", {}, "Time per play ", tlTurn),
         h("label", {}, "Failed-throw penalty ", tlPenalty),
         h("label", {}, "Round limit in minutes (0: none) ", tlRound),
+        h("label", { class: "check" }, tlBots, " Fill the other seats with bots"),
         h("button", { type: "button", id: "btn-create-tuolaji", onclick: () => this.enter({
           type: "create_room",
           seat: Number(tlSeat.value),
@@ -97,6 +138,7 @@ export class Lobby {
             game: "tuolaji", turn_ms: Number(tlTurn.value),
             throw_penalty: Number(tlPenalty.value), round_minutes: Number(tlRound.value),
           },
+          bots: tlBots.checked,
         }) }, "Create table")));
 
     this.root.append(
@@ -122,10 +164,18 @@ export class Lobby {
 
   /** Sends a request that seats (or seats to watch) this player; the room view follows. */
   async enter(request) {
-    try {
-      await this.ctx.conn.request(request);
-    } catch (err) {
-      this.ctx.toast(err.message);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.ctx.conn.request(request);
+        return;
+      } catch (err) {
+        // A table opened with bots can close before its creator sits down: the server may
+        // seat its bots first, find the table empty of people and close it (`room_closed`).
+        // Nobody was seated, so opening another is safe.
+        if (request.type === "create_room" && request.bots && err.code === "room_closed" && attempt < 3) continue;
+        this.ctx.toast(err.message);
+        return;
+      }
     }
   }
 
@@ -150,17 +200,26 @@ export class Lobby {
     const o = room.options;
     const tuolaji = o.game === "tuolaji";
     const names = tuolaji ? ["Seat 1", "Seat 2", "Seat 3", "Seat 4"] : ["Red", "Black"];
-    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : i === 0 ? "red" : "black"}` },
+    // Free seats, and bots' seats, may be taken while the game allows it (PROTOCOL.md,
+    // SeatInfo): xiangqi before the start, Tuolaji at any moment.
+    const open = room.status === "waiting" || (tuolaji && room.status === "playing");
+    const join = (i) => this.enter({ type: "join", room_id: room.room_id, seat: i });
+    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : i === 0 ? "red" : "black"}`, "data-seat": `${room.room_id}:${i}` },
       `${names[i]}: `,
-      s ? h("span", {}, h("span", { class: `dot ${s.connected ? "on" : "off"}` }), s.name)
-        : room.status === "waiting" || (tuolaji && room.status === "playing")
-          ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`,
-              onclick: () => this.enter({ type: "join", room_id: room.room_id, seat: i }) }, "Sit here")
+      s ? seatLabel(s) : null,
+      s?.bot && open
+        ? h("button", { class: "small", "data-take": `${room.room_id}:${i}`, title: `take ${s.name}'s seat`,
+            onclick: () => join(i) }, "Take this seat")
+        : null,
+      s ? null
+        : open
+          ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`, onclick: () => join(i) }, "Sit here")
           : h("span", { class: "muted" }, "empty")));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
         h("strong", {}, `#${room.room_id} ${tuolaji ? "拖拉机" : "象棋"}`),
         tuolaji ? h("span", { class: "tc" }, `${o.turn_ms / 1000} s a play`) : h("span", { class: "tc" }, o.time_control),
+        !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, `bot: ${strengthName(o.bot_think_ms)}`) : null,
         o.start_fen ? h("span", { class: "muted" }, "custom start") : null,
         h("span", { class: `status ${room.status}` }, STATUS[room.status] ?? room.status),
         room.spectators ? h("span", { class: "muted" }, `${room.spectators} watching`) : null),

@@ -4,7 +4,7 @@
 // a countdown, and panels for a failed throw and a hand's result. The server holds every
 // rule and every card: this file only draws the view and sends what the player chose.
 
-import { h, clear } from "./dom.js";
+import { h, clear, botBadge } from "./dom.js";
 import {
   SUITS, SUIT_SYMBOLS, SUIT_NAMES, cardLabel, isRed, groupHand, possibleBids, levelName,
 } from "./cards.js";
@@ -286,7 +286,7 @@ export class TuolajiTable {
       el.classList.toggle("winner", trick?.winner === seat);
       append(el,
         h("div", { class: "tl-name" },
-          h("span", { class: `dot ${info?.connected ? "on" : "off"}` }),
+          info?.bot ? botBadge() : h("span", { class: `dot ${info?.connected ? "on" : "off"}` }),
           seat === this.me ? "You" : this.name(seat),
           v.dealer === seat ? h("span", { class: "badge dealer", title: "dealer" }, "庄") : null,
           v.auto[seat] ? h("span", { class: "badge auto" }, v.auto[seat] === "vacant" ? "server plays" : "auto") : null),

@@ -3,7 +3,7 @@
 // the server's `clocks`, the record in Chinese notation, resign and draw buttons and the
 // result. The server holds every rule: this file only draws what the view says.
 
-import { h, clear } from "./dom.js";
+import { h, clear, botBadge } from "./dom.js";
 
 const FILES = "abcdefghi";
 const CELL = 100;
@@ -464,6 +464,8 @@ export class XiangqiTable {
       box.name.textContent = seat ? seat.name : "(empty seat)";
       box.dot.className = `dot ${seat?.connected ? "on" : "off"}`;
       box.dot.title = seat?.connected ? "connected" : "disconnected";
+      box.dot.hidden = Boolean(seat?.bot);
+      box.bot.hidden = !seat?.bot;
       box.label.textContent = side === "red" ? "红 Red" : "黑 Black";
     }
 
@@ -554,10 +556,12 @@ export class XiangqiTable {
 function clockBox() {
   const name = h("span", { class: "name" });
   const dot = h("span", { class: "dot" });
+  const bot = botBadge();
+  bot.hidden = true;
   const label = h("span", { class: "side-label" });
   const time = h("span", { class: "time" }, "–:––");
-  const el = h("div", { class: "clock" }, h("div", { class: "who" }, dot, name, label), time);
-  return { el, name, dot, label, time, side: null };
+  const el = h("div", { class: "clock" }, h("div", { class: "who" }, dot, bot, name, label), time);
+  return { el, name, dot, bot, label, time, side: null };
 }
 
 function svgEl(tag, attrs) {

@@ -1,9 +1,10 @@
-// A person plays a whole Tuolaji hand through the page against three seats the server plays:
-// the person opens a table with its own rules, three helper pages sit down from the lobby's
-// list and leave as the game starts, so the server plays their seats at once. The deal is
-// seeded. The person bids when the cards allow, exchanges the bottom as dealer (or names the
-// trump), plays every trick with the server's suggestion, reloading the page once on the way,
-// until the hand's result shows. A phone watches.
+// A person plays a whole Tuolaji hand through the page against three of the server's bots:
+// the person opens a table with its own rules and "fill the other seats with bots", so the
+// game starts at once with three real bots (they bid, play and follow like any client). The
+// deal is seeded. The person bids when the cards allow, exchanges the bottom as dealer (or
+// names the trump), plays every trick with the server's suggestion, reloading the page once
+// on the way, until the hand's result shows. A phone watches. Between hands, another person
+// takes a bot's seat from the lobby's list.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -27,16 +28,20 @@ after(async () => {
   await server?.stop();
 });
 
-test("a person plays a Tuolaji hand against three server-played seats", { timeout: 150000 }, async () => {
+test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, async () => {
   const person = await personPage(browser);
   await enterLobby(person, server.url, "Wu");
   await shot(person, T, "01-lobby");
-  // A new table with its own rules: a minute per play.
+  // A new table with its own rules (a minute per play) and bots in the other seats.
   await person.click("text=New Tuolaji table with its rules");
   await person.selectOption("#tl-turn", "60000");
+  await person.check("#tl-bots");
+  await shot(person, T, "01b-create-with-bots");
   await person.click("#btn-create-tuolaji");
   await person.waitForSelector("#table:not([hidden])");
-  await person.waitForSelector("text=Waiting for four players");
+  // Three bots sit down at once: every other seat is marked as a bot's, and the deal begins.
+  await person.waitForFunction(() => document.querySelectorAll(".tl-seat .badge.bot").length === 3);
+  assert.equal(await person.locator('.tl-seat[data-seat="0"] .badge.bot').count(), 0);
 
   // Somebody watches on a phone: the table without any hand.
   const watcher = await personPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
@@ -44,19 +49,6 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
   await watcher.locator("[data-watch]").first().click();
   await watcher.waitForSelector("#table:not([hidden])");
   await watcher.waitForSelector("text=the players' hands are hidden");
-
-  const helpers = [];
-  for (const name of ["Li", "Zhao", "Qian"]) {
-    const page = await personPage(browser);
-    await enterLobby(page, server.url, name);
-    await page.locator("[data-join]").first().click();
-    await page.waitForSelector("#table:not([hidden])");
-    helpers.push(page);
-  }
-  for (const page of helpers) {
-    await page.click("#btn-leave");
-    await page.waitForSelector("#lobby:not([hidden])");
-  }
 
   // The deal: bid once if the cards allow it.
   let bid = false;
@@ -122,5 +114,22 @@ test("a person plays a Tuolaji hand against three server-played seats", { timeou
 
   await watcher.waitForSelector("#tl-result");
   assert.equal(await watcher.locator("#hand .card").count(), 0);
-  for (const page of [person, watcher, ...helpers]) assert.deepEqual(page.errors, []);
+
+  // Between hands, another person takes a bot's seat from the lobby's list: the bot stands
+  // up, the person sits down, and the table shows the person's name instead of the bot.
+  const taker = await personPage(browser);
+  await enterLobby(taker, server.url, "Zhao");
+  const take = taker.locator("[data-take]").first();
+  await take.waitFor();
+  assert.equal(await taker.locator(".table-row .badge.bot").count(), 3);
+  await shot(taker, T, "07-lobby-take-a-bot-seat");
+  const seat = Number((await take.getAttribute("data-take")).split(":")[1]);
+  await take.click();
+  await taker.waitForSelector("#table:not([hidden])");
+  await person.waitForSelector(`.tl-seat[data-seat="${seat}"] >> text=Zhao`);
+  assert.equal(await person.locator(`.tl-seat[data-seat="${seat}"] .badge.bot`).count(), 0);
+  assert.equal(await person.locator(".tl-seat .badge.bot").count(), 2);
+  await shot(person, T, "08-a-person-took-a-bot-seat");
+
+  for (const page of [person, watcher, taker]) assert.deepEqual(page.errors, []);
 });

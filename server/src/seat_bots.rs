@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use qipai_bots::client::{play_over, ClientConfig, Entry};
 use qipai_bots::memory::duplex;
-use qipai_bots::{HintStrategy, Strength, TuolajiTable, XiangqiBot, XiangqiTable};
+use qipai_bots::{Strength, TuolajiBot, TuolajiTable, XiangqiBot, XiangqiTable};
 use qipai_protocol::{RoomId, RoomOptions};
 
 use crate::connection::serve_in_memory;
@@ -57,7 +57,8 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
                 play_over::<XiangqiTable, _>(Box::new(bot_end), &config, bot, |_| {}).await
             }
             RoomOptions::Tuolaji(_) => {
-                play_over::<TuolajiTable, _>(Box::new(bot_end), &config, HintStrategy, |_| {}).await
+                let bot = TuolajiBot::new();
+                play_over::<TuolajiTable, _>(Box::new(bot_end), &config, bot, |_| {}).await
             }
         };
         if let Err(error) = result {

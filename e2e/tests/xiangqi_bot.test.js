@@ -1,0 +1,101 @@
+// A person plays the server's xiangqi bot through the page: "Play the bot" (easy) from the
+// lobby's form, the bot's seat marked as a bot at the table and in the open tables list,
+// three moves each answered by the bot, then resignation. No console error anywhere.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launch, personPage, enterLobby, waitMoves, movesOf, shot } from "../harness.js";
+
+const T = "xiangqi_bot";
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Red moves tried in this order; the first the position allows is played. */
+const WISHES = ["h2e2", "h0g2", "i0h0", "b0c2", "a0a1", "g3g4", "c3c4", "e3e4"];
+
+/**
+ * Plays one legal Red move by clicking: the first of WISHES the page offers, else the first
+ * target of any Red piece. Clicking another Red piece never plays a move (no piece takes its
+ * own side's), so a wish that is not offered only moves the selection.
+ */
+async function playSomeMove(page) {
+  const redAt = (sq) => page.locator(`.xq-piece.red[data-piece="${sq}"]`).count();
+  for (const wish of WISHES) {
+    const [from, to] = [wish.slice(0, 2), wish.slice(2, 4)];
+    if (!await redAt(from)) continue;
+    await page.click(`[data-sq="${from}"]`);
+    if (await page.locator(`[data-target="${to}"]`).count()) {
+      await page.click(`[data-sq="${to}"]`);
+      return wish;
+    }
+  }
+  const squares = await page.$$eval(".xq-piece.red[data-piece]", (els) => els.map((e) => e.dataset.piece));
+  for (const from of squares) {
+    await page.click(`[data-sq="${from}"]`);
+    const target = page.locator("[data-target]").first();
+    if (await target.count()) {
+      const to = await target.getAttribute("data-target");
+      await page.click(`[data-sq="${to}"]`);
+      return from + to;
+    }
+  }
+  throw new Error("no legal move offered");
+}
+
+test("a person plays the bot a few moves, then resigns", async () => {
+  const person = await personPage(browser);
+  await enterLobby(person, server.url, "Wu");
+  await person.selectOption("#create-tc", "5+3");
+  await person.selectOption("#create-seat", "0");
+  await person.check("#create-bots");
+  await person.selectOption("#create-bot-strength", "50");
+  assert.equal(await person.textContent("#btn-create"), "Play the bot");
+  await shot(person, T, "01-lobby-play-the-bot");
+  await person.click("#btn-create");
+  await person.waitForSelector("#table:not([hidden])");
+  // The bot sits down at once: the game starts, and Black's seat is marked as a bot's.
+  await person.waitForSelector("text=Your move.");
+  const blackBox = person.locator('.clock[data-side="black"]');
+  await blackBox.locator(".badge.bot:not([hidden])").waitFor();
+  assert.equal(await person.locator('.clock[data-side="red"] .badge.bot:not([hidden])').count(), 0);
+
+  // Somebody in the lobby sees the table with the bot marked; a started xiangqi game's bot
+  // seat cannot be taken.
+  const other = await personPage(browser);
+  await enterLobby(other, server.url, "Li");
+  const row = other.locator(".table-row").first();
+  await row.locator(".badge.bot").waitFor();
+  assert.match(await row.textContent(), /bot: easy/);
+  assert.equal(await row.locator("[data-take]").count(), 0);
+  await shot(other, T, "02-lobby-table-with-bot");
+
+  const played = [];
+  for (let n = 1; n <= 3; n++) {
+    played.push(await playSomeMove(person));
+    // The bot answers each move.
+    await waitMoves(person, 2 * n);
+    await person.waitForSelector("text=Your move");
+  }
+  await shot(person, T, "03-playing-the-bot");
+  assert.equal((await movesOf(person)).length, 6);
+  console.log(`moves: ${played.join(" ")}; record: ${(await movesOf(person)).join(" ")}`);
+
+  await person.click("#btn-resign");
+  await person.click("#btn-resign");
+  await person.waitForSelector("#result:not(.hidden)");
+  assert.match(await person.textContent("#result"), /You lost\./);
+  assert.match(await person.textContent("#result"), /resignation/);
+  await shot(person, T, "04-resigned");
+
+  for (const page of [person, other]) assert.deepEqual(page.errors, []);
+});
