@@ -8,8 +8,9 @@
 //! value for the bottom, the lowest single as a lead, and `suggest_follow` as a follow.
 //! `bots/tests/tuolaji_table.rs` checks the rebuilt hint against real snapshots.
 
-use qipai_games::cards::{Card, CardCounts, Suit};
-use qipai_games::tuolaji::{suggest_follow, Order};
+use qipai_games::cards::Card;
+use qipai_games::tuolaji::suggest::{longest_suit, lowest_value};
+use qipai_games::tuolaji::suggest_follow;
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiView};
 
 use super::read;
@@ -50,36 +51,6 @@ pub fn hint_for(seat: u8, view: &TuolajiView) -> Option<TuolajiAction> {
 
 fn text(cards: &[Card]) -> Vec<String> {
     cards.iter().map(Card::to_string).collect()
-}
-
-/// 第八条2 (the dealer names the trump): the suit with the most cards held, level cards
-/// included (ties: notation order), as `suggest` chooses it.
-pub fn longest_suit(holding: &CardCounts) -> Suit {
-    let mut counts = [0usize; 4];
-    for (card, n) in holding.iter() {
-        if let Some(i) = card
-            .suit()
-            .and_then(|s| Suit::ALL.iter().position(|&x| x == s))
-        {
-            if let Some(c) = counts.get_mut(i) {
-                *c += usize::from(n);
-            }
-        }
-    }
-    Suit::ALL
-        .into_iter()
-        .zip(counts)
-        .max_by_key(|&(suit, n)| (n, std::cmp::Reverse(suit)))
-        .map_or(Suit::Spades, |(suit, _)| suit)
-}
-
-/// The `n` cards of least value in `holding`: plain suits before trumps, cards without
-/// points before point cards, low slots before high ones (as `suggest` chooses them).
-pub fn lowest_value(order: &Order, holding: &CardCounts, n: usize) -> Vec<Card> {
-    let mut cards = holding.to_vec();
-    cards.sort_by_key(|&c| (order.is_trump(c), c.points(), order.slot(c)));
-    cards.truncate(n);
-    cards
 }
 
 /// Plays the view's hint: exactly what the server would play for the seat. Never bids.

@@ -103,9 +103,10 @@ pub fn candidate_leads(order: &Order, holding: &CardCounts, limit: usize) -> Vec
     out
 }
 
-/// The suit with the most cards in `holding` that are not level cards (ties: notation
-/// order), for a dealer who must name the trump.
-fn longest_suit(holding: &CardCounts) -> Suit {
+/// 第八条2 (the dealer names the trump): the suit with the most cards held, level cards
+/// included (ties: notation order). Public so a client rebuilding the hint from its view
+/// chooses the same.
+pub fn longest_suit(holding: &CardCounts) -> Suit {
     let mut counts = [0usize; 4];
     for (card, n) in holding.iter() {
         if let Some(i) = card
@@ -126,7 +127,7 @@ fn longest_suit(holding: &CardCounts) -> Suit {
 
 /// The `n` cards of least value in `holding`: plain suits before trumps, cards without
 /// points before point cards, low slots before high ones.
-fn lowest_value(order: &Order, holding: &CardCounts, n: usize) -> Vec<Card> {
+pub fn lowest_value(order: &Order, holding: &CardCounts, n: usize) -> Vec<Card> {
     let mut cards = holding.to_vec();
     cards.sort_by_key(|&c| (order.is_trump(c), c.points(), order.slot(c)));
     cards.truncate(n);
