@@ -5,6 +5,9 @@
 //! connection's [`Outbox`], which never blocks. Every event gets the next `event_seq`, and a
 //! public event is encoded once for everybody. One actor serves every game through
 //! [`OnWire`].
+//!
+//! This file holds the task's loop, actions and timers; `seating` the seats (joins, leaves,
+//! reconnections, bots), `publish` what goes out (events, snapshots, the lobby's listing).
 
 use std::sync::Arc;
 
@@ -20,6 +23,9 @@ use super::wire::OnWire;
 use super::{encode_frame, Command, Outbox, RoomHandle, Summon, Who};
 use crate::clock::ServerClock;
 use crate::shutdown::Shutdown;
+
+mod publish;
+mod seating;
 
 /// Room timings from the configuration.
 #[derive(Clone, Copy, Debug)]
@@ -164,25 +170,6 @@ impl<G: OnWire> Room<G> {
         tracing::debug!("closed");
     }
 
-    /// The room is closing: everybody still in it is told so.
-    fn say_goodbye(&self) {
-        let left = ServerMsg::Left {
-            seq: None,
-            room_id: self.id,
-        };
-        let Some(frame) = encode_frame(&left) else {
-            return;
-        };
-        let seated = self
-            .seats
-            .iter()
-            .flatten()
-            .filter_map(|o| o.outbox.as_ref());
-        for outbox in seated.chain(self.spectators.iter().map(|(_, o)| o)) {
-            outbox.send_frame(frame.clone());
-        }
-    }
-
     /// Commands that reached the inbox after the last one handled get an answer too.
     fn refuse_leftovers(&mut self) {
         self.inbox.close();
@@ -209,7 +196,7 @@ impl<G: OnWire> Room<G> {
     }
 
     /// The connection of a seated player or spectator.
-    fn outbox_of(&self, player: PlayerId) -> Option<&Outbox> {
+    pub(super) fn outbox_of(&self, player: PlayerId) -> Option<&Outbox> {
         match self.seat_of(player) {
             Some(seat) => self.outbox(seat),
             None => self
@@ -258,95 +245,6 @@ impl<G: OnWire> Room<G> {
         self.publish_info();
     }
 
-    fn on_join(&mut self, who: Who, seat: Option<u8>, seq: Option<Seq>) -> Result<u8, WireError> {
-        if let Some(s) = self.seat_of(who.player) {
-            return Ok(s.0);
-        }
-        if self.game.is_over() {
-            return Err(wire(ErrorCode::GameOver, "the game is over"));
-        }
-        // A person may take a bot's seat, when a free one could be taken.
-        let takes_bot = |o: &Option<Occupant>| !who.bot && o.as_ref().is_some_and(|o| o.bot);
-        let index = match seat {
-            Some(s) => match self.seats.get(usize::from(s)) {
-                Some(o) if o.is_none() || takes_bot(o) => usize::from(s),
-                Some(_) => return Err(wire(ErrorCode::SeatTaken, "that seat is taken")),
-                None => return Err(wire(ErrorCode::SeatTaken, "there is no such seat")),
-            },
-            None => self
-                .seats
-                .iter()
-                .position(Option::is_none)
-                .or_else(|| self.seats.iter().position(takes_bot))
-                .ok_or_else(|| wire(ErrorCode::RoomFull, "every seat is taken"))?,
-        };
-        let seat = index as u8;
-        let from_bot = self.seats[index].is_some();
-        let allowed = if from_bot {
-            self.game.can_replace(Seat(seat))
-        } else {
-            self.game.can_reseat(Seat(seat))
-        };
-        if self.started && !allowed {
-            return Err(wire(
-                ErrorCode::RoomFull,
-                "the game has started: that seat cannot be taken now",
-            ));
-        }
-        self.dismiss_bot(index);
-        if !who.bot {
-            // Another person took the seat a bot was keeping: it is theirs now.
-            self.reserved[index] = None;
-        }
-        let info = SeatInfo {
-            player_id: who.player,
-            name: who.name.clone(),
-            connected: true,
-            bot: who.bot,
-        };
-        self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
-            seat,
-            player: info,
-        }))]);
-        self.seats[index] = Some(Occupant {
-            player: who.player,
-            name: who.name,
-            bot: who.bot,
-            outbox: Some(who.outbox.clone()),
-            away_since: None,
-        });
-        self.send_joined(&who.outbox, seq, Some(seat));
-        if self.started && !from_bot {
-            let emits = self.game.reseat(Seat(seat), self.clock.now());
-            self.publish_game(emits);
-        } else if self.seats.iter().all(Option::is_some) {
-            self.started = true;
-            let emits = self.game.start(self.clock.now());
-            self.publish_game(emits);
-        }
-        Ok(seat)
-    }
-
-    fn on_leave(&mut self, player: PlayerId) -> Result<(), WireError> {
-        if let Some(i) = self.spectators.iter().position(|(p, _)| *p == player) {
-            self.spectators.swap_remove(i);
-            return Ok(());
-        }
-        let seat = self
-            .seat_of(player)
-            .ok_or_else(|| wire(ErrorCode::NotInRoom, "you are not in this room"))?;
-        if self.started && !self.game.is_over() {
-            let emits = self.game.forfeit(seat, self.clock.now());
-            self.publish_game(emits);
-            self.note_over();
-        }
-        self.seats[seat.index()] = None;
-        self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
-            seat: seat.0,
-        }))]);
-        Ok(())
-    }
-
     fn on_act(&mut self, player: PlayerId, seq: Seq, action: GameAction, received: Received) {
         let Some(seat) = self.seat_of(player) else {
             if let Some((_, outbox)) = self.spectators.iter().find(|(p, _)| *p == player) {
@@ -393,84 +291,6 @@ impl<G: OnWire> Room<G> {
         let viewer = self.seat_of(player).map_or(Viewer::Spectator, Viewer::Seat);
         if let Some(outbox) = self.outbox_of(player) {
             outbox.send(&self.snapshot(viewer));
-        }
-    }
-
-    fn on_away(&mut self, player: PlayerId, conn_id: u64) {
-        self.spectators
-            .retain(|(p, o)| !(*p == player && o.conn_id == conn_id));
-        let Some(seat) = self.seat_of(player) else {
-            return;
-        };
-        let now = self.clock.now();
-        if let Some(occ) = self.seats[seat.index()].as_mut() {
-            if occ.outbox.as_ref().is_some_and(|o| o.conn_id == conn_id) {
-                occ.outbox = None;
-                occ.away_since = Some(now);
-                self.publish(vec![Emit::All(Event::Room(RoomEvent::Away {
-                    seat: seat.0,
-                }))]);
-            }
-        }
-    }
-
-    fn on_back(&mut self, player: PlayerId, outbox: Outbox) -> Option<u8> {
-        if let Some(seat) = self.seat_of(player) {
-            let was_away = self.seats[seat.index()]
-                .as_ref()
-                .is_some_and(|o| o.away_since.is_some());
-            if let Some(occ) = self.seats[seat.index()].as_mut() {
-                occ.outbox = Some(outbox.clone());
-                occ.away_since = None;
-            }
-            // The snapshot comes first and already shows the seat connected; the others
-            // learn it from the event that follows.
-            self.send_joined(&outbox, None, Some(seat.0));
-            if was_away {
-                self.publish(vec![Emit::All(Event::Room(RoomEvent::Back {
-                    seat: seat.0,
-                }))]);
-            }
-            Some(seat.0)
-        } else if let Some(index) = self
-            .reserved
-            .iter()
-            .position(|r| r.as_ref().is_some_and(|(p, _)| *p == player))
-        {
-            // Away past the grace, their seat went to a bot: it is theirs again.
-            self.dismiss_bot(index);
-            let name = self.reserved[index]
-                .take()
-                .map(|(_, name)| name)
-                .unwrap_or_default();
-            let seat = Seat(index as u8);
-            self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
-                seat: seat.0,
-                player: SeatInfo {
-                    player_id: player,
-                    name: name.clone(),
-                    connected: true,
-                    bot: false,
-                },
-            }))]);
-            self.seats[index] = Some(Occupant {
-                player,
-                name,
-                bot: false,
-                outbox: Some(outbox.clone()),
-                away_since: None,
-            });
-            self.send_joined(&outbox, None, Some(seat.0));
-            let emits = self.game.reseat(seat, self.clock.now());
-            self.publish_game(emits);
-            Some(seat.0)
-        } else {
-            // A spectator (dropped when the connection did), or a player whose seat was
-            // freed meanwhile: either way they come back to watch.
-            self.spectators.retain(|(p, _)| *p != player);
-            self.send_joined(&outbox, None, None);
-            self.spectators.push((player, outbox));
-            None
         }
     }
 
@@ -523,29 +343,6 @@ impl<G: OnWire> Room<G> {
         self.publish_info();
     }
 
-    /// Asks for a bot to sit at `seat` (it joins like any client).
-    fn summon_bot(&self, seat: u8) {
-        if let Some(summon) = &self.summon {
-            summon(self.id, seat, self.options.clone());
-        }
-    }
-
-    /// A bot in the seat at `index` stands up for a person: its connection is closed.
-    fn dismiss_bot(&mut self, index: usize) {
-        let is_bot = self.seats[index].as_ref().is_some_and(|o| o.bot);
-        if !is_bot {
-            return;
-        }
-        if let Some(bot) = self.seats[index].take() {
-            if let Some(outbox) = bot.outbox {
-                outbox.close();
-            }
-        }
-        self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
-            seat: index as u8,
-        }))]);
-    }
-
     /// The earliest of: the game's own deadline, a reconnection grace running out, the end
     /// of the linger time.
     fn next_deadline(&self) -> Option<Millis> {
@@ -574,130 +371,20 @@ impl<G: OnWire> Room<G> {
         lingered || (empty && (!self.started || self.game.is_over()))
     }
 
-    fn note_over(&mut self) {
+    pub(super) fn note_over(&mut self) {
         if self.game.is_over() && self.over_since.is_none() {
             self.over_since = Some(self.clock.now());
         }
     }
 
-    fn publish_game(&mut self, emits: Vec<Emit<G::Event>>) {
-        let emits = emits
-            .into_iter()
-            .map(|e| match e {
-                Emit::All(e) => Emit::All(G::wire_event(e)),
-                Emit::Split { seat, own, others } => Emit::Split {
-                    seat,
-                    own: G::wire_event(own),
-                    others: G::wire_event(others),
-                },
-            })
-            .collect();
-        self.publish(emits);
-    }
-
-    /// Sends each event to everybody: a public event is encoded once and the same bytes go
-    /// to every connection; a split event is encoded twice.
-    fn publish(&mut self, emits: Vec<Emit<Event>>) {
-        let server_time = self.clock.now().0;
-        for emit in emits {
-            self.event_seq += 1;
-            let frame = |event: Event| {
-                encode_frame(&ServerMsg::Event {
-                    room_id: self.id,
-                    event_seq: self.event_seq,
-                    server_time,
-                    event,
-                })
-            };
-            let (own, others) = match emit {
-                Emit::All(e) => (None, frame(e)),
-                Emit::Split { seat, own, others } => (Some((seat, frame(own))), frame(others)),
-            };
-            for (index, occ) in self.seats.iter().enumerate() {
-                let Some(outbox) = occ.as_ref().and_then(|o| o.outbox.as_ref()) else {
-                    continue;
-                };
-                let bytes = match &own {
-                    Some((seat, own)) if seat.index() == index => own,
-                    _ => &others,
-                };
-                if let Some(bytes) = bytes {
-                    outbox.send_frame(bytes.clone());
-                }
-            }
-            if let Some(bytes) = &others {
-                for (_, outbox) in &self.spectators {
-                    outbox.send_frame(bytes.clone());
-                }
-            }
-        }
-    }
-
-    fn publish_info(&self) {
-        let status = if self.game.is_over() {
-            RoomStatus::Over
-        } else if self.started {
-            RoomStatus::Playing
-        } else {
-            RoomStatus::Waiting
-        };
-        self.info.send_replace(RoomInfo {
-            room_id: self.id,
-            options: self.options.clone(),
-            seats: self.seat_infos(),
-            spectators: self.spectators.len() as u32,
-            status,
-        });
-    }
-
-    fn send_joined(&self, outbox: &Outbox, seq: Option<Seq>, seat: Option<u8>) {
-        outbox.send(&ServerMsg::Joined {
-            seq,
-            room_id: self.id,
-            game: G::KIND,
-            seat,
-        });
-        let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
-        outbox.send(&self.snapshot(viewer));
-    }
-
-    fn snapshot(&self, viewer: Viewer) -> ServerMsg {
-        let now = self.clock.now();
-        ServerMsg::Snapshot {
-            room_id: self.id,
-            event_seq: self.event_seq,
-            server_time: now.0,
-            you: match viewer {
-                Viewer::Seat(s) => Some(s.0),
-                Viewer::Spectator => None,
-            },
-            seats: self.seat_infos(),
-            view: G::wire_view(self.game.view(viewer, now)),
-        }
-    }
-
-    fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
-        self.seats
-            .iter()
-            .map(|o| {
-                o.as_ref().map(|o| SeatInfo {
-                    player_id: o.player,
-                    name: o.name.clone(),
-                    bot: o.bot,
-                    connected: o.outbox.is_some(),
-                })
-            })
-            .collect()
-    }
-
-    fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+    pub(super) fn seat_of(&self, player: PlayerId) -> Option<Seat> {
         self.seats
             .iter()
             .position(|o| o.as_ref().is_some_and(|o| o.player == player))
             .map(|i| Seat(i as u8))
     }
 
-    fn outbox(&self, seat: Seat) -> Option<&Outbox> {
+    pub(super) fn outbox(&self, seat: Seat) -> Option<&Outbox> {
         self.seats.get(seat.index())?.as_ref()?.outbox.as_ref()
     }
 }

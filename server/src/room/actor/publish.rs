@@ -1,0 +1,135 @@
+//! Publishing: every event numbered and encoded once for all, snapshots, the lobby's
+//! listing, and the goodbye when the room closes.
+
+use super::*;
+
+impl<G: OnWire> Room<G> {
+    /// The room is closing: everybody still in it is told so.
+    pub(super) fn say_goodbye(&self) {
+        let left = ServerMsg::Left {
+            seq: None,
+            room_id: self.id,
+        };
+        let Some(frame) = encode_frame(&left) else {
+            return;
+        };
+        let seated = self
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|o| o.outbox.as_ref());
+        for outbox in seated.chain(self.spectators.iter().map(|(_, o)| o)) {
+            outbox.send_frame(frame.clone());
+        }
+    }
+
+    pub(super) fn publish_game(&mut self, emits: Vec<Emit<G::Event>>) {
+        let emits = emits
+            .into_iter()
+            .map(|e| match e {
+                Emit::All(e) => Emit::All(G::wire_event(e)),
+                Emit::Split { seat, own, others } => Emit::Split {
+                    seat,
+                    own: G::wire_event(own),
+                    others: G::wire_event(others),
+                },
+            })
+            .collect();
+        self.publish(emits);
+    }
+
+    /// Sends each event to everybody: a public event is encoded once and the same bytes go
+    /// to every connection; a split event is encoded twice.
+    pub(super) fn publish(&mut self, emits: Vec<Emit<Event>>) {
+        let server_time = self.clock.now().0;
+        for emit in emits {
+            self.event_seq += 1;
+            let frame = |event: Event| {
+                encode_frame(&ServerMsg::Event {
+                    room_id: self.id,
+                    event_seq: self.event_seq,
+                    server_time,
+                    event,
+                })
+            };
+            let (own, others) = match emit {
+                Emit::All(e) => (None, frame(e)),
+                Emit::Split { seat, own, others } => (Some((seat, frame(own))), frame(others)),
+            };
+            for (index, occ) in self.seats.iter().enumerate() {
+                let Some(outbox) = occ.as_ref().and_then(|o| o.outbox.as_ref()) else {
+                    continue;
+                };
+                let bytes = match &own {
+                    Some((seat, own)) if seat.index() == index => own,
+                    _ => &others,
+                };
+                if let Some(bytes) = bytes {
+                    outbox.send_frame(bytes.clone());
+                }
+            }
+            if let Some(bytes) = &others {
+                for (_, outbox) in &self.spectators {
+                    outbox.send_frame(bytes.clone());
+                }
+            }
+        }
+    }
+
+    pub(super) fn publish_info(&self) {
+        let status = if self.game.is_over() {
+            RoomStatus::Over
+        } else if self.started {
+            RoomStatus::Playing
+        } else {
+            RoomStatus::Waiting
+        };
+        self.info.send_replace(RoomInfo {
+            room_id: self.id,
+            options: self.options.clone(),
+            seats: self.seat_infos(),
+            spectators: self.spectators.len() as u32,
+            status,
+        });
+    }
+
+    pub(super) fn send_joined(&self, outbox: &Outbox, seq: Option<Seq>, seat: Option<u8>) {
+        outbox.send(&ServerMsg::Joined {
+            seq,
+            room_id: self.id,
+            game: G::KIND,
+            seat,
+        });
+        let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
+        outbox.send(&self.snapshot(viewer));
+    }
+
+    pub(super) fn snapshot(&self, viewer: Viewer) -> ServerMsg {
+        let now = self.clock.now();
+        ServerMsg::Snapshot {
+            room_id: self.id,
+            event_seq: self.event_seq,
+            server_time: now.0,
+            you: match viewer {
+                Viewer::Seat(s) => Some(s.0),
+                Viewer::Spectator => None,
+            },
+            seats: self.seat_infos(),
+            view: G::wire_view(self.game.view(viewer, now)),
+        }
+    }
+
+    pub(super) fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
+        self.seats
+            .iter()
+            .map(|o| {
+                o.as_ref().map(|o| SeatInfo {
+                    player_id: o.player,
+                    name: o.name.clone(),
+                    bot: o.bot,
+                    connected: o.outbox.is_some(),
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,202 @@
+//! Seats: sitting down, standing up, dropping out and coming back, and the server's bots
+//! that keep seats filled (a person may take a bot's seat; a Tuolaji player away past the
+//! grace gets theirs back from the bot keeping it).
+
+use super::*;
+
+impl<G: OnWire> Room<G> {
+    pub(super) fn on_join(
+        &mut self,
+        who: Who,
+        seat: Option<u8>,
+        seq: Option<Seq>,
+    ) -> Result<u8, WireError> {
+        if let Some(s) = self.seat_of(who.player) {
+            return Ok(s.0);
+        }
+        if self.game.is_over() {
+            return Err(wire(ErrorCode::GameOver, "the game is over"));
+        }
+        // A person may take a bot's seat, when a free one could be taken.
+        let takes_bot = |o: &Option<Occupant>| !who.bot && o.as_ref().is_some_and(|o| o.bot);
+        let index = match seat {
+            Some(s) => match self.seats.get(usize::from(s)) {
+                Some(o) if o.is_none() || takes_bot(o) => usize::from(s),
+                Some(_) => return Err(wire(ErrorCode::SeatTaken, "that seat is taken")),
+                None => return Err(wire(ErrorCode::SeatTaken, "there is no such seat")),
+            },
+            None => self
+                .seats
+                .iter()
+                .position(Option::is_none)
+                .or_else(|| self.seats.iter().position(takes_bot))
+                .ok_or_else(|| wire(ErrorCode::RoomFull, "every seat is taken"))?,
+        };
+        let seat = index as u8;
+        let from_bot = self.seats[index].is_some();
+        let allowed = if from_bot {
+            self.game.can_replace(Seat(seat))
+        } else {
+            self.game.can_reseat(Seat(seat))
+        };
+        if self.started && !allowed {
+            return Err(wire(
+                ErrorCode::RoomFull,
+                "the game has started: that seat cannot be taken now",
+            ));
+        }
+        self.dismiss_bot(index);
+        if !who.bot {
+            // Another person took the seat a bot was keeping: it is theirs now.
+            self.reserved[index] = None;
+        }
+        let info = SeatInfo {
+            player_id: who.player,
+            name: who.name.clone(),
+            connected: true,
+            bot: who.bot,
+        };
+        self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
+            seat,
+            player: info,
+        }))]);
+        self.seats[index] = Some(Occupant {
+            player: who.player,
+            name: who.name,
+            bot: who.bot,
+            outbox: Some(who.outbox.clone()),
+            away_since: None,
+        });
+        self.send_joined(&who.outbox, seq, Some(seat));
+        if self.started && !from_bot {
+            let emits = self.game.reseat(Seat(seat), self.clock.now());
+            self.publish_game(emits);
+        } else if self.seats.iter().all(Option::is_some) {
+            self.started = true;
+            let emits = self.game.start(self.clock.now());
+            self.publish_game(emits);
+        }
+        Ok(seat)
+    }
+
+    pub(super) fn on_leave(&mut self, player: PlayerId) -> Result<(), WireError> {
+        if let Some(i) = self.spectators.iter().position(|(p, _)| *p == player) {
+            self.spectators.swap_remove(i);
+            return Ok(());
+        }
+        let seat = self
+            .seat_of(player)
+            .ok_or_else(|| wire(ErrorCode::NotInRoom, "you are not in this room"))?;
+        if self.started && !self.game.is_over() {
+            let emits = self.game.forfeit(seat, self.clock.now());
+            self.publish_game(emits);
+            self.note_over();
+        }
+        self.seats[seat.index()] = None;
+        self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
+            seat: seat.0,
+        }))]);
+        Ok(())
+    }
+
+    pub(super) fn on_away(&mut self, player: PlayerId, conn_id: u64) {
+        self.spectators
+            .retain(|(p, o)| !(*p == player && o.conn_id == conn_id));
+        let Some(seat) = self.seat_of(player) else {
+            return;
+        };
+        let now = self.clock.now();
+        if let Some(occ) = self.seats[seat.index()].as_mut() {
+            if occ.outbox.as_ref().is_some_and(|o| o.conn_id == conn_id) {
+                occ.outbox = None;
+                occ.away_since = Some(now);
+                self.publish(vec![Emit::All(Event::Room(RoomEvent::Away {
+                    seat: seat.0,
+                }))]);
+            }
+        }
+    }
+
+    pub(super) fn on_back(&mut self, player: PlayerId, outbox: Outbox) -> Option<u8> {
+        if let Some(seat) = self.seat_of(player) {
+            let was_away = self.seats[seat.index()]
+                .as_ref()
+                .is_some_and(|o| o.away_since.is_some());
+            if let Some(occ) = self.seats[seat.index()].as_mut() {
+                occ.outbox = Some(outbox.clone());
+                occ.away_since = None;
+            }
+            // The snapshot comes first and already shows the seat connected; the others
+            // learn it from the event that follows.
+            self.send_joined(&outbox, None, Some(seat.0));
+            if was_away {
+                self.publish(vec![Emit::All(Event::Room(RoomEvent::Back {
+                    seat: seat.0,
+                }))]);
+            }
+            Some(seat.0)
+        } else if let Some(index) = self
+            .reserved
+            .iter()
+            .position(|r| r.as_ref().is_some_and(|(p, _)| *p == player))
+        {
+            // Away past the grace, their seat went to a bot: it is theirs again.
+            self.dismiss_bot(index);
+            let name = self.reserved[index]
+                .take()
+                .map(|(_, name)| name)
+                .unwrap_or_default();
+            let seat = Seat(index as u8);
+            self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
+                seat: seat.0,
+                player: SeatInfo {
+                    player_id: player,
+                    name: name.clone(),
+                    connected: true,
+                    bot: false,
+                },
+            }))]);
+            self.seats[index] = Some(Occupant {
+                player,
+                name,
+                bot: false,
+                outbox: Some(outbox.clone()),
+                away_since: None,
+            });
+            self.send_joined(&outbox, None, Some(seat.0));
+            let emits = self.game.reseat(seat, self.clock.now());
+            self.publish_game(emits);
+            Some(seat.0)
+        } else {
+            // A spectator (dropped when the connection did), or a player whose seat was
+            // freed meanwhile: either way they come back to watch.
+            self.spectators.retain(|(p, _)| *p != player);
+            self.send_joined(&outbox, None, None);
+            self.spectators.push((player, outbox));
+            None
+        }
+    }
+
+    /// Asks for a bot to sit at `seat` (it joins like any client).
+    pub(super) fn summon_bot(&self, seat: u8) {
+        if let Some(summon) = &self.summon {
+            summon(self.id, seat, self.options.clone());
+        }
+    }
+
+    /// A bot in the seat at `index` stands up for a person: its connection is closed.
+    pub(super) fn dismiss_bot(&mut self, index: usize) {
+        let is_bot = self.seats[index].as_ref().is_some_and(|o| o.bot);
+        if !is_bot {
+            return;
+        }
+        if let Some(bot) = self.seats[index].take() {
+            if let Some(outbox) = bot.outbox {
+                outbox.close();
+            }
+        }
+        self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
+            seat: index as u8,
+        }))]);
+    }
+}
