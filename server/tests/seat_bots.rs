@@ -196,3 +196,28 @@ async fn one_person_and_three_bots_play_a_whole_game() {
     assert!(over, "the game ran to its end after {} hands", me.hands);
     assert!(me.hands >= 2);
 }
+
+/// Bots never race the creator: a table opened with `bots: true` seats its creator first and
+/// fills the other seats after, every time.
+#[tokio::test]
+async fn bots_wait_for_the_creator() {
+    let server = seeded_server().await;
+    for i in 0..20 {
+        let mut me = Client::hello(&server, &format!("Me{i}")).await;
+        let seq = me.seq();
+        me.send(&ClientMsg::CreateRoom {
+            seq,
+            options: RoomOptions::Tuolaji(fast_options()),
+            seat: None,
+            bots: true,
+        })
+        .await;
+        match me.recv().await {
+            ServerMsg::Joined { seat, .. } => assert_eq!(seat, Some(0), "try {i}"),
+            other => panic!("try {i}: {other:?}"),
+        }
+        for _ in 0..3 {
+            me.event(|e| joined_bot(e).is_some()).await;
+        }
+    }
+}

@@ -74,6 +74,9 @@ pub struct Room<G: OnWire> {
     /// The lobby's registry, from which the room removes itself when it closes.
     registry: Arc<DashMap<RoomId, RoomHandle>>,
     shutdown: Shutdown,
+    /// How long after the first person sits down the empty seats get bots; taken (armed
+    /// into `fill_at`) at that first join, so a room never fills before its creator is in.
+    fill_delay: Option<Millis>,
     /// When the empty seats of a waiting room get bots.
     fill_at: Option<Millis>,
     /// Seats a bot.
@@ -117,11 +120,7 @@ impl<G: OnWire> Room<G> {
             info: info_rx,
         };
         parts.registry.insert(parts.id, handle.clone());
-        let fill_at = parts
-            .summon
-            .as_ref()
-            .and(parts.bot_fill)
-            .map(|delay| parts.clock.now() + delay);
+        let fill_delay = parts.summon.as_ref().and(parts.bot_fill);
         let reserved = vec![None; seats.len()];
         let room = Room {
             id: parts.id,
@@ -138,7 +137,8 @@ impl<G: OnWire> Room<G> {
             inbox,
             registry: parts.registry,
             shutdown: parts.shutdown,
-            fill_at,
+            fill_delay,
+            fill_at: None,
             summon: parts.summon,
             reserved,
         };

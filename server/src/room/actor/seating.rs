@@ -68,6 +68,11 @@ impl<G: OnWire> Room<G> {
             away_since: None,
         });
         self.send_joined(&who.outbox, seq, Some(seat));
+        if !who.bot {
+            if let Some(delay) = self.fill_delay.take() {
+                self.fill_at = Some(self.clock.now() + delay);
+            }
+        }
         if self.started && !from_bot {
             let emits = self.game.reseat(Seat(seat), self.clock.now());
             self.publish_game(emits);
