@@ -490,6 +490,9 @@ where
             } => {
                 if let Some(s) = seating.as_mut().filter(|s| s.room_id == room_id) {
                     s.view = T::view(view);
+                    if let Some(v) = s.view.as_mut() {
+                        T::seat(v, you);
+                    }
                     s.seat = you;
                     s.event_seq = event_seq;
                     s.resyncing = false;

@@ -10,19 +10,21 @@
 //! - [`client`]: the WebSocket bot client: hello, quick play, follow events, think off the
 //!   async task, move, until the game is over; N games in a row.
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
+//! - [`tuolaji`]: the Tuolaji bots ([`HintStrategy`], …) and their table glue
+//!   ([`TuolajiTable`]).
 //! - [`observe`]: hooks for tools driving many bots (the load test): traffic and pace.
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
-//!
-//! A Tuolaji strategy drops in as `tuolaji.rs` beside `xiangqi/`, with its own `Table`.
 
 pub mod client;
 pub mod observe;
 pub mod random;
 pub mod strategy;
 pub mod table;
+pub mod tuolaji;
 pub mod xiangqi;
 
 pub use strategy::{clock_budget, ClockState, Strategy, Strength};
 pub use table::{Ending, Table, Verdict};
+pub use tuolaji::{HintStrategy, SeatView, TuolajiTable};
 pub use xiangqi::table::XiangqiTable;
 pub use xiangqi::XiangqiBot;

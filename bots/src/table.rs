@@ -1,6 +1,6 @@
 //! The per-game part of the bot client: how a game's view and events are found in the
 //! envelope, how events update the view, whose turn it is, how the game ended and how an
-//! action goes on the wire. One implementation per game (`xiangqi::table`, later Tuolaji's);
+//! action goes on the wire. One implementation per game (`xiangqi::table`, `tuolaji::table`);
 //! the connection loop in [`client`](crate::client) is the same for all.
 
 use std::fmt;
@@ -53,6 +53,13 @@ pub trait Table: Send + 'static {
 
     /// This game's event, if the envelope's event is one (room events are not).
     fn event(event: Event) -> Option<Self::Event>;
+
+    /// Tells the view whose it is (the snapshot's `you`), for games whose events fold
+    /// differently for one's own seat (Tuolaji: one's own plays leave one's hand). The
+    /// default ignores it.
+    fn seat(view: &mut Self::View, seat: Option<u8>) {
+        let _ = (view, seat);
+    }
 
     /// Folds `event` into `view`, so the view stays what a new snapshot would show.
     fn follow(view: &mut Self::View, event: &Self::Event);

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use qipai_bots::client::{play_observed, ClientConfig, ClientError, Entry, GameReport};
 use qipai_bots::random::RandomXiangqi;
-use qipai_bots::XiangqiTable;
+use qipai_bots::{HintStrategy, TuolajiTable, XiangqiTable};
+use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
 use tokio::task::JoinSet;
@@ -27,18 +28,21 @@ const REGROUP_AFTER: Duration = Duration::from_secs(3);
 /// The game of table number `table`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Game {
+    Tuolaji,
     Xiangqi,
 }
 
 impl Game {
     fn of(mix: GameMix, table: usize) -> Game {
         match (mix, table % 2) {
-            (GameMix::Xiangqi | GameMix::Tuolaji | GameMix::Mix, _) => Game::Xiangqi,
+            (GameMix::Tuolaji, _) | (GameMix::Mix, 0) => Game::Tuolaji,
+            (GameMix::Xiangqi, _) | (GameMix::Mix, _) => Game::Xiangqi,
         }
     }
 
     fn seats(self) -> u8 {
         match self {
+            Game::Tuolaji => 4,
             Game::Xiangqi => 2,
         }
     }
@@ -203,7 +207,9 @@ async fn ramp(run: Arc<Run>) -> JoinSet<()> {
     set
 }
 
-/// One bot client: quick-plays games until the run stops it.
+/// One bot client: quick-plays games until the run stops it. Tuolaji seats play the
+/// server's own hint ([`HintStrategy`]), xiangqi seats a uniformly random legal move: both
+/// take microseconds, so the load test measures the server, not a search.
 async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     let stats = Arc::clone(&run.stats);
     let probe = ClientProbe::new(
@@ -221,6 +227,10 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     };
     let seed = run.opts.seed.wrapping_mul(1_000_003) ^ index as u64;
     let outcome = match game {
+        Game::Tuolaji => {
+            let config = config(&run, name, RoomOptions::Tuolaji(TuolajiOptions::default()));
+            play_observed::<TuolajiTable, _>(&config, HintStrategy, Box::new(probe), on_game).await
+        }
         Game::Xiangqi => {
             let config = config(&run, name, RoomOptions::Xiangqi(XiangqiOptions::default()));
             play_observed::<XiangqiTable, _>(

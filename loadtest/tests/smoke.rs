@@ -11,6 +11,10 @@ async fn server() -> (String, shutdown::ShutdownTrigger) {
     // A closed loop at a few tables sends far more per connection than a person.
     config.server.rate_per_sec = 10_000;
     config.server.rate_burst = 10_000;
+    // Tuolaji without the pauses made for people: the deal at once, a short bid window.
+    config.tuolaji.deal_interval_ms = 0;
+    config.tuolaji.bid_window_ms = 50;
+    config.tuolaji.between_hands_ms = 0;
     let listener = qipai_server::bind(&config).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (trigger, shutdown) = shutdown::channel();
@@ -47,6 +51,34 @@ async fn xiangqi_closed_loop_plays_games_without_errors() {
     assert!(report.ack_us.p50 <= report.ack_us.max);
     assert!(report.games_completed > 0);
     assert!(report.server.is_some_and(|s| s.rss_window_kib > 0));
+}
+
+/// Tuolaji tables as fast as possible for three seconds: cards played, acknowledged and
+/// seen by all three other seats, no error of any kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tuolaji_closed_loop_plays_without_errors() {
+    let (url, _server) = server().await;
+    let opts = Options::parse_from([
+        "qipai-loadtest",
+        "--url",
+        &url,
+        "--game",
+        "tuolaji",
+        "--tables",
+        "3",
+        "--warmup",
+        "0.5",
+        "--duration",
+        "3",
+        "--quiet",
+    ]);
+    let report = run(&opts, None).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.welcomed, 12);
+    assert!(report.actions > 100, "{}", report.actions);
+    assert!(report.all_seats_us.count > 100);
 }
 
 /// Idle connections are welcomed and held.

@@ -5,6 +5,7 @@
 //! qipai-bot --url ws://127.0.0.1:7878/ws --game xiangqi --games 3 --think-ms 100 --time-control 5+3
 //! qipai-bot --clients 2 --games 5        # two bots in this process, playing each other
 //! qipai-bot --create --seat 1            # open a table, play Black against whoever comes
+//! qipai-bot --game tuolaji --clients 4   # four Tuolaji bots at one table
 //! ```
 
 use std::collections::BTreeMap;
@@ -13,13 +14,15 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
-use qipai_bots::{Strength, Verdict, XiangqiBot, XiangqiTable};
+use qipai_bots::{HintStrategy, Strength, TuolajiTable, Verdict, XiangqiBot, XiangqiTable};
+use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum GameArg {
     Xiangqi,
+    Tuolaji,
 }
 
 /// Plays qipai games as a bot over WebSockets.
@@ -29,7 +32,7 @@ struct Args {
     /// The server's WebSocket URL.
     #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
     url: String,
-    /// The game to play (Tuolaji joins when its wire protocol lands).
+    /// The game to play.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: GameArg,
     /// Games each client plays, one after another.
@@ -86,7 +89,9 @@ async fn main() -> anyhow::Result<()> {
             start_fen: args.start_fen.clone(),
             ..XiangqiOptions::default()
         }),
+        GameArg::Tuolaji => RoomOptions::Tuolaji(TuolajiOptions::default()),
     };
+    let game = args.game;
     let mut tasks = Vec::new();
     for i in 0..args.clients {
         if i > 0 {
@@ -115,7 +120,7 @@ async fn main() -> anyhow::Result<()> {
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
         };
-        let bot = XiangqiBot::new(Strength::think_ms(args.think_ms));
+        let think_ms = args.think_ms;
         tasks.push(tokio::spawn(async move {
             let print = |r: &GameReport| {
                 let acked = r.acks.len().max(1) as f64;
@@ -125,7 +130,15 @@ async fn main() -> anyhow::Result<()> {
                     r.room_id, r.seat, r.ending.verdict, r.ending.reason, r.ending.plies, r.refused
                 );
             };
-            client::play::<XiangqiTable, _>(&config, bot, print).await
+            match game {
+                GameArg::Xiangqi => {
+                    let bot = XiangqiBot::new(Strength::think_ms(think_ms));
+                    client::play::<XiangqiTable, _>(&config, bot, print).await
+                }
+                GameArg::Tuolaji => {
+                    client::play::<TuolajiTable, _>(&config, HintStrategy, print).await
+                }
+            }
         }));
     }
     let mut tally: BTreeMap<String, u32> = BTreeMap::new();
