@@ -214,13 +214,14 @@ where
         observer: Box<dyn Observer>,
     ) -> Result<Bot<T, S>, ClientError> {
         // Small buffers: a bot's frames are small, and a load test runs thousands of bots.
+        // TCP_NODELAY: an action must leave at once, not wait for the last one's ACK.
         let ws_config = WebSocketConfig::default()
             .read_buffer_size(4096)
             .write_buffer_size(0);
         let (ws, _) = tokio_tungstenite::connect_async_with_config(
             config.url.as_str(),
             Some(ws_config),
-            false,
+            true,
         )
         .await
         .map_err(|source| ClientError::Connect {

@@ -75,7 +75,7 @@ async fn idle_client(url: &str, index: usize, stats: &Stats, ready: tokio::sync:
         .read_buffer_size(4096)
         .write_buffer_size(0);
     let Ok((mut ws, _)) =
-        tokio_tungstenite::connect_async_with_config(url, Some(config), false).await
+        tokio_tungstenite::connect_async_with_config(url, Some(config), true).await
     else {
         failed();
         drop(ready);
