@@ -7,7 +7,7 @@ use qipai_bots::tuolaji::read;
 use qipai_bots::{SeatView, Table, TuolajiTable};
 use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
-use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiView};
+use qipai_protocol::tuolaji::{AutoReason, Phase, TuolajiAction, TuolajiEvent, TuolajiView};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -27,8 +27,12 @@ fn viewer(i: usize) -> Viewer {
     }
 }
 
+/// Folds a step's events into every view. In the middle of a step nobody may be asked to
+/// act on a new decision point (the client acts between events): a seat that must act
+/// there is still at the turn it had (so it has answered it already) or is vacant.
 fn deliver(views: &mut [SeatView], emits: &[Emit<TuolajiEvent>]) {
-    for emit in emits {
+    let before: Vec<u64> = views.iter().map(TuolajiTable::turn).collect();
+    for (k, emit) in emits.iter().enumerate() {
         for (i, view) in views.iter_mut().enumerate() {
             let event = match emit {
                 Emit::All(e) => e,
@@ -41,8 +45,17 @@ fn deliver(views: &mut [SeatView], emits: &[Emit<TuolajiEvent>]) {
                 }
             };
             TuolajiTable::follow(view, event);
+            let bidding = matches!(view.view.phase, Phase::Dealing | Phase::Bidding { .. });
+            if k + 1 < emits.len() && i < 4 && !bidding && TuolajiTable::must_act(view, i as u8) {
+                let vacant = view.view.auto[i] == Some(AutoReason::Vacant);
+                assert!(
+                    vacant || TuolajiTable::turn(view) == before[i],
+                    "seat {i} asked to act in the middle of a step, after {event:?}"
+                );
+            }
         }
     }
+    assert!(views.iter().all(|v| !v.settling), "a step ended half-way");
 }
 
 /// The snapshot's deadline put into the followed phase (the one thing events cannot tell).

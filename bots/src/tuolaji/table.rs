@@ -28,19 +28,28 @@ pub struct SeatView {
     pub seat: Option<u8>,
     /// What the server shows that seat.
     pub view: TuolajiView,
+    /// Another event of the same step is due (a trump named before the bottom is taken, a
+    /// failed throw before its forced lead, a trick's last play before its winner, the
+    /// last trick before the hand's end): nobody acts on such an in-between view.
+    pub settling: bool,
 }
 
 impl SeatView {
     /// The view of `seat` (or of an unknown seat, or a spectator, with `None`).
     pub fn new(seat: Option<u8>, view: TuolajiView) -> SeatView {
         let seat = seat.or_else(|| view.hint.as_ref().and(read::to_act(&view.phase)));
-        SeatView { seat, view }
+        SeatView {
+            seat,
+            view,
+            settling: false,
+        }
     }
 
     /// Folds `event` into the view: afterwards it shows what a snapshot would (see the
     /// module's gaps).
     pub fn follow(&mut self, event: &TuolajiEvent) {
         fold(self, event);
+        self.settling = settles(&self.view, event);
         self.view.hint = self.seat.and_then(|s| hint_for(s, &self.view));
     }
 }
@@ -107,6 +116,21 @@ fn defenders_take(view: &mut TuolajiView, trick: &TrickView, winner: u8) {
         .filter(|c| c.parse::<Card>().is_ok_and(|c| c.points() > 0))
         .cloned();
     view.defenders_point_cards.extend(points);
+}
+
+/// Whether the server always sends another event right after `event` (same step).
+fn settles(view: &TuolajiView, event: &TuolajiEvent) -> bool {
+    match event {
+        TuolajiEvent::BiddingClosed { trump, .. } => trump.is_some(),
+        TuolajiEvent::TrumpNamed { .. } | TuolajiEvent::ThrowFailed { .. } => true,
+        TuolajiEvent::Followed { .. } => view
+            .current_trick
+            .as_ref()
+            .is_some_and(|t| t.plays.len() >= 4),
+        TuolajiEvent::TrickWon { .. } => view.card_counts.iter().all(|&n| n == 0),
+        TuolajiEvent::HandOver { next_hand_at, .. } => next_hand_at.is_none(),
+        _ => false,
+    }
 }
 
 fn fold(sv: &mut SeatView, event: &TuolajiEvent) {
@@ -355,7 +379,8 @@ impl Table for TuolajiTable {
     /// The seat must name the trump, put back the bottom, lead or follow; or it may bid
     /// (the strategy then answers `None` when it does not want to).
     fn must_act(view: &SeatView, seat: u8) -> bool {
-        view.view.outcome.is_none()
+        !view.settling
+            && view.view.outcome.is_none()
             && (read::to_act(&view.view.phase) == Some(seat) || may_bid(&view.view, seat))
     }
 
