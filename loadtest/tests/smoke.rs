@@ -56,7 +56,6 @@ async fn xiangqi_closed_loop_plays_games_without_errors() {
 /// Tuolaji tables as fast as possible for three seconds: cards played, acknowledged and
 /// seen by all three other seats, no error of any kind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the Tuolaji bot of branch bots-tl (1c2efb6) still sends follows out of turn over sockets"]
 async fn tuolaji_closed_loop_plays_without_errors() {
     let (url, _server) = server().await;
     let opts = Options::parse_from([
