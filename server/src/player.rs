@@ -34,6 +34,10 @@ const ROOM_TIMEOUT: Duration = Duration::from_secs(2);
 /// The longest player name, in characters.
 const MAX_NAME: usize = 32;
 
+/// Rooms quick play opens for one request before it gives up (each one filled by others
+/// before the requester could sit down).
+const QUICK_PLAY_ATTEMPTS: u32 = 4;
+
 /// The player behind one connection.
 pub struct Player {
     shared: Arc<Shared>,
@@ -322,21 +326,28 @@ impl Player {
         options: RoomOptions,
         seq: Seq,
     ) -> Result<(), WireError> {
-        for room in self.shared.lobby.waiting(&options)? {
-            match self.enter(session, room, None, seq).await {
-                Err(e)
-                    if matches!(
-                        e.code,
-                        ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
-                    ) =>
-                {
-                    continue
+        let taken = |e: &WireError| {
+            matches!(
+                e.code,
+                ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
+            )
+        };
+        let mut attempt = 1;
+        loop {
+            for room in self.shared.lobby.waiting(&options)? {
+                match self.enter(session, room, None, seq).await {
+                    Err(e) if taken(&e) => continue,
+                    other => return other,
                 }
+            }
+            // A new room is listed at once, so other quick players may fill it before
+            // its creator sits down (seen under load): then look again.
+            let room = self.shared.lobby.create(options.clone())?;
+            match self.enter(session, room, None, seq).await {
+                Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
                 other => return other,
             }
         }
-        let room = self.shared.lobby.create(options)?;
-        self.enter(session, room, None, seq).await
     }
 
     /// Sits down in `room`; the room sends `joined` and a snapshot.
