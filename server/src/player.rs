@@ -106,7 +106,7 @@ impl Player {
                     resume_token,
                 },
             ) => {
-                return Ok(self.hello(protocol_version, name, resume_token).await);
+                return Ok(Box::pin(self.hello(protocol_version, name, resume_token)).await);
             }
             (None, _) => {
                 return Ok(Verdict::Close(Some(Box::new(ServerMsg::error(
@@ -196,6 +196,9 @@ impl Player {
         Verdict::Continue
     }
 
+    /// Game actions are handed to the room at once; the requests that wait for a room
+    /// (and its timers) run boxed, so that what every connection's task keeps for the
+    /// largest future it may await stays small: memory per idle connection.
     async fn request(&mut self, session: &Arc<Session>, msg: ClientMsg) -> Result<(), WireError> {
         let lobby = &self.shared.lobby;
         match msg {
@@ -218,18 +221,18 @@ impl Player {
             ClientMsg::CreateRoom { seq, options, seat } => {
                 not_in_room(session)?;
                 let room = lobby.create(options)?;
-                self.enter(session, room, seat, seq).await
+                Box::pin(self.enter(session, room, seat, seq)).await
             }
             ClientMsg::Join { seq, room_id, seat } => {
                 not_in_room(session)?;
                 let room = lobby
                     .get(room_id)
                     .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
-                self.enter(session, room, seat, seq).await
+                Box::pin(self.enter(session, room, seat, seq)).await
             }
             ClientMsg::QuickPlay { seq, options } => {
                 not_in_room(session)?;
-                self.quick_play(session, options, seq).await
+                Box::pin(self.quick_play(session, options, seq)).await
             }
             ClientMsg::Spectate { seq, room_id } => {
                 not_in_room(session)?;
@@ -238,7 +241,7 @@ impl Player {
                     .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
                 let (reply, answer) = oneshot::channel();
                 let who = self.who(session);
-                ask(
+                Box::pin(ask(
                     &room,
                     Command::Spectate {
                         who,
@@ -246,7 +249,7 @@ impl Player {
                         reply,
                     },
                     answer,
-                )
+                ))
                 .await?;
                 session.set_place(Some(Place { room, seat: None }));
                 Ok(())
@@ -258,7 +261,7 @@ impl Player {
                     player: session.player_id,
                     reply,
                 };
-                let result = ask(&place.room, leave, answer).await;
+                let result = Box::pin(ask(&place.room, leave, answer)).await;
                 if result.is_ok()
                     || result
                         .as_ref()
