@@ -59,6 +59,8 @@ for p in $POINTS; do case $p in
     ;;
   a) # human pace: the most tables with p99 action -> all seats <= 5 ms
     for t in 1000 2500 4750; do run a-tuolaji-human-$t --game tuolaji --tables $t "${HUMAN_TL[@]}"; done
+    # the same with the server's WebSocket pings every 10 minutes instead of 5 s
+    QIPAI_SERVER__PING_INTERVAL_MS=600000 run a-tuolaji-human-4750-ping-600s --game tuolaji --tables 4750 "${HUMAN_TL[@]}"
     for t in 2500 9500; do run a-xiangqi-human-$t --game xiangqi --tables $t "${HUMAN[@]}"; done
     ;;
   c) # memory per idle connection
