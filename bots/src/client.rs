@@ -8,17 +8,19 @@
 //! socket: messages keep being read while it thinks, and a decision made for a turn that
 //! has passed (the game ended, a snapshot changed things) is dropped.
 
-use std::future::pending;
+use std::future::{pending, Future};
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qipai_protocol::{
     decode, encode, ClientMsg, ErrorCode, RoomId, RoomOptions, Seq, ServerMsg, PROTOCOL_VERSION,
 };
-use tokio::task::JoinHandle;
+use tokio::task::JoinError;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Bytes, Message};
 
+use crate::observe::{Observer, Quiet};
 use crate::strategy::Strategy;
 use crate::table::{Ending, Table};
 
@@ -128,8 +130,8 @@ impl<T> Duplex for T where
 
 type Socket = Box<dyn Duplex>;
 
-/// A decision being computed: the strategy comes back with it.
-type Thinking<S, A> = JoinHandle<(S, Option<A>)>;
+/// A decision being computed (and the think time after it): the strategy comes back with it.
+type Thinking<S, A> = Pin<Box<dyn Future<Output = Result<(S, Option<A>), JoinError>> + Send>>;
 
 /// Connects to `config.url` and plays `config.games` games with `strategy`, calling
 /// `on_game` as each one ends; returns every game's report.
@@ -146,14 +148,32 @@ where
     T: Table,
     S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
 {
+    play_observed::<T, S>(config, strategy, Box::new(Quiet), on_game).await
+}
+
+/// [`play`], with `observer` seeing every message each way and setting the pace.
+///
+/// # Errors
+/// As [`play`].
+pub async fn play_observed<T, S>(
+    config: &ClientConfig,
+    strategy: S,
+    observer: Box<dyn Observer>,
+    on_game: impl FnMut(&GameReport),
+) -> Result<Vec<GameReport>, ClientError>
+where
+    T: Table,
+    S: Strategy<View = T::View, Event = T::Event, Action = T::Action>,
+{
     if !T::accepts(&config.options) {
         return Err(ClientError::WrongGame);
     }
     let socket = connect(config).await?;
-    play_over::<T, S>(socket, config, strategy, on_game).await
+    play_over::<T, S>(socket, config, strategy, observer, on_game).await
 }
 
-/// Plays like [`play`] over a connection that is already open (`config.url` is not used).
+/// Plays like [`play_observed`] over a connection that is already open (`config.url` is
+/// not used): the server seats its own bots this way, over an in-memory one.
 ///
 /// # Errors
 /// As [`play`].
@@ -161,6 +181,7 @@ pub async fn play_over<T, S>(
     socket: Box<dyn Duplex>,
     config: &ClientConfig,
     strategy: S,
+    observer: Box<dyn Observer>,
     mut on_game: impl FnMut(&GameReport),
 ) -> Result<Vec<GameReport>, ClientError>
 where
@@ -170,7 +191,7 @@ where
     if !T::accepts(&config.options) {
         return Err(ClientError::WrongGame);
     }
-    let mut bot = Bot::<T, S>::over(socket, config, strategy).await?;
+    let mut bot = Bot::<T, S>::over(socket, config, strategy, observer).await?;
     let mut reports = Vec::new();
     for game in 0..config.games {
         let entry = match config.entry {
@@ -188,11 +209,12 @@ where
 /// Opens a WebSocket to `config.url`.
 async fn connect(config: &ClientConfig) -> Result<Socket, ClientError> {
     // Small buffers: a bot's frames are small, and a load test runs thousands of bots.
+    // TCP_NODELAY: an action must leave at once, not wait for the last one's ACK.
     let ws_config = WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0);
     let (ws, _) =
-        tokio_tungstenite::connect_async_with_config(config.url.as_str(), Some(ws_config), false)
+        tokio_tungstenite::connect_async_with_config(config.url.as_str(), Some(ws_config), true)
             .await
             .map_err(|source| ClientError::Connect {
                 url: config.url.clone(),
@@ -234,6 +256,7 @@ struct Bot<T: Table, S> {
     /// Events that came while the strategy was thinking, to show it when it is back.
     unseen: Vec<T::Event>,
     idle: Duration,
+    observer: Box<dyn Observer>,
 }
 
 impl<T, S> Bot<T, S>
@@ -245,6 +268,7 @@ where
         ws: Socket,
         config: &ClientConfig,
         strategy: S,
+        observer: Box<dyn Observer>,
     ) -> Result<Bot<T, S>, ClientError> {
         let mut bot = Bot {
             ws,
@@ -252,6 +276,7 @@ where
             strategy: Some(strategy),
             unseen: Vec::new(),
             idle: config.idle_timeout,
+            observer,
         };
         bot.send(&ClientMsg::Hello {
             protocol_version: PROTOCOL_VERSION,
@@ -278,6 +303,7 @@ where
 
     async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
         let bytes = encode(msg).map_err(|e| ClientError::Encode(e.to_string()))?;
+        self.observer.sent(msg, bytes.len(), Instant::now());
         self.ws.send(Message::Binary(Bytes::from(bytes))).await?;
         Ok(())
     }
@@ -288,15 +314,19 @@ where
             let frame = tokio::time::timeout(self.idle, self.ws.next())
                 .await
                 .map_err(|_| ClientError::Idle(self.idle))?;
+            let at = Instant::now();
             match frame {
                 None | Some(Ok(Message::Close(_))) => return Err(ClientError::Closed),
                 Some(Err(e)) => return Err(e.into()),
                 Some(Ok(Message::Binary(bytes))) => match decode::<ServerMsg>(&bytes, SERVER_TYPES)
                 {
-                    Ok(ServerMsg::Shutdown { message }) => {
-                        return Err(ClientError::Shutdown(message))
+                    Ok(msg) => {
+                        self.observer.received(&msg, bytes.len(), at);
+                        if let ServerMsg::Shutdown { message } = msg {
+                            return Err(ClientError::Shutdown(message));
+                        }
+                        return Ok(msg);
                     }
-                    Ok(msg) => return Ok(msg),
                     Err(e) => tracing::warn!(error = %e, "unreadable server message skipped"),
                 },
                 Some(Ok(_)) => {}
@@ -424,11 +454,30 @@ where
         }
         let mut strategy = self.strategy.take()?;
         let view = view.clone();
-        let handle = tokio::task::spawn_blocking(move || {
+        let decide = move || {
             let action = strategy.decide(seat, &view);
             (strategy, action)
-        });
-        Some((turn, handle))
+        };
+        let pause = self.observer.think_time();
+        let thinking: Thinking<S, T::Action> = if self.observer.inline_strategy() {
+            let decided = decide();
+            Box::pin(async move {
+                if !pause.is_zero() {
+                    tokio::time::sleep(pause).await;
+                }
+                Ok(decided)
+            })
+        } else {
+            let handle = tokio::task::spawn_blocking(decide);
+            Box::pin(async move {
+                let decided = handle.await;
+                if !pause.is_zero() {
+                    tokio::time::sleep(pause).await;
+                }
+                decided
+            })
+        };
+        Some((turn, thinking))
     }
 
     /// The strategy is back from thinking: show it what it missed.

@@ -13,10 +13,12 @@
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
 //! - [`tuolaji`]: the Tuolaji bots ([`TuolajiBot`], [`HintStrategy`]) and their table glue
 //!   ([`TuolajiTable`]).
+//! - [`observe`]: hooks for tools driving many bots (the load test): traffic and pace.
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
 
 pub mod client;
 pub mod memory;
+pub mod observe;
 pub mod random;
 pub mod strategy;
 pub mod table;

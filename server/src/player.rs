@@ -34,6 +34,10 @@ const ROOM_TIMEOUT: Duration = Duration::from_secs(2);
 /// The longest player name, in characters.
 const MAX_NAME: usize = 32;
 
+/// Rooms quick play opens for one request before it gives up (each one filled by others
+/// before the requester could sit down).
+const QUICK_PLAY_ATTEMPTS: u32 = 4;
+
 /// The player behind one connection.
 pub struct Player {
     shared: Arc<Shared>,
@@ -111,7 +115,7 @@ impl Player {
                     resume_token,
                 },
             ) => {
-                return Ok(self.hello(protocol_version, name, resume_token).await);
+                return Ok(Box::pin(self.hello(protocol_version, name, resume_token)).await);
             }
             (None, _) => {
                 return Ok(Verdict::Close(Some(Box::new(ServerMsg::error(
@@ -206,6 +210,9 @@ impl Player {
         Verdict::Continue
     }
 
+    /// Game actions are handed to the room at once; the requests that wait for a room
+    /// (and its timers) run boxed, so that what every connection's task keeps for the
+    /// largest future it may await stays small: memory per idle connection.
     async fn request(&mut self, session: &Arc<Session>, msg: ClientMsg) -> Result<(), WireError> {
         let lobby = &self.shared.lobby;
         match msg {
@@ -233,18 +240,18 @@ impl Player {
             } => {
                 not_in_room(session)?;
                 let room = lobby.create(options, bots)?;
-                self.enter(session, room, seat, seq).await
+                Box::pin(self.enter(session, room, seat, seq)).await
             }
             ClientMsg::Join { seq, room_id, seat } => {
                 not_in_room(session)?;
                 let room = lobby
                     .get(room_id)
                     .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
-                self.enter(session, room, seat, seq).await
+                Box::pin(self.enter(session, room, seat, seq)).await
             }
             ClientMsg::QuickPlay { seq, options } => {
                 not_in_room(session)?;
-                self.quick_play(session, options, seq).await
+                Box::pin(self.quick_play(session, options, seq)).await
             }
             ClientMsg::Spectate { seq, room_id } => {
                 not_in_room(session)?;
@@ -253,7 +260,7 @@ impl Player {
                     .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
                 let (reply, answer) = oneshot::channel();
                 let who = self.who(session);
-                ask(
+                Box::pin(ask(
                     &room,
                     Command::Spectate {
                         who,
@@ -261,7 +268,7 @@ impl Player {
                         reply,
                     },
                     answer,
-                )
+                ))
                 .await?;
                 session.set_place(Some(Place { room, seat: None }));
                 Ok(())
@@ -273,7 +280,7 @@ impl Player {
                     player: session.player_id,
                     reply,
                 };
-                let result = ask(&place.room, leave, answer).await;
+                let result = Box::pin(ask(&place.room, leave, answer)).await;
                 if result.is_ok()
                     || result
                         .as_ref()
@@ -341,21 +348,28 @@ impl Player {
         options: RoomOptions,
         seq: Seq,
     ) -> Result<(), WireError> {
-        for room in self.shared.lobby.waiting(&options)? {
-            match self.enter(session, room, None, seq).await {
-                Err(e)
-                    if matches!(
-                        e.code,
-                        ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
-                    ) =>
-                {
-                    continue
+        let taken = |e: &WireError| {
+            matches!(
+                e.code,
+                ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
+            )
+        };
+        let mut attempt = 1;
+        loop {
+            for room in self.shared.lobby.waiting(&options)? {
+                match self.enter(session, room, None, seq).await {
+                    Err(e) if taken(&e) => continue,
+                    other => return other,
                 }
+            }
+            // A new room is listed at once, so other quick players may fill it before
+            // its creator sits down (seen under load): then look again.
+            let room = self.shared.lobby.create(options.clone(), false)?;
+            match self.enter(session, room, None, seq).await {
+                Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
                 other => return other,
             }
         }
-        let room = self.shared.lobby.create(options, false)?;
-        self.enter(session, room, None, seq).await
     }
 
     /// Sits down in `room`; the room sends `joined` and a snapshot.

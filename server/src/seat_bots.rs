@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use qipai_bots::client::{play_over, ClientConfig, Entry};
 use qipai_bots::memory::duplex;
+use qipai_bots::observe::Quiet;
 use qipai_bots::{Strength, TuolajiBot, TuolajiTable, XiangqiBot, XiangqiTable};
 use qipai_protocol::{RoomId, RoomOptions};
 
@@ -54,11 +55,25 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
             RoomOptions::Xiangqi(o) => {
                 let think = o.bot_think_ms.unwrap_or(500);
                 let bot = XiangqiBot::new(Strength::think_ms(think));
-                play_over::<XiangqiTable, _>(Box::new(bot_end), &config, bot, |_| {}).await
+                play_over::<XiangqiTable, _>(
+                    Box::new(bot_end),
+                    &config,
+                    bot,
+                    Box::new(Quiet),
+                    |_| {},
+                )
+                .await
             }
             RoomOptions::Tuolaji(_) => {
                 let bot = TuolajiBot::new();
-                play_over::<TuolajiTable, _>(Box::new(bot_end), &config, bot, |_| {}).await
+                play_over::<TuolajiTable, _>(
+                    Box::new(bot_end),
+                    &config,
+                    bot,
+                    Box::new(Quiet),
+                    |_| {},
+                )
+                .await
             }
         };
         if let Err(error) = result {

@@ -1,0 +1,42 @@
+//! Hooks into the bot client for tools that drive many bots (the load test): every message
+//! each way with its size and the moment it was sent or read, and the pace of play.
+//!
+//! A plain bot uses [`Quiet`]: no hooks, the strategy on a blocking thread, no pause.
+
+use std::time::{Duration, Instant};
+
+use qipai_protocol::{ClientMsg, ServerMsg};
+
+/// Watches one bot client's traffic and sets its pace. Called on the client's own task, so
+/// every method must return quickly.
+pub trait Observer: Send + 'static {
+    /// `msg` is about to be written: `bytes` long, encoded at `at`.
+    fn sent(&mut self, msg: &ClientMsg, bytes: usize, at: Instant) {
+        let _ = (msg, bytes, at);
+    }
+
+    /// `msg` was read: its frame was `bytes` long and came off the socket at `at` (before
+    /// it was decoded).
+    fn received(&mut self, msg: &ServerMsg, bytes: usize, at: Instant) {
+        let _ = (msg, bytes, at);
+    }
+
+    /// How long to wait after the strategy has decided and before the action goes out: a
+    /// human's pace. Messages keep being read meanwhile.
+    fn think_time(&mut self) -> Duration {
+        Duration::ZERO
+    }
+
+    /// Whether to run the strategy on the client's async task rather than a blocking
+    /// thread: right for strategies that take microseconds, when thousands of bots share
+    /// a few cores.
+    fn inline_strategy(&self) -> bool {
+        false
+    }
+}
+
+/// No hooks: the strategy thinks on a blocking thread and its answer goes out at once.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Observer for Quiet {}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The "Performance" figures of README: qipai-server under qipai-loadtest, and the raw
+# ceiling of the same stack (../shared/bench/ws-ceiling) measured in the same session.
+# Everything runs on 127.0.0.1, each run under `timeout`, one at a time: b, c and d take
+# about 5 minutes, a about 8.
+#
+#   CEILING=/path/to/ws-ceiling loadtest/bench.sh [points...]    # points: b a c d (default: all)
+#
+# Writes one JSON line per run to loadtest/results/<stamp>.jsonl (prefixed by a label).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ulimit -n "$(ulimit -Hn)"
+LT=target/release/qipai-loadtest
+CEILING=${CEILING:-}
+OUT=loadtest/results/$(date -u +%Y-%m-%dT%H%M%S).jsonl
+mkdir -p loadtest/results
+POINTS=${*:-b a c d}
+ONLY=${ONLY:-.}   # a regex: only the runs whose label matches
+
+run() { # label, then qipai-loadtest arguments
+  local label=$1; shift
+  [[ $label =~ $ONLY ]] || return 0
+  echo "== $label: $*" >&2
+  local line
+  line=$(timeout 300 "$LT" --spawn-server --json-only --quiet "$@" | tail -1) || true
+  echo "{\"label\":\"$label\",\"run\":$line}" | tee -a "$OUT"
+}
+
+ceiling() { # label, server mode, then client arguments
+  local label=$1 mode=$2; shift 2
+  [ -n "$CEILING" ] || return 0
+  [[ $label =~ $ONLY ]] || return 0
+  local port=9187
+  "$CEILING" server --addr 127.0.0.1:$port --mode "$mode" --read-buf 4096 --max-secs 200 2>/dev/null &
+  local sp=$!
+  sleep 0.5
+  echo "== $label: ceiling $mode $*" >&2
+  local line
+  line=$(timeout 200 "$CEILING" client --addr 127.0.0.1:$port --mode "$mode" --server-pid $sp "$@" | tail -1) || true
+  kill $sp 2>/dev/null || true
+  wait $sp 2>/dev/null || true
+  echo "{\"label\":\"$label\",\"ceiling\":$line}" | tee -a "$OUT"
+}
+
+CLOSED=(--server-config loadtest/closed-loop.toml --think 0 --warmup 3 --duration 10)
+HUMAN=(--think 1000-3000 --ramp 250 --warmup 15 --duration 20)
+# Tuolaji tables deal 162 cards 40 ms apart, each card an event to all four seats: tables
+# starting together would all deal at once (100 messages/s per table), which no real
+# evening does. 50 new tables a second keeps about 330 tables dealing at a time.
+HUMAN_TL=(--think 1000-3000 --ramp 50 --warmup 15 --duration 20)
+
+for p in $POINTS; do case $p in
+  b) # closed loop at 1,000 tables against the fan-out ceiling at the same connection count
+    ceiling b-ceiling-fanout4-4000 fanout4 --conns 4000 --batch 250 --duration 10
+    run b-tuolaji-closed-1000 --game tuolaji --tables 1000 "${CLOSED[@]}"
+    ceiling b-ceiling-fanout4-4000-again fanout4 --conns 4000 --batch 250 --duration 10
+    ceiling b-ceiling-fanout4-2000 fanout4 --conns 2000 --batch 250 --duration 10
+    run b-xiangqi-closed-1000 --game xiangqi --tables 1000 "${CLOSED[@]}"
+    ;;
+  a) # human pace: the most tables with p99 action -> all seats <= 5 ms
+    for t in 1000 2500 4750; do run a-tuolaji-human-$t --game tuolaji --tables $t "${HUMAN_TL[@]}"; done
+    # the same with the server's WebSocket pings every 10 minutes instead of 5 s
+    QIPAI_SERVER__PING_INTERVAL_MS=600000 run a-tuolaji-human-4750-ping-600s --game tuolaji --tables 4750 "${HUMAN_TL[@]}"
+    for t in 2500 9500; do run a-xiangqi-human-$t --game xiangqi --tables $t "${HUMAN[@]}"; done
+    ;;
+  c) # memory per idle connection
+    run c-idle-10000 --idle 10000 --settle 3 --duration 2
+    ceiling c-ceiling-idle-10000 echo --idle --conns 10000 --batch 250 --duration 6 --settle 3
+    ;;
+  d) # scaling, the smaller points (the large ones are a and b)
+    run d-tuolaji-human-100 --game tuolaji --tables 100 "${HUMAN_TL[@]}"
+    run d-tuolaji-closed-100 --game tuolaji --tables 100 "${CLOSED[@]}"
+    run d-tuolaji-closed-4750 --game tuolaji --tables 4750 --ramp 250 "${CLOSED[@]}"
+    ;;
+esac; done
+echo "results: $OUT" >&2

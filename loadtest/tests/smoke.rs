@@ -1,0 +1,107 @@
+//! A short load test against the real server, started in this process on 127.0.0.1:0: the
+//! tool keeps working (clients play whole games with no error, both latencies are measured).
+
+use clap::Parser;
+use qipai_loadtest::{run, run_idle, Options};
+use qipai_server::{shutdown, Config};
+
+async fn server() -> (String, shutdown::ShutdownTrigger) {
+    let mut config = Config::defaults().unwrap();
+    config.server.addr = "127.0.0.1:0".parse().unwrap();
+    // A closed loop at a few tables sends far more per connection than a person.
+    config.server.rate_per_sec = 10_000;
+    config.server.rate_burst = 10_000;
+    // Tuolaji without the pauses made for people: the deal at once, a short bid window.
+    config.tuolaji.deal_interval_ms = 0;
+    config.tuolaji.bid_window_ms = 50;
+    config.tuolaji.between_hands_ms = 0;
+    let listener = qipai_server::bind(&config).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (trigger, shutdown) = shutdown::channel();
+    tokio::spawn(qipai_server::run(listener, config, shutdown));
+    (format!("ws://{addr}/ws"), trigger)
+}
+
+/// Four xiangqi games as fast as possible for three seconds: actions acknowledged and seen
+/// by the other seat, games completed, no error of any kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn xiangqi_closed_loop_plays_games_without_errors() {
+    let (url, _server) = server().await;
+    let opts = Options::parse_from([
+        "qipai-loadtest",
+        "--url",
+        &url,
+        "--game",
+        "xiangqi",
+        "--tables",
+        "4",
+        "--warmup",
+        "0.2",
+        "--duration",
+        "3",
+        "--quiet",
+    ]);
+    let report = run(&opts, Some(std::process::id())).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.welcomed, 8);
+    assert!(report.actions > 100, "{}", report.actions);
+    assert!(report.all_seats_us.count > 100);
+    assert!(report.ack_us.p50 <= report.ack_us.max);
+    assert!(report.games_completed > 0);
+    assert!(report.server.is_some_and(|s| s.rss_window_kib > 0));
+}
+
+/// Tuolaji tables as fast as possible for three seconds: cards played, acknowledged and
+/// seen by all three other seats, no error of any kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tuolaji_closed_loop_plays_without_errors() {
+    let (url, _server) = server().await;
+    let opts = Options::parse_from([
+        "qipai-loadtest",
+        "--url",
+        &url,
+        "--game",
+        "tuolaji",
+        "--tables",
+        "3",
+        "--warmup",
+        "0.5",
+        "--duration",
+        "3",
+        "--quiet",
+    ]);
+    let report = run(&opts, None).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.welcomed, 12);
+    assert!(report.actions > 100, "{}", report.actions);
+    assert!(report.all_seats_us.count > 100);
+}
+
+/// Idle connections are welcomed and held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_welcomed() {
+    let (url, _server) = server().await;
+    let report = run_idle(
+        &url,
+        20,
+        std::time::Duration::from_millis(100),
+        std::time::Duration::from_millis(100),
+        Some(std::process::id()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.welcomed, 20);
+    assert_eq!(report.conn_errors, 0);
+    assert!(report.rss_after_kib > 0);
+}
+
+/// A remote target is refused.
+#[tokio::test]
+async fn only_loopback() {
+    let opts = Options::parse_from(["qipai-loadtest", "--url", "ws://10.0.0.1:7878/ws"]);
+    assert!(run(&opts, None).await.is_err());
+}
