@@ -7,6 +7,7 @@ import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -77,6 +78,23 @@ export async function startServer(env = {}, port = undefined, { tuolajiSeed } = 
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts a server (with `startServer`'s arguments) and a browser before a file's tests and
+ * stops both after them. Returns { server, browser }; a test may replace `server` (a restart).
+ */
+export function serverAndBrowser(...serverArgs) {
+  const env = { server: undefined, browser: undefined };
+  before(async () => {
+    env.server = await startServer(...serverArgs);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

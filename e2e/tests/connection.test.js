@@ -3,36 +3,25 @@
 // reconnects (the old resume token is refused after a restart, so it starts a new session)
 // and the lobby works again.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, personPage, enterLobby, shot } from "../harness.js";
+import { serverAndBrowser, startServer, personPage, enterLobby, shot } from "../harness.js";
 
 const T = "connection";
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test("the page shows it is offline and reconnects when the server is back", async () => {
-  const page = await personPage(browser);
-  await enterLobby(page, server.url, "Wu");
-  const port = server.port;
+  const page = await personPage(env.browser);
+  await enterLobby(page, env.server.url, "Wu");
+  const port = env.server.port;
 
-  await server.stop();
+  await env.server.stop();
   await page.waitForSelector('#conn-state[data-state="offline"]');
   await page.waitForSelector("#offline:not([hidden])");
   assert.match(await page.textContent("#offline"), /connection to the server is lost/);
   await shot(page, T, "01-offline");
 
-  server = await startServer({}, port);
+  env.server = await startServer({}, port);
   await page.waitForSelector('#conn-state[data-state="online"]', { timeout: 20000 });
   assert.equal(await page.isHidden("#offline"), true);
   await page.click("#btn-quick-xiangqi");

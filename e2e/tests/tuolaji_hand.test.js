@@ -6,31 +6,20 @@
 // on the way, until the hand's result shows. A phone watches. Between hands, another person
 // takes a bot's seat from the lobby's list.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, personPage, enterLobby, shot, sleep } from "../harness.js";
+import { serverAndBrowser, personPage, enterLobby, shot, sleep } from "../harness.js";
 
 const T = "tuolaji_hand";
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({
+const env = serverAndBrowser({
     QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "30",
     QIPAI_TUOLAJI__BID_WINDOW_MS: "4000",
     QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "60000",
   }, undefined, { tuolajiSeed: 7 });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, async () => {
-  const person = await personPage(browser);
-  await enterLobby(person, server.url, "Wu");
+  const person = await personPage(env.browser);
+  await enterLobby(person, env.server.url, "Wu");
   await shot(person, T, "01-lobby");
   // A new table with its own rules (a minute per play) and bots in the other seats.
   await person.click("text=New Tuolaji table with its rules");
@@ -82,8 +71,8 @@ test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, as
   }
 
   // Somebody watches on a phone (once the deal is over): the table without any hand.
-  const watcher = await personPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
-  await enterLobby(watcher, server.url, "Sun");
+  const watcher = await personPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  await enterLobby(watcher, env.server.url, "Sun");
   await watcher.locator("[data-watch]").first().click();
   await watcher.waitForSelector("#table:not([hidden])");
   await watcher.waitForSelector("text=the players' hands are hidden");
@@ -145,8 +134,8 @@ test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, as
 
   // Between hands, another person takes a bot's seat from the lobby's list: the bot stands
   // up, the person sits down, and the table shows the person's name instead of the bot.
-  const taker = await personPage(browser);
-  await enterLobby(taker, server.url, "Zhao");
+  const taker = await personPage(env.browser);
+  await enterLobby(taker, env.server.url, "Zhao");
   const take = taker.locator("[data-take]").first();
   await take.waitFor();
   assert.equal(await taker.locator(".table-row .badge.bot").count(), 3);

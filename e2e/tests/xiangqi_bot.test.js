@@ -2,23 +2,12 @@
 // lobby's form, the bot's seat marked as a bot at the table and in the open tables list,
 // three moves each answered by the bot, then resignation. No console error anywhere.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, personPage, enterLobby, waitMoves, movesOf, shot } from "../harness.js";
+import { serverAndBrowser, personPage, enterLobby, waitMoves, movesOf, shot } from "../harness.js";
 
 const T = "xiangqi_bot";
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** Red moves tried in this order; the first the position allows is played. */
 const WISHES = ["h2e2", "h0g2", "i0h0", "b0c2", "a0a1", "g3g4", "c3c4", "e3e4"];
@@ -53,8 +42,8 @@ async function playSomeMove(page) {
 }
 
 test("a person plays the bot a few moves, then resigns", async () => {
-  const person = await personPage(browser);
-  await enterLobby(person, server.url, "Wu");
+  const person = await personPage(env.browser);
+  await enterLobby(person, env.server.url, "Wu");
   await person.selectOption("#create-tc", "5+3");
   await person.selectOption("#create-seat", "0");
   await person.check("#create-bots");
@@ -71,8 +60,8 @@ test("a person plays the bot a few moves, then resigns", async () => {
 
   // Somebody in the lobby sees the table with the bot marked; a started xiangqi game's bot
   // seat cannot be taken.
-  const other = await personPage(browser);
-  await enterLobby(other, server.url, "Li");
+  const other = await personPage(env.browser);
+  await enterLobby(other, env.server.url, "Li");
   const row = other.locator(".table-row").first();
   await row.locator(".badge.bot").waitFor();
   assert.match(await row.textContent(), /bot: easy/);

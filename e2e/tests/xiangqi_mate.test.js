@@ -2,32 +2,21 @@
 // the lobby's table list, create and join, click-click and drag moves, the Chinese record,
 // the clocks, the result banner, and no console error anywhere.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  startServer, launch, personPage, enterLobby, clickMove, dragMove, waitMoves, movesOf, shot,
+  serverAndBrowser, personPage, enterLobby, clickMove, dragMove, waitMoves, movesOf, shot,
 } from "../harness.js";
 
 const T = "xiangqi_mate";
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test("two pages play b2b4 a6a5 b4c4 f9e8 c4c9 to checkmate", async () => {
-  const red = await personPage(browser);
-  const black = await personPage(browser);
-  const watcher = await personPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true });
+  const red = await personPage(env.browser);
+  const black = await personPage(env.browser);
+  const watcher = await personPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true });
 
-  await enterLobby(red, server.url, "Wu");
+  await enterLobby(red, env.server.url, "Wu");
   await shot(red, T, "01-lobby");
   await red.selectOption("#create-tc", "5+3");
   await red.selectOption("#create-seat", "0");
@@ -36,7 +25,7 @@ test("two pages play b2b4 a6a5 b4c4 f9e8 c4c9 to checkmate", async () => {
   await red.waitForSelector("text=Waiting for an opponent");
   await shot(red, T, "02-table-waiting");
 
-  await enterLobby(black, server.url, "Li");
+  await enterLobby(black, env.server.url, "Li");
   const seat = black.locator("[data-join$=':1']").first();
   await seat.waitFor();
   await shot(black, T, "03-lobby-open-table");
@@ -50,7 +39,7 @@ test("two pages play b2b4 a6a5 b4c4 f9e8 c4c9 to checkmate", async () => {
   assert.ok(await y(black, "e9") > await y(black, "e0"), "Black sees its side at the bottom");
   assert.ok(await y(red, "e0") > await y(red, "e9"), "Red sees its side at the bottom");
 
-  await enterLobby(watcher, server.url, "Zhao");
+  await enterLobby(watcher, env.server.url, "Zhao");
   await watcher.locator("[data-watch]").first().waitFor();
   await shot(watcher, T, "03b-lobby-phone");
   await watcher.locator("[data-watch]").first().click();

@@ -2,31 +2,20 @@
 // localStorage: same board, same record, and it can go on moving; the opponent sees it away
 // and back. Quick play pairs the two pages.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  startServer, launch, personPage, enterLobby, clickMove, waitMoves, movesOf, shot,
+  serverAndBrowser, personPage, enterLobby, clickMove, waitMoves, movesOf, shot,
 } from "../harness.js";
 
 const T = "xiangqi_resume";
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test("a page reloaded mid-game resumes its seat", async () => {
-  const a = await personPage(browser);
-  const b = await personPage(browser);
+  const a = await personPage(env.browser);
+  const b = await personPage(env.browser);
   for (const [page, name] of [[a, "Wu"], [b, "Li"]]) {
-    await enterLobby(page, server.url, name);
+    await enterLobby(page, env.server.url, name);
     await page.selectOption("#quick-tc", "10+5");
     await page.click("#btn-quick-xiangqi");
     await page.waitForSelector("#table:not([hidden])");
