@@ -1,5 +1,8 @@
-//! The server's configuration: `config/default.toml`, overridden key by key from the
-//! environment (`QIPAI_<SECTION>__<KEY>`).
+//! The server's configuration, in layers: the defaults (`config/default.toml`, compiled in),
+//! then a file given with `--config` that sets only the keys it cares about, then the
+//! environment (`QIPAI_<SECTION>__<KEY>`), which may set any key. A key nobody knows is
+//! refused with its name. Adding a key is adding a field here and a documented line with its
+//! default in `config/default.toml`.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -86,44 +89,58 @@ pub enum ConfigError {
     Invalid(String),
 }
 
-/// The built-in defaults: `config/default.toml` as compiled in.
+/// The built-in defaults: `config/default.toml` as compiled in. Every key has its default
+/// here, so a file or the environment names only what it changes.
 pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 
 impl Config {
-    /// The defaults, with no environment applied (what tests start from).
+    /// The defaults, with no file and no environment applied (what tests start from).
     ///
     /// # Errors
     /// Only if the compiled-in file is broken, which a unit test rules out.
     pub fn defaults() -> Result<Config, ConfigError> {
-        Config::from_toml(DEFAULT_TOML, std::iter::empty())
+        Config::layered(None, std::iter::empty())
     }
 
-    /// Reads `path` (or the compiled-in defaults when `None`) and applies every
-    /// `QIPAI_<SECTION>__<KEY>` variable of the process environment.
+    /// The layers the way Rust services usually stack them: the compiled-in defaults, then
+    /// `path` (only the keys it sets), then every `QIPAI_<SECTION>__<KEY>` variable of the
+    /// process environment.
     ///
     /// # Errors
     /// [`ConfigError`] when the file cannot be read, or a key or value is wrong.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
         let text = match path {
-            Some(p) => std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
-                path: p.display().to_string(),
-                source,
-            })?,
-            None => DEFAULT_TOML.to_owned(),
+            Some(p) => Some(
+                std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
+                    path: p.display().to_string(),
+                    source,
+                })?,
+            ),
+            None => None,
         };
-        Config::from_toml(&text, std::env::vars())
+        Config::layered(text.as_deref(), std::env::vars())
     }
 
-    /// Parses `text` and applies the overrides among `env` (pairs of name and value).
+    /// The defaults, overlaid key by key with the TOML `file` (if any), then with the
+    /// overrides among `env` (pairs of name and value). A key the defaults do not know is
+    /// refused with its name, wherever it comes from.
     ///
     /// # Errors
     /// [`ConfigError::Invalid`] naming the bad key or value.
-    pub fn from_toml(
-        text: &str,
+    pub fn layered(
+        file: Option<&str>,
         env: impl Iterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
-        let mut table: toml::Table =
-            toml::from_str(text).map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        let parse = |text: &str| {
+            toml::from_str::<toml::Table>(text).map_err(|e| ConfigError::Invalid(e.to_string()))
+        };
+        let mut table = parse(DEFAULT_TOML)?;
+        // Keys the environment added that the defaults do not list, to name the variable
+        // if the key turns out to be unknown.
+        let mut added = Vec::new();
+        if let Some(text) = file {
+            overlay(&mut table, parse(text)?);
+        }
         for (name, value) in env {
             let Some(path) = name.strip_prefix(ENV_PREFIX) else {
                 continue;
@@ -138,18 +155,42 @@ impl Config {
                     "{name}: there is no section [{section}]"
                 )));
             };
-            let Some(old) = sec.get(&key) else {
-                return Err(ConfigError::Invalid(format!(
-                    "{name}: [{section}] has no key `{key}`"
-                )));
-            };
-            let new = override_value(old, &value)
-                .ok_or_else(|| ConfigError::Invalid(format!("{name}: `{value}` is not valid")))?;
+            let new = match sec.get(&key) {
+                Some(old) => override_value(old, &value),
+                // A key with no default in the file (an optional one, such as the
+                // Tuolaji seed): read as TOML, or as a string when it is not.
+                None => {
+                    added.push((name.clone(), key.clone()));
+                    Some(guess_value(&value))
+                }
+            }
+            .ok_or_else(|| ConfigError::Invalid(format!("{name}: `{value}` is not valid")))?;
             sec.insert(key, new);
         }
         toml::Value::Table(table)
             .try_into()
-            .map_err(|e: toml::de::Error| ConfigError::Invalid(e.to_string()))
+            .map_err(|e: toml::de::Error| {
+                let message = e.to_string();
+                match added
+                    .iter()
+                    .find(|(_, key)| message.contains(&format!("`{key}`")))
+                {
+                    Some((name, _)) => ConfigError::Invalid(format!("{name}: {message}")),
+                    None => ConfigError::Invalid(message),
+                }
+            })
+    }
+}
+
+/// Lays `top` over `base`: tables merge key by key, any other value replaces.
+fn overlay(base: &mut toml::Table, top: toml::Table) {
+    for (key, value) in top {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(t)) => overlay(b, t),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
     }
 }
 
@@ -162,6 +203,21 @@ fn override_value(old: &toml::Value, text: &str) -> Option<toml::Value> {
         toml::Value::Boolean(_) => toml::Value::Boolean(text.trim().parse().ok()?),
         _ => return None,
     })
+}
+
+/// Reads an environment value for a key with no default: an integer, a boolean, a float,
+/// else the text itself.
+fn guess_value(text: &str) -> toml::Value {
+    let t = text.trim();
+    if let Ok(i) = t.parse() {
+        toml::Value::Integer(i)
+    } else if let Ok(b) = t.parse() {
+        toml::Value::Boolean(b)
+    } else if let Ok(f) = t.parse() {
+        toml::Value::Float(f)
+    } else {
+        toml::Value::String(text.to_owned())
+    }
 }
 
 #[cfg(test)]
@@ -188,8 +244,8 @@ mod tests {
 
     #[test]
     fn environment_overrides_each_type() {
-        let c = Config::from_toml(
-            DEFAULT_TOML,
+        let c = Config::layered(
+            None,
             env(&[
                 ("QIPAI_SERVER__ADDR", "0.0.0.0:9000"),
                 ("QIPAI_SERVER__RATE_PER_SEC", "7"),
@@ -210,8 +266,48 @@ mod tests {
             ("QIPAI_SERVER__NO_SUCH_KEY", "1"),
             ("QIPAI_NOSECTION__ADDR", "1"),
         ] {
-            let err = Config::from_toml(DEFAULT_TOML, env(&[(k, v)])).unwrap_err();
+            let err = Config::layered(None, env(&[(k, v)])).unwrap_err();
             assert!(err.to_string().contains(k), "{err}");
+        }
+    }
+
+    /// A file names only what it changes; the rest comes from the defaults, and the
+    /// environment still wins over the file.
+    #[test]
+    fn a_file_sets_only_its_keys() {
+        let file = "[server]\nrate_per_sec = 9\n[tuolaji]\nseed = 42\n";
+        let c = Config::layered(Some(file), env(&[("QIPAI_SERVER__RATE_BURST", "3")])).unwrap();
+        assert_eq!(c.server.rate_per_sec, 9);
+        assert_eq!(c.server.rate_burst, 3);
+        assert_eq!(c.server.max_frame_bytes, 65536);
+        assert_eq!(c.tuolaji.seed, Some(42));
+        let c = Config::layered(Some(file), env(&[("QIPAI_SERVER__RATE_PER_SEC", "4")])).unwrap();
+        assert_eq!(c.server.rate_per_sec, 4);
+    }
+
+    /// The environment may set a key that has no default in the file (the seed).
+    #[test]
+    fn environment_sets_optional_keys() {
+        let c = Config::layered(None, env(&[("QIPAI_TUOLAJI__SEED", "7")])).unwrap();
+        assert_eq!(c.tuolaji.seed, Some(7));
+    }
+
+    /// An unknown key in a file is refused with its name.
+    #[test]
+    fn unknown_file_keys_are_refused_by_name() {
+        let err = Config::layered(Some("[server]\nno_such_key = 1\n"), env(&[])).unwrap_err();
+        assert!(err.to_string().contains("no_such_key"), "{err}");
+        let err = Config::layered(Some("[nosection]\nx = 1\n"), env(&[])).unwrap_err();
+        assert!(err.to_string().contains("nosection"), "{err}");
+    }
+
+    /// Every config file in the repository (the ones README's commands use) loads.
+    #[test]
+    fn every_shipped_file_loads() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for file in ["config/default.toml", "loadtest/closed-loop.toml"] {
+            let c = Config::load(Some(&root.join(file)));
+            assert!(c.is_ok(), "{file}: {:?}", c.err());
         }
     }
 }

@@ -30,7 +30,11 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server with the default configuration changed by `tweak`, on 127.0.0.1:0.
     pub async fn start(tweak: impl FnOnce(&mut Config)) -> TestServer {
-        let mut config = Config::defaults().expect("default config");
+        TestServer::with(Config::defaults().expect("default config"), tweak).await
+    }
+
+    /// Starts a server with `config` changed by `tweak`, on 127.0.0.1:0.
+    pub async fn with(mut config: Config, tweak: impl FnOnce(&mut Config)) -> TestServer {
         config.server.addr = "127.0.0.1:0".parse().expect("addr");
         tweak(&mut config);
         let listener = qipai_server::bind(&config).await.expect("bind");
