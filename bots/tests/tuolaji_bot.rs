@@ -127,6 +127,7 @@ fn bot(dealer: u8) -> TuolajiBot {
         dealer: Some(dealer),
         level_rank: "2".into(),
         levels: [2, 2],
+        round_ends_at: None,
     });
     bot.observe(&TuolajiEvent::BiddingClosed {
         dealer,

@@ -164,8 +164,12 @@ fn no_event_shows_a_hidden_card_to_another_seat() {
                     dealt += 1;
                 }
                 (
-                    TuolajiEvent::BottomTaken { dealer, cards: own }
-                    | TuolajiEvent::BottomPutBack { dealer, cards: own },
+                    TuolajiEvent::BottomTaken {
+                        dealer, cards: own, ..
+                    }
+                    | TuolajiEvent::BottomPutBack {
+                        dealer, cards: own, ..
+                    },
                     TuolajiEvent::BottomTaken { cards: hidden, .. }
                     | TuolajiEvent::BottomPutBack { cards: hidden, .. },
                 ) => {
@@ -173,6 +177,17 @@ fn no_event_shows_a_hidden_card_to_another_seat() {
                     assert_eq!(own.len(), 6);
                     assert!(hidden.is_empty());
                 }
+                // The hint goes to the seat that must act only; the phase to all.
+                (
+                    TuolajiEvent::Turn {
+                        phase,
+                        hint: Some(_),
+                    },
+                    TuolajiEvent::Turn {
+                        phase: public,
+                        hint: None,
+                    },
+                ) => assert_eq!(phase, public),
                 other => panic!("unexpected private event {other:?}"),
             },
         }
@@ -317,10 +332,17 @@ fn vacant_seats_play_at_once_and_an_empty_table_closes() {
     game.forfeit(Seat(0), Millis(now));
     let out = game.forfeit(Seat(3), Millis(now));
     assert!(game.is_over());
-    assert!(matches!(
+    assert!(out.iter().any(|e| matches!(
+        e,
+        Emit::All(TuolajiEvent::GameOver { outcome }) if outcome.reason == EndReason::Abandoned
+    )));
+    assert_eq!(
         out.last(),
-        Some(Emit::All(TuolajiEvent::GameOver { outcome })) if outcome.reason == EndReason::Abandoned
-    ));
+        Some(&Emit::All(TuolajiEvent::Turn {
+            phase: Phase::Over,
+            hint: None
+        }))
+    );
 }
 
 /// Refused actions get a code and change nothing: a bad card, a bad suit, acting out of

@@ -517,7 +517,8 @@ fn winner_leads_next_and_only_defenders_score() {
         Some(&HandEvent::TrickWon {
             winner: Seat(1),
             points: 25,
-            defenders_points: 25
+            defenders_points: 25,
+            captured: cards("Ks Ts 5s"),
         })
     );
     assert_eq!(hand.phase(), Phase::Leading { seat: Seat(1) });

@@ -5,7 +5,7 @@
 //! # Format
 //! Each message is a MessagePack map with a `type` field:
 //! ```text
-//! {"type": "hello", "protocol_version": 1, "name": "Wu", "resume_token": null}
+//! {"type": "hello", "protocol_version": 2, "name": "Wu", "resume_token": null}
 //! {"type": "xiangqi", "seq": 7, "action": {"type": "move", "iccs": "h2e2"}}
 //! ```
 
@@ -15,8 +15,10 @@ use crate::error::ErrorCode;
 use crate::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use crate::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions, XiangqiView};
 
-/// The protocol version this build speaks; `hello` must name it.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version this build speaks; `hello` must name it. Version 2: Tuolaji events
+/// are enough to follow a table (`turn`, `trick_won.captured`, bottom `count`,
+/// `hand_started.round_ends_at`).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// A room's id, unique for the server's lifetime.
 pub type RoomId = u64;

@@ -291,6 +291,9 @@ pub enum TuolajiEvent {
         dealer: Option<u8>,
         level_rank: String,
         levels: [u8; 2],
+        /// 五(一)3: when the round ends, if it has a time limit.
+        #[serde(default)]
+        round_ends_at: Option<u64>,
     },
     /// `seat` drew a card: `card` to that seat only, `null` to the others.
     Dealt { seat: u8, card: Option<String> },
@@ -302,11 +305,22 @@ pub enum TuolajiEvent {
     BiddingClosed { dealer: u8, trump: Option<String> },
     /// Nobody bid; the dealer named the trump suit.
     TrumpNamed { dealer: u8, suit: String },
-    /// The dealer took the bottom: the cards to the dealer only, `[]` to the others.
-    BottomTaken { dealer: u8, cards: Vec<String> },
-    /// The dealer put back the bottom: the cards to the dealer only, `[]` to the others.
-    /// The dealer leads.
-    BottomPutBack { dealer: u8, cards: Vec<String> },
+    /// The dealer took the bottom: the cards to the dealer only, `[]` to the others;
+    /// `count` (how many, 6) to everybody.
+    BottomTaken {
+        dealer: u8,
+        cards: Vec<String>,
+        #[serde(default)]
+        count: u32,
+    },
+    /// The dealer put back the bottom: the cards to the dealer only, `[]` to the others;
+    /// `count` to everybody. The dealer leads.
+    BottomPutBack {
+        dealer: u8,
+        cards: Vec<String>,
+        #[serde(default)]
+        count: u32,
+    },
     /// 第十六条: a throw failed: `attempted` was shown, `forced` is led instead, `beaten_by`
     /// holds a higher unit; `penalty` changes the defenders' points.
     ThrowFailed {
@@ -330,6 +344,10 @@ pub enum TuolajiEvent {
         winner: u8,
         points: u32,
         defenders_points: i32,
+        /// 第十一条3: the trick's point cards the defenders took with it, in play order
+        /// (empty when the dealer's side won it).
+        #[serde(default)]
+        captured: Vec<String>,
     },
     /// Every card is played: the result, and when the next hand is dealt (if the game goes on).
     HandOver {
@@ -345,6 +363,15 @@ pub enum TuolajiEvent {
     LastHand { round_ends_at: u64 },
     /// The game is over.
     GameOver { outcome: Outcome },
+    /// The last event of every step that changed what the table waits for: the new phase
+    /// with its deadline, and `hint`, the server's suggested action, to the seat that must
+    /// act only (`null` to everybody else). A client that folds events never needs a
+    /// snapshot to learn whose turn it is.
+    Turn {
+        phase: Phase,
+        #[serde(default)]
+        hint: Option<TuolajiAction>,
+    },
 }
 
 #[cfg(test)]

@@ -220,6 +220,8 @@ pub enum XiangqiEvent {
     /// Both seats are filled: the game is on (usually Red to move; `start_fen` may say Black).
     Started {
         fen: String,
+        side_to_move: Side,
+        in_check: bool,
         legal_moves: Vec<String>,
         clocks: Clocks,
         first_move_deadline: Option<u64>,
@@ -235,6 +237,9 @@ pub enum XiangqiEvent {
         legal_moves: Vec<String>,
         clocks: Clocks,
         first_move_deadline: Option<u64>,
+        /// The draw offer still standing after the move (a move answers the opponent's).
+        #[serde(default)]
+        draw_offer: Option<Side>,
     },
     DrawOffered {
         by: Side,

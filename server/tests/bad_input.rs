@@ -261,7 +261,7 @@ async fn the_handshake_is_strict() {
 
     let mut c = Client::connect(&server).await;
     c.send(&ClientMsg::Hello {
-        protocol_version: 1,
+        protocol_version: qipai_protocol::PROTOCOL_VERSION,
         name: " ".into(),
         resume_token: None,
     })

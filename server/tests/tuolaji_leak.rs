@@ -87,7 +87,7 @@ impl Knowledge {
                 }
             }
             TuolajiEvent::BiddingClosed { dealer, .. } => self.dealer = Some(*dealer),
-            TuolajiEvent::BottomTaken { dealer, cards } => {
+            TuolajiEvent::BottomTaken { dealer, cards, .. } => {
                 if self.is_me(*dealer) {
                     let bottom: Vec<String> = self
                         .deal
@@ -103,7 +103,7 @@ impl Knowledge {
                     assert!(cards.is_empty(), "{:?} saw the bottom", self.me);
                 }
             }
-            TuolajiEvent::BottomPutBack { dealer, cards } => {
+            TuolajiEvent::BottomPutBack { dealer, cards, .. } => {
                 if self.is_me(*dealer) {
                     assert_eq!(cards.len(), 6);
                     remove(&mut self.own, cards);

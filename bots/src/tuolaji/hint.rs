@@ -1,57 +1,12 @@
-//! The view's `hint` (what the server would play for the seat, `qipai_games`'
-//! `suggest`), rebuilt from the seat's own view so that a view kept up to date by events
-//! carries the same hint as a new snapshot; and [`HintStrategy`], which plays it.
-//!
-//! `suggest` reads the engine's `Hand`; every input it uses is in the acting seat's view
-//! (its cards, the trump, the level rank, the lead's units), so the same choices are made
-//! here from the view: the suit held most when naming the trump, the six cards of least
-//! value for the bottom, the lowest single as a lead, and `suggest_follow` as a follow.
-//! `bots/tests/tuolaji_table.rs` checks the rebuilt hint against real snapshots.
+//! [`HintStrategy`] plays the view's `hint`: what the server would play for the seat
+//! (`qipai_games`' `suggest`). The server sends it to the seat that must act in the `turn`
+//! event (and in snapshots), so the bot never rebuilds it.
 
-use qipai_games::cards::Card;
-use qipai_games::tuolaji::suggest::{longest_suit, lowest_value};
-use qipai_games::tuolaji::suggest_follow;
-use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiView};
+use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent};
 
 use super::read;
 use super::table::SeatView;
 use crate::strategy::Strategy;
-
-/// The hint a snapshot would carry for `seat`: one legal action when the seat must act.
-pub fn hint_for(seat: u8, view: &TuolajiView) -> Option<TuolajiAction> {
-    if view.outcome.is_some() || read::to_act(&view.phase) != Some(seat) {
-        return None;
-    }
-    let holding = read::holding(view)?;
-    match view.phase {
-        Phase::NamingTrump { .. } => Some(TuolajiAction::NameTrump {
-            suit: longest_suit(&holding).letter().to_string(),
-        }),
-        Phase::Bottom { .. } => Some(TuolajiAction::PutBack {
-            cards: text(&lowest_value(&read::order(view)?, &holding, 6)),
-        }),
-        Phase::Leading { .. } => Some(TuolajiAction::Lead {
-            cards: text(&lowest_value(&read::order(view)?, &holding, 1)),
-            declared: None,
-        }),
-        Phase::Following { .. } => {
-            let order = read::order(view)?;
-            let lead = read::lead_units(&order, view)?;
-            Some(TuolajiAction::Follow {
-                cards: text(&suggest_follow(&order, &lead, &holding)),
-            })
-        }
-        Phase::Waiting
-        | Phase::Dealing
-        | Phase::Bidding { .. }
-        | Phase::BetweenHands { .. }
-        | Phase::Over => None,
-    }
-}
-
-fn text(cards: &[Card]) -> Vec<String> {
-    cards.iter().map(Card::to_string).collect()
-}
 
 /// Plays the view's hint: exactly what the server would play for the seat. Never bids.
 /// Cheap (no search), for load tests and as a benchmark's yardstick.
@@ -67,9 +22,6 @@ impl Strategy for HintStrategy {
         if read::to_act(&view.view.phase) != Some(seat) {
             return None;
         }
-        view.view
-            .hint
-            .clone()
-            .or_else(|| hint_for(seat, &view.view))
+        view.view.hint.clone()
     }
 }

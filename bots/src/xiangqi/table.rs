@@ -1,7 +1,8 @@
-//! Xiangqi's glue for the bot client: the view follows `started`, `moved`, draw-offer and
-//! `over` events exactly as the server's `XiangqiGame` would show them in a snapshot.
+//! Xiangqi's glue for the bot client: the view follows the events through the one fold in
+//! `games` ([`qipai_games::xiangqi::view::fold`]), exactly as a snapshot would show it.
 
-use qipai_protocol::xiangqi::{MoveRecord, Side, Status, XiangqiAction, XiangqiEvent, XiangqiView};
+use qipai_games::xiangqi::view::fold;
+use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiEvent, XiangqiView};
 use qipai_protocol::{ClientMsg, Event, RoomOptions, Seq, View};
 
 use crate::table::{Ending, Table, Verdict};
@@ -18,13 +19,6 @@ fn side_of(seat: u8) -> Option<Side> {
     }
 }
 
-fn opponent(side: Side) -> Side {
-    match side {
-        Side::Red => Side::Black,
-        Side::Black => Side::Red,
-    }
-}
-
 impl Table for XiangqiTable {
     type View = XiangqiView;
     type Event = XiangqiEvent;
@@ -33,68 +27,19 @@ impl Table for XiangqiTable {
     fn view(view: View) -> Option<XiangqiView> {
         match view {
             View::Xiangqi(v) => Some(v),
-            View::Tuolaji(_) => None,
+            _ => None,
         }
     }
 
     fn event(event: Event) -> Option<XiangqiEvent> {
         match event {
             Event::Xiangqi(e) => Some(e),
-            Event::Room(_) | Event::Tuolaji(_) => None,
+            _ => None,
         }
     }
 
     fn follow(view: &mut XiangqiView, event: &XiangqiEvent) {
-        match event {
-            XiangqiEvent::Started {
-                fen,
-                legal_moves,
-                clocks,
-                first_move_deadline,
-            } => {
-                view.status = Status::Playing;
-                view.fen.clone_from(fen);
-                view.legal_moves.clone_from(legal_moves);
-                view.clocks = *clocks;
-                view.first_move_deadline = *first_move_deadline;
-            }
-            XiangqiEvent::Moved {
-                side,
-                iccs,
-                chinese,
-                fen,
-                in_check,
-                legal_moves,
-                clocks,
-                first_move_deadline,
-            } => {
-                view.moves.push(MoveRecord {
-                    iccs: iccs.clone(),
-                    chinese: chinese.clone(),
-                });
-                view.last_move = Some(iccs.clone());
-                view.fen.clone_from(fen);
-                view.side_to_move = opponent(*side);
-                view.in_check = *in_check;
-                view.legal_moves.clone_from(legal_moves);
-                view.clocks = *clocks;
-                view.first_move_deadline = *first_move_deadline;
-                // A standing offer lapses when its receiver moves.
-                if view.draw_offer == Some(opponent(*side)) {
-                    view.draw_offer = None;
-                }
-            }
-            XiangqiEvent::DrawOffered { by } => view.draw_offer = Some(*by),
-            XiangqiEvent::DrawDeclined { .. } => view.draw_offer = None,
-            XiangqiEvent::Over { result, clocks } => {
-                view.status = Status::Over;
-                view.result = Some(*result);
-                view.clocks = *clocks;
-                view.legal_moves.clear();
-                view.draw_offer = None;
-                view.first_move_deadline = None;
-            }
-        }
+        fold(view, event);
     }
 
     fn started(view: &XiangqiView) -> bool {

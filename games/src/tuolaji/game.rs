@@ -15,7 +15,9 @@
 //! - After a hand, the result stays on the table for `between_hands_ms`; then the next hand
 //!   is dealt from a seed derived from the table's ([`hand_seed`]).
 
-use qipai_protocol::tuolaji::{AutoReason, EndReason, Outcome, TuolajiAction, TuolajiEvent};
+use qipai_protocol::tuolaji::{
+    AutoReason, EndReason, Outcome, Phase as WirePhase, TuolajiAction, TuolajiEvent,
+};
 use qipai_protocol::ErrorCode;
 
 use super::error::TuolajiError;
@@ -23,7 +25,7 @@ use super::hand::HandEvent;
 use super::matchplay::Match;
 use super::options::TuolajiOptions;
 use super::suggest::suggest;
-use super::view::{action_in, event_out, levels_out, outcome_out, result_out, NotationError};
+use super::view::{action_in, event_out, levels_out, outcome_out, result_out, turn, NotationError};
 use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
 
 /// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
@@ -91,6 +93,7 @@ fn hand_started(number: u32, game: &Match) -> Emit<TuolajiEvent> {
         dealer: hand.dealer().map(|s| s.0),
         level_rank: hand.level().letter().to_string(),
         levels: levels_out(game.levels()),
+        round_ends_at: game.round_ends_at().map(|m| m.0),
     })
 }
 
@@ -126,6 +129,8 @@ pub struct TuolajiGame {
     pub(super) last_call_made: bool,
     /// Set when the game ended outside the rules (every seat vacant, or an engine fault).
     pub(super) abandoned: Option<Outcome>,
+    /// The last `turn` announced: the phase, and the seat to act with its hint.
+    last_turn: Option<(WirePhase, Option<(Seat, TuolajiAction)>)>,
 }
 
 impl TuolajiGame {
@@ -229,6 +234,32 @@ impl TuolajiGame {
         }
     }
 
+    /// Ends a step: when what the table waits for changed, `out` gets a `turn` event last,
+    /// with the hint to the seat that must act only.
+    fn with_turn(&mut self, mut out: Vec<Emit<TuolajiEvent>>) -> Vec<Emit<TuolajiEvent>> {
+        if self.game.is_none() {
+            return out;
+        }
+        let now = turn(self);
+        if self.last_turn.as_ref() == Some(&now) {
+            return out;
+        }
+        let (phase, to_act) = now.clone();
+        self.last_turn = Some(now);
+        out.push(match to_act {
+            Some((seat, hint)) => Emit::Split {
+                seat,
+                own: TuolajiEvent::Turn {
+                    phase,
+                    hint: Some(hint),
+                },
+                others: TuolajiEvent::Turn { phase, hint: None },
+            },
+            None => Emit::All(TuolajiEvent::Turn { phase, hint: None }),
+        });
+        out
+    }
+
     /// Ends the game with no result.
     fn abandon(&mut self) -> Vec<Emit<TuolajiEvent>> {
         let levels = self
@@ -327,6 +358,7 @@ impl Game for TuolajiGame {
             auto: [None; 4],
             last_call_made: false,
             abandoned: None,
+            last_turn: None,
         }
     }
 
@@ -341,7 +373,7 @@ impl Game for TuolajiGame {
                 self.game = Some(game);
                 self.hand_number = 1;
                 self.step_at = now;
-                vec![started]
+                self.with_turn(vec![started])
             }
             // Options the engine does not play are refused when the table is created; a
             // table built around that check closes at once.
@@ -364,7 +396,7 @@ impl Game for TuolajiGame {
         let events = game.apply(seat, action, now)?;
         let mut out: Vec<Emit<TuolajiEvent>> = self.set_auto(seat, None).into_iter().collect();
         out.extend(self.publish(events, now));
-        Ok(out)
+        Ok(self.with_turn(out))
     }
 
     fn deadline(&self) -> Option<Millis> {
@@ -392,7 +424,7 @@ impl Game for TuolajiGame {
             };
             out.extend(self.take(step, now));
         }
-        out
+        self.with_turn(out)
     }
 
     /// The seat is played by the server at once from now on; with every seat vacant the
@@ -408,7 +440,7 @@ impl Game for TuolajiGame {
         if self.auto.iter().all(|a| *a == Some(AutoReason::Vacant)) {
             out.extend(self.abandon());
         }
-        out
+        self.with_turn(out)
     }
 
     /// Any seat may be taken again at any moment: the newcomer sees what the seat sees.
@@ -422,7 +454,8 @@ impl Game for TuolajiGame {
     }
 
     fn reseat(&mut self, seat: Seat, _now: Millis) -> Vec<Emit<TuolajiEvent>> {
-        self.set_auto(seat, None).into_iter().collect()
+        let out = self.set_auto(seat, None).into_iter().collect();
+        self.with_turn(out)
     }
 
     fn view(&self, viewer: Viewer, now: Millis) -> qipai_protocol::tuolaji::TuolajiView {

@@ -27,12 +27,14 @@
 //! - [`game`]: [`TuolajiGame`], the table the server's room drives through the `Game` trait
 //!   (the deal's pace, the bid window, turn timers, vacant seats, hands one after another).
 //! - [`view`]: the wire forms of actions, events and results, and the per-seat view.
+//! - [`fold`]: the one function that applies an event to a view (bots and the page use it).
 
 pub mod bid;
 pub mod bottom;
 pub mod combination;
 pub mod deal;
 pub mod error;
+pub mod fold;
 pub mod follow;
 pub mod game;
 pub mod hand;

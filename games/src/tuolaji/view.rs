@@ -8,12 +8,15 @@ use qipai_protocol::tuolaji::{
 };
 
 use crate::cards::{Card, ParseCardError, Suit};
-use crate::{Game, Millis, Viewer};
+use crate::{Game, Millis, Seat, Viewer};
+
+pub use super::fold::fold;
 
 use super::game::TuolajiGame;
 use super::suggest::suggest;
 
 use super::bid::BidKind;
+use super::deal::BOTTOM_SIZE;
 use super::hand::{HandAction, HandEvent, HandResult, Phase, TrickRecord};
 use super::level::{Levels, Team};
 use super::matchplay::{MatchEnd, MatchOutcome};
@@ -196,10 +199,12 @@ pub fn event_out(event: &HandEvent) -> Option<TuolajiEvent> {
         HandEvent::BottomTaken { dealer, cards } => TuolajiEvent::BottomTaken {
             dealer: dealer.0,
             cards: cards_out(cards),
+            count: BOTTOM_SIZE as u32,
         },
         HandEvent::BottomPutBack { dealer, cards } => TuolajiEvent::BottomPutBack {
             dealer: dealer.0,
             cards: cards_out(cards),
+            count: BOTTOM_SIZE as u32,
         },
         HandEvent::ThrowFailed {
             seat,
@@ -229,19 +234,61 @@ pub fn event_out(event: &HandEvent) -> Option<TuolajiEvent> {
             winner,
             points,
             defenders_points,
+            captured,
         } => TuolajiEvent::TrickWon {
             winner: winner.0,
             points: *points,
             defenders_points: *defenders_points,
+            captured: cards_out(captured),
         },
         HandEvent::TimedOut { .. } | HandEvent::HandOver { .. } => return None,
     })
 }
 
+/// What the table waits for: the phase with its deadline, and the seat that must act with
+/// the action the server suggests to it (the view's `hint`, and the `turn` event's).
+pub(super) fn turn(table: &TuolajiGame) -> (WirePhase, Option<(Seat, TuolajiAction)>) {
+    let Some(game) = table.game.as_ref() else {
+        return (WirePhase::Waiting, None);
+    };
+    if table.is_over() {
+        return (WirePhase::Over, None);
+    }
+    let hand = game.hand();
+    let deadline = table.turn_deadline().map_or(0, |m| m.0);
+    let phase = match hand.phase() {
+        Phase::Dealing => WirePhase::Dealing,
+        Phase::Bidding { closes_at } => WirePhase::Bidding {
+            closes_at: closes_at.0,
+        },
+        Phase::NamingTrump { dealer } => WirePhase::NamingTrump {
+            dealer: dealer.0,
+            deadline,
+        },
+        Phase::Bottom { dealer } => WirePhase::Bottom {
+            dealer: dealer.0,
+            deadline,
+        },
+        Phase::Leading { seat } => WirePhase::Leading {
+            seat: seat.0,
+            deadline,
+        },
+        Phase::Following { seat } => WirePhase::Following {
+            seat: seat.0,
+            deadline,
+        },
+        Phase::Done => WirePhase::BetweenHands {
+            next_hand_at: table.next_hand_at.map_or(0, |m| m.0),
+        },
+    };
+    let to_act = suggest(hand).map(|(seat, action)| (seat, action_out(&action)));
+    (phase, to_act)
+}
+
 /// What `viewer` may see of the table at `now` (第十一条4, 第十五条): its own hand, played
 /// cards and hint for a seat only; the bottom only to the dealer from taking it on, and to
 /// everybody once the hand is over; everything else alike for all.
-pub fn table_view(table: &TuolajiGame, viewer: Viewer, now: Millis) -> TuolajiView {
+pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiView {
     let seat = match viewer {
         Viewer::Seat(s) => Some(s),
         Viewer::Spectator => None,
@@ -274,40 +321,9 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, now: Millis) -> TuolajiVi
         };
     };
     let hand = game.hand();
-    let deadline = table.turn_deadline().map_or(0, |m| m.0);
-    let phase = if table.is_over() {
-        WirePhase::Over
-    } else {
-        match hand.phase() {
-            Phase::Dealing => WirePhase::Dealing,
-            Phase::Bidding { closes_at } => WirePhase::Bidding {
-                closes_at: closes_at.0,
-            },
-            Phase::NamingTrump { dealer } => WirePhase::NamingTrump {
-                dealer: dealer.0,
-                deadline,
-            },
-            Phase::Bottom { dealer } => WirePhase::Bottom {
-                dealer: dealer.0,
-                deadline,
-            },
-            Phase::Leading { seat } => WirePhase::Leading {
-                seat: seat.0,
-                deadline,
-            },
-            Phase::Following { seat } => WirePhase::Following {
-                seat: seat.0,
-                deadline,
-            },
-            Phase::Done => WirePhase::BetweenHands {
-                next_hand_at: table.next_hand_at.map_or(0, |m| m.0),
-            },
-        }
-    };
-    let hint = match (suggest(hand), seat) {
-        (Some((to_act, action)), Some(s)) if to_act == s && !table.is_over() => {
-            Some(action_out(&action))
-        }
+    let (phase, to_act) = turn(table);
+    let hint = match (to_act, seat) {
+        (Some((to_act, action)), Some(s)) if to_act == s => Some(action),
         _ => None,
     };
     let is_dealer = seat.is_some() && seat == hand.dealer();
@@ -348,7 +364,8 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, now: Millis) -> TuolajiVi
         // Levels move only when a hand ends, so today's are those after the last result.
         last_result: game.history().last().map(|r| result_out(r, game.levels())),
         round_ends_at: game.round_ends_at().map(|m| m.0),
-        last_hand: game.is_last_hand(now),
+        // Set by the `last_hand` event, which the table sends when the call is due.
+        last_hand: table.last_call_made,
         outcome: table.outcome(),
         hint,
     }

@@ -247,6 +247,7 @@ impl XiangqiGame {
             legal_moves: self.legal_moves(),
             clocks: self.clocks(now),
             first_move_deadline: self.first_move_deadline.map(|m| m.0),
+            draw_offer: self.draw_offer.map(wire_side),
         })
     }
 
@@ -337,6 +338,8 @@ impl Game for XiangqiGame {
         self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
         vec![Emit::All(XiangqiEvent::Started {
             fen: self.position().to_fen(),
+            side_to_move: wire_side(self.position().side_to_move()),
+            in_check: self.position().in_check(),
             legal_moves: self.legal_moves(),
             clocks: self.clocks(now),
             first_move_deadline: self.first_move_deadline.map(|m| m.0),

@@ -15,6 +15,7 @@
 //! - [`error`]: [`XiangqiError`], every refusal with its wire code.
 //! - [`game`]: [`XiangqiGame`], the timed game the server's room drives (clock, resignation,
 //!   draw offers), through the [`crate::Game`] trait.
+//! - [`view`]: [`view::fold`], the one function that applies an event to a view.
 
 pub mod board;
 pub mod end;
@@ -26,6 +27,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 mod tables;
+pub mod view;
 
 pub use board::{Board, Kind, Piece, Side, Square};
 pub use end::{EndReason, EndRules, History, Outcome, PlayedMove};

@@ -357,9 +357,9 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
                 },
                 now,
             ),
-            TuolajiEvent::BottomPutBack { dealer, cards: c } => {
-                act(g, *dealer, HandAction::PutBack { cards: cards(c) }, now)
-            }
+            TuolajiEvent::BottomPutBack {
+                dealer, cards: c, ..
+            } => act(g, *dealer, HandAction::PutBack { cards: cards(c) }, now),
             TuolajiEvent::Led {
                 seat,
                 cards: c,

@@ -136,6 +136,9 @@ pub enum HandEvent {
         winner: Seat,
         points: u32,
         defenders_points: i32,
+        /// 第十一条3: the trick's point cards the defenders took (empty when the dealer's
+        /// side won it).
+        captured: Vec<Card>,
     },
     /// Every card is played: the bottom is shown and the levels change.
     HandOver { result: HandResult },

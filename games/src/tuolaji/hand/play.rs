@@ -219,21 +219,24 @@ impl Hand {
         let winner = trick.winner(&order);
         record.winner = Some(winner);
         let points = trick.points();
+        let mut captured = Vec::new();
         if self.is_defender(winner) {
             self.play.score.trick_points += points;
-            self.play.defenders_point_cards.extend(
+            captured.extend(
                 record
                     .plays
                     .iter()
                     .flat_map(|(_, cards)| cards.iter().copied())
                     .filter(|c| c.points() > 0),
             );
+            self.play.defenders_point_cards.extend_from_slice(&captured);
         }
         self.play.tricks += 1;
         let mut events = vec![HandEvent::TrickWon {
             winner,
             points,
             defenders_points: self.play.score.total(),
+            captured,
         }];
         let last = self.holdings.iter().all(CardCounts::is_empty);
         if last {
