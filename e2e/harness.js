@@ -2,8 +2,7 @@
 // through playwright-core, pages that fail the test on any console error, screenshots.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,22 +32,16 @@ function freePort() {
 /**
  * Starts qipai-server on `port` (default: a free one) with `env` overrides
  * (QIPAI_SECTION__KEY) and waits for /healthz. `tuolajiSeed` deals every Tuolaji table from
- * a fixed seed (a key the environment cannot set, so it goes into a copy of the default
- * configuration). Returns { url, port, stop() }.
+ * a fixed seed (QIPAI_TUOLAJI__SEED: the environment may set any key, the defaults keep the
+ * rest). Returns { url, port, stop() }.
  */
 export async function startServer(env = {}, port = undefined, { tuolajiSeed } = {}) {
   port ??= await freePort();
-  const args = [];
-  let dir = null;
-  if (tuolajiSeed != null) {
-    dir = mkdtempSync(path.join(os.tmpdir(), "qipai-e2e-"));
-    const file = path.join(dir, "config.toml");
-    const text = readFileSync(path.join(ROOT, "config", "default.toml"), "utf8");
-    writeFileSync(file, text.replace(/^\[tuolaji\]$/m, `[tuolaji]\nseed = ${tuolajiSeed}`));
-    args.push("--config", file);
-  }
-  const child = spawn(SERVER_BIN, args, {
-    env: { ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...env },
+  const seed = tuolajiSeed != null ? { QIPAI_TUOLAJI__SEED: String(tuolajiSeed) } : {};
+  const child = spawn(SERVER_BIN, [], {
+    env: {
+      ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...seed, ...env,
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -75,7 +68,6 @@ export async function startServer(env = {}, port = undefined, { tuolajiSeed } = 
       if (child.exitCode == null) child.kill("SIGTERM");
       await Promise.race([exited, sleep(5000)]);
       if (child.exitCode == null) child.kill("SIGKILL");
-      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -119,6 +111,9 @@ export function launch() {
  * A page for one person, in its own context; every console error or uncaught exception is
  * recorded in `page.errors` (the tests assert it stays empty).
  */
+/** `type: "snapshot"` as MessagePack writes it: the key, then the value as a fixstr. */
+const SNAPSHOT_TYPE = Buffer.concat([Buffer.from([0xa4]), Buffer.from("type"), Buffer.from([0xa8]), Buffer.from("snapshot")]);
+
 export async function personPage(browser, { viewport = { width: 1280, height: 860 }, isMobile = false } = {}) {
   const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, deviceScaleFactor: 1 });
   const page = await context.newPage();
@@ -127,6 +122,12 @@ export async function personPage(browser, { viewport = { width: 1280, height: 86
     if (msg.type() === "error") page.errors.push(`console: ${msg.text()}`);
   });
   page.on("pageerror", (err) => page.errors.push(`exception: ${err.message}`));
+  // Every `snapshot` request the page sends (a MessagePack map whose `type` is the string
+  // "snapshot"): events are enough, so only a join, a reconnection or a gap may ask.
+  page.snapshotRequests = 0;
+  page.on("websocket", (ws) => ws.on("framesent", ({ payload }) => {
+    if (Buffer.from(payload).includes(SNAPSHOT_TYPE)) page.snapshotRequests += 1;
+  }));
   page.setDefaultTimeout(10000);
   return page;
 }

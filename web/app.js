@@ -9,6 +9,32 @@ import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
 import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
 import { h, clear } from "./dom.js";
 
+/**
+ * The games this page can show, keyed by the wire's game kind: the one place a game is
+ * listed. A room of any other kind is shown as unsupported, never as another game.
+ */
+const GAMES = {
+  xiangqi: { Table: XiangqiTable, applyEvent: applyXiangqi },
+  tuolaji: { Table: TuolajiTable, applyEvent: applyTuolaji },
+};
+
+/** The table of a game this page does not know: says so and offers to leave. */
+class UnsupportedTable {
+  constructor(root, { room, leave }) {
+    this.root = root;
+    clear(root);
+    root.append(h("div", { class: "panel", id: "unsupported" },
+      h("p", {}, `This page cannot show ${room.game} tables yet.`),
+      h("button", { id: "btn-leave-unsupported", onclick: () => leave() }, "Leave")));
+  }
+
+  render() {}
+
+  destroy() {
+    clear(this.root);
+  }
+}
+
 const $ = (id) => document.getElementById(id);
 const screens = { name: $("name-screen"), lobby: $("lobby"), table: $("table") };
 
@@ -61,7 +87,7 @@ function renderRoom() {
     clearTimeout(resumeTimer);
     if (!table || table.roomId !== room.roomId) {
       table?.destroy();
-      const Table = room.game === "tuolaji" ? TuolajiTable : XiangqiTable;
+      const Table = GAMES[room.game]?.Table ?? UnsupportedTable;
       table = new Table($("table"), { conn, room, toast, leave });
       table.roomId = room.roomId;
     } else {
@@ -89,10 +115,7 @@ async function leave() {
 function start(name) {
   $("who").textContent = name;
   conn = new Connection(name);
-  room = new RoomState(conn, {
-    xiangqi: { applyEvent: applyXiangqi },
-    tuolaji: { applyEvent: applyTuolaji },
-  });
+  room = new RoomState(conn, GAMES);
   lobby = new Lobby($("lobby"), { conn, toast });
   room.onChange = renderRoom;
   room.onEvent = (ev) => table?.onEvent?.(ev);

@@ -5,7 +5,7 @@
 
 import { encode, decode } from "./vendor/msgpack/index.mjs";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 const TOKEN_KEY = "qipai.resume_token";
 const NAME_KEY = "qipai.name";
 

@@ -5,7 +5,7 @@
 export class RoomState {
   /**
    * @param conn the Connection (to ask for a snapshot after a gap)
-   * @param games { [game]: { applyEvent(view, event, serverTime) } }
+   * @param games { [game]: { applyEvent(view, event, you) } } (`you`: the seat, null for a spectator)
    */
   constructor(conn, games) {
     this.conn = conn;
@@ -78,11 +78,8 @@ export class RoomState {
     this.lastSeq = msg.event_seq;
     const ev = msg.event;
     if (ev.game === "room") this.applyRoomEvent(ev);
-    else if (this.games[ev.game]?.applyEvent(this.view, ev, msg.server_time) === "resync") {
-      // The event changed what the table waits for in ways only a snapshot spells out. One
-      // request at a time: a snapshot includes every event that reached us before it.
-      this.requestSnapshot();
-    }
+    // Events are enough (issue 10): no snapshot is asked for except after a gap.
+    else this.games[ev.game]?.applyEvent(this.view, ev, this.you);
     this.onEvent(ev, msg);
     this.onChange();
   }

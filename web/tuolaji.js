@@ -18,76 +18,140 @@ const GAME_END = {
   abandoned: "every seat was left",
 };
 
-/** Events whose effect on the phase and deadlines is best read from a fresh snapshot. */
-const RESYNC = new Set([
-  "led", "followed", "trick_won", "bidding_closed", "trump_named", "bottom_taken",
-  "bottom_put_back", "hand_over", "game_over", "last_hand",
-]);
-
 /**
- * One event's change to the view; returns "resync" when the page should also ask for a
- * snapshot (the events do not carry the next deadline).
+ * One event's change to the view of seat `me` (null for a spectator): a line-by-line port
+ * of the Rust fold `qipai_games::tuolaji::view::fold` (games/src/tuolaji/fold.rs), which a
+ * property test proves gives exactly the server's snapshot after every step. The events are
+ * enough: the phase, deadline and hint come in `turn`, so the page never asks for a
+ * snapshot except on joining, reconnecting or a gap in `event_seq`.
  */
-export function applyEvent(view, ev) {
+export function applyEvent(view, ev, me) {
   switch (ev.type) {
     case "hand_started":
       Object.assign(view, {
-        phase: { type: "dealing" }, hand_number: ev.hand_number, hand: view.hand ? [] : null,
-        card_counts: [0, 0, 0, 0], dealt: 0, first_drawer: ev.first_drawer, dealer: ev.dealer,
-        level_rank: ev.level_rank, trump: null, bids: [], current_trick: null, previous_trick: null,
-        played: [], defenders_point_cards: [], defenders_points: 0, levels: ev.levels, bottom: null,
-        hint: null,
+        hand_number: ev.hand_number, hand: me != null ? [] : null, card_counts: [0, 0, 0, 0],
+        dealt: 0, first_drawer: ev.first_drawer, dealer: ev.dealer, level_rank: ev.level_rank,
+        trump: null, bids: [], current_trick: null, previous_trick: null, played: [],
+        defenders_point_cards: [], defenders_points: 0, levels: ev.levels, bottom: null,
+        round_ends_at: ev.round_ends_at ?? null,
       });
       break;
     case "dealt":
-      view.card_counts[ev.seat] += 1;
+      addCount(view, ev.seat, 1);
       view.dealt += 1;
-      if (ev.card && view.hand) view.hand.push(ev.card);
+      if (me === ev.seat && ev.card) takeIn(view, [ev.card]);
       break;
     case "deal_done":
-      view.phase = { type: "bidding", closes_at: ev.closes_at };
-      break;
+      break; // the bid window's end comes with the `turn` that follows
     case "bid":
       view.bids.push({ seat: ev.seat, suit: ev.suit, kind: ev.kind, cards: ev.cards });
+      break; // the trump is fixed only when bidding closes
+    case "bidding_closed":
+      view.dealer = ev.dealer;
+      view.trump = ev.trump;
+      break;
+    case "trump_named":
+      view.dealer = ev.dealer;
       view.trump = ev.suit;
       break;
-    case "led":
-      if (view.current_trick?.winner != null) view.previous_trick = view.current_trick;
-      view.current_trick = { leader: ev.seat, units: ev.units, plays: [], winner: null };
-      playCards(view, ev.seat, ev.cards);
+    case "bottom_taken":
+      addCount(view, ev.dealer, ev.count);
+      if (me === ev.dealer) {
+        takeIn(view, ev.cards);
+        view.bottom = ev.cards;
+      }
       break;
-    case "followed":
-      playCards(view, ev.seat, ev.cards);
-      break;
-    case "trick_won":
-      if (view.current_trick) view.current_trick.winner = ev.winner;
-      view.defenders_points = ev.defenders_points;
+    case "bottom_put_back":
+      addCount(view, ev.dealer, -ev.count);
+      if (me === ev.dealer) {
+        giveUp(view, ev.cards);
+        view.bottom = ev.cards;
+      }
       break;
     case "throw_failed":
       view.defenders_points = ev.defenders_points;
       break;
-    case "auto":
-      view.auto[ev.seat] = ev.reason;
+    case "led":
+      view.previous_trick = null;
+      view.current_trick = { leader: ev.seat, units: ev.units, plays: [], winner: null };
+      play(view, me, ev.seat, ev.cards);
+      break;
+    case "followed":
+      play(view, me, ev.seat, ev.cards);
+      break;
+    case "trick_won":
+      if (view.current_trick) {
+        view.current_trick.winner = ev.winner;
+        view.previous_trick = view.current_trick;
+        view.current_trick = null;
+      }
+      view.defenders_points = ev.defenders_points;
+      view.defenders_point_cards.push(...(ev.captured ?? []));
       break;
     case "hand_over":
-      view.last_result = ev.result;
+      view.defenders_points = ev.result.defenders_points;
       view.levels = ev.result.levels;
       view.bottom = ev.result.bottom;
+      view.last_result = ev.result;
+      break;
+    case "auto":
+      if (ev.seat >= 0 && ev.seat < view.auto.length) view.auto[ev.seat] = ev.reason;
+      break;
+    case "last_hand":
+      view.last_hand = true;
+      view.round_ends_at = ev.round_ends_at;
       break;
     case "game_over":
       view.outcome = ev.outcome;
-      view.phase = { type: "over" };
+      break;
+    case "turn":
+      view.phase = ev.phase;
+      view.hint = ev.hint ?? null;
       break;
     default:
       break;
   }
-  return RESYNC.has(ev.type) ? "resync" : null;
 }
 
-function playCards(view, seat, cards) {
+/** `seat` played `cards` into the current trick (fold.rs `play`). */
+function play(view, me, seat, cards) {
   view.current_trick?.plays.push({ seat, cards });
-  view.card_counts[seat] = Math.max(0, view.card_counts[seat] - cards.length);
-  view.hint = null;
+  addCount(view, seat, -cards.length);
+  if (me === seat) {
+    giveUp(view, cards);
+    view.played.push(...cards);
+  }
+}
+
+function addCount(view, seat, by) {
+  if (seat >= 0 && seat < view.card_counts.length) {
+    view.card_counts[seat] = Math.max(0, view.card_counts[seat] + by);
+  }
+}
+
+const RANKS = "23456789TJQKA";
+const SUIT_ORDER = "shcd";
+
+/** A card's place in the cards' own order (games' `Card::index`): suit by suit, then jokers. */
+function cardIndex(card) {
+  if (card === "SJ") return 52;
+  if (card === "BJ") return 53;
+  return SUIT_ORDER.indexOf(card[1]) * 13 + RANKS.indexOf(card[0]);
+}
+
+/** The viewer's own cards with `cards` added, in the cards' order (fold.rs `take_in`). */
+function takeIn(view, cards) {
+  if (!view.hand) return;
+  view.hand = [...view.hand, ...cards].sort((a, b) => cardIndex(a) - cardIndex(b));
+}
+
+/** The viewer's own cards with one of each of `cards` taken out (fold.rs `give_up`). */
+function giveUp(view, cards) {
+  if (!view.hand) return;
+  for (const card of cards) {
+    const i = view.hand.indexOf(card);
+    if (i >= 0) view.hand.splice(i, 1);
+  }
 }
 
 /** A card face. */

@@ -38,12 +38,18 @@ const sideOfSeat = (seat) => (seat === 0 ? "red" : seat === 1 ? "black" : null);
 const other = (side) => (side === "red" ? "black" : "red");
 const sideName = (side) => (side === "red" ? "Red" : "Black");
 
-/** PROTOCOL.md §9.5: one event's change to the view. */
+/**
+ * PROTOCOL.md §9.5: one event's change to the view, a port of the Rust fold
+ * `qipai_games::xiangqi::view::fold` (games/src/xiangqi/view.rs), which a property test
+ * proves gives exactly the server's snapshot after every step.
+ */
 export function applyEvent(view, ev) {
   switch (ev.type) {
     case "started":
       view.status = "playing";
       view.fen = ev.fen;
+      view.side_to_move = ev.side_to_move;
+      view.in_check = ev.in_check;
       view.legal_moves = ev.legal_moves;
       view.clocks = ev.clocks;
       view.first_move_deadline = ev.first_move_deadline;
@@ -57,7 +63,7 @@ export function applyEvent(view, ev) {
       view.clocks = ev.clocks;
       view.first_move_deadline = ev.first_move_deadline;
       view.side_to_move = other(ev.side);
-      if (view.draw_offer === other(ev.side)) view.draw_offer = null;
+      view.draw_offer = ev.draw_offer ?? null;
       break;
     case "draw_offered":
       view.draw_offer = ev.by;

@@ -115,6 +115,11 @@ test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, as
   }
   await person.waitForSelector("#tl-result", { timeout: 20000 });
   await shot(person, T, "05-hand-result");
+  // Events are enough (issue 10): through the whole hand (deal, bids, bottom, every trick,
+  // a reload on the way, which the server answers with a snapshot unasked) neither the
+  // player's page nor the watcher's asked for a snapshot.
+  assert.equal(person.snapshotRequests, 0, "the player's page asked for a snapshot");
+  assert.equal(watcher.snapshotRequests, 0, "the watcher's page asked for a snapshot");
   // Every one of the hand's 39 cards went in one of the person's plays (the bots lead
   // pairs and tractors too, so a hand may have fewer than 39 tricks).
   assert.equal(cardsPlayed, 39, `the person played every card (${plays} plays)`);

@@ -57,12 +57,15 @@ test("a gap asks for a snapshot and drops events until it comes", () => {
 test("started, moved and over update the view as §9.5 says", () => {
   const view = xiangqiView();
   const clocks = { red_ms: 900, black_ms: 1000, running: "black", server_time: 50 };
-  applyEvent(view, { type: "started", fen: START, legal_moves: ["h2e2"], clocks, first_move_deadline: 30000 });
+  applyEvent(view, {
+    type: "started", fen: START, side_to_move: "red", in_check: false, legal_moves: ["h2e2"], clocks,
+    first_move_deadline: 30000,
+  });
   assert.equal(view.status, "playing");
   applyEvent(view, { type: "draw_offered", by: "black" });
   applyEvent(view, {
     type: "moved", side: "red", iccs: "h2e2", chinese: "炮二平五", fen: START.replace(" w ", " b "),
-    in_check: false, legal_moves: ["h9g7"], clocks, first_move_deadline: null,
+    in_check: false, legal_moves: ["h9g7"], clocks, first_move_deadline: null, draw_offer: null,
   });
   assert.equal(view.side_to_move, "black");
   assert.equal(view.last_move, "h2e2");
@@ -88,4 +91,44 @@ test("clocks read m:ss, h:mm:ss, and tenths in the last 20 s", () => {
   assert.equal(formatClock(90 * 60000 + 5000), "1:30:05");
   assert.equal(formatClock(19950), "19.9");
   assert.equal(formatClock(-5), "0.0");
+});
+
+test("the Tuolaji fold port: cards in order, the bottom, plays, captured points, turn", async () => {
+  const { applyEvent: applyTuolaji } = await import("../../web/tuolaji.js");
+  const view = {
+    phase: { type: "waiting" }, hand_number: 0, hand: [], card_counts: [0, 0, 0, 0], dealt: 0,
+    first_drawer: null, dealer: null, level_rank: null, trump: null, bids: [], current_trick: null,
+    previous_trick: null, played: [], defenders_point_cards: [], defenders_points: 0,
+    levels: [2, 2], bottom: null, auto: [null, null, null, null], last_result: null,
+    round_ends_at: null, last_hand: false, outcome: null, hint: null,
+  };
+  const me = 1;
+  applyTuolaji(view, { type: "hand_started", hand_number: 1, first_drawer: 1, dealer: 1, level_rank: "2", levels: [2, 2], round_ends_at: null }, me);
+  applyTuolaji(view, { type: "turn", phase: { type: "dealing" }, hint: null }, me);
+  for (const card of ["BJ", "Kh", "3s", "Td"]) applyTuolaji(view, { type: "dealt", seat: 1, card }, me);
+  applyTuolaji(view, { type: "dealt", seat: 2, card: null }, me);
+  assert.deepEqual(view.hand, ["3s", "Kh", "Td", "BJ"], "suits s h c d, then the jokers");
+  assert.deepEqual(view.card_counts, [0, 4, 1, 0]);
+  assert.equal(view.dealt, 5);
+  applyTuolaji(view, { type: "bid", seat: 2, suit: "h", kind: "bid", cards: ["2h"] }, me);
+  assert.equal(view.trump, null, "a bid does not fix the trump");
+  applyTuolaji(view, { type: "bidding_closed", dealer: 1, trump: "h" }, me);
+  applyTuolaji(view, { type: "bottom_taken", dealer: 1, cards: ["2c", "As"], count: 2 }, me);
+  assert.deepEqual(view.hand, ["3s", "As", "Kh", "2c", "Td", "BJ"]);
+  applyTuolaji(view, { type: "turn", phase: { type: "bottom", dealer: 1, deadline: 99 }, hint: { type: "put_back", cards: ["3s", "2c"] } }, me);
+  assert.equal(view.hint.type, "put_back");
+  applyTuolaji(view, { type: "bottom_put_back", dealer: 1, cards: ["3s", "2c"], count: 2 }, me);
+  assert.deepEqual(view.bottom, ["3s", "2c"]);
+  assert.equal(view.card_counts[1], 4);
+  applyTuolaji(view, { type: "led", seat: 1, cards: ["Kh"], units: [["Kh"]] }, me);
+  applyTuolaji(view, { type: "followed", seat: 2, cards: ["5h"] }, me);
+  assert.deepEqual(view.played, ["Kh"]);
+  assert.equal(view.current_trick.plays.length, 2);
+  applyTuolaji(view, { type: "trick_won", winner: 2, points: 15, defenders_points: 15, captured: ["Kh", "5h"] }, me);
+  assert.equal(view.current_trick, null);
+  assert.equal(view.previous_trick.winner, 2);
+  assert.deepEqual(view.defenders_point_cards, ["Kh", "5h"]);
+  applyTuolaji(view, { type: "turn", phase: { type: "leading", seat: 2, deadline: 120 }, hint: null }, me);
+  assert.deepEqual(view.phase, { type: "leading", seat: 2, deadline: 120 });
+  assert.equal(view.hint, null);
 });
