@@ -10,7 +10,6 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use qipai_games::cards::Card;
 use qipai_games::tuolaji::suggest::candidate_actions;
 use qipai_games::tuolaji::view::{action_out, fold};
 use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiOptions, TuolajiSettings};
@@ -40,6 +39,7 @@ struct Followers {
     /// Hands finished and tricks won, to show that the run reached them.
     hands: usize,
     tricks: usize,
+    bids: usize,
 }
 
 impl Followers {
@@ -49,6 +49,7 @@ impl Followers {
             events: 0,
             hands: 0,
             tricks: 0,
+            bids: 0,
         }
     }
 
@@ -65,6 +66,7 @@ impl Followers {
             match emit {
                 Emit::All(TuolajiEvent::HandOver { .. }) => self.hands += 1,
                 Emit::All(TuolajiEvent::TrickWon { .. }) => self.tricks += 1,
+                Emit::All(TuolajiEvent::Bid(_)) => self.bids += 1,
                 _ => {}
             }
             for (view, &viewer) in self.views.iter_mut().zip(VIEWERS.iter()) {
@@ -86,28 +88,30 @@ impl Followers {
     }
 }
 
-/// A random bid attempt by a random seat: some of its level cards of one suit.
-fn random_bid(game: &TuolajiGame, rng: &mut ChaCha8Rng) -> (Seat, TuolajiAction) {
-    let seat = Seat(rng.random_range(0..4));
-    let Some(hand) = game.game().map(|g| g.hand()) else {
-        return (seat, TuolajiAction::Bid { cards: Vec::new() });
-    };
-    let level: Vec<(Card, u8)> = hand
-        .holding(seat)
+/// A random bid attempt by a random seat, read from what that seat sees: some of the level
+/// cards of one suit in its view's hand (often not enough to be accepted).
+fn random_bid(f: &Followers, rng: &mut ChaCha8Rng) -> (Seat, TuolajiAction) {
+    let seat = rng.random_range(0..4u8);
+    let view = &f.views[usize::from(seat)];
+    let level = view.level_rank.clone().unwrap_or_default();
+    let held: Vec<&String> = view
+        .hand
         .iter()
-        .filter(|(c, _)| c.rank() == Some(hand.level()))
+        .flatten()
+        .filter(|c| c.starts_with(level.as_str()))
         .collect();
-    let cards = if level.is_empty() {
-        Vec::new()
-    } else {
-        let (card, n) = level[rng.random_range(0..level.len())];
-        vec![card.to_string(); usize::from(rng.random_range(1..=n))]
+    let cards = match held.get(rng.random_range(0..held.len().max(1))) {
+        Some(pick) => {
+            let same = held.iter().filter(|c| **c == *pick).count();
+            vec![(*pick).clone(); rng.random_range(1..=same)]
+        }
+        None => Vec::new(),
     };
-    (seat, TuolajiAction::Bid { cards })
+    (Seat(seat), TuolajiAction::Bid { cards })
 }
 
 /// Plays one random table for up to `hands` hands, checking the fold at every step.
-fn play_table(seed: u64, hands: u32) -> (usize, usize, usize) {
+fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let settings = TuolajiSettings {
         rules: TuolajiOptions {
@@ -167,7 +171,7 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize) {
                 None => continue,
             }
         } else if matches!(hand.phase(), Phase::Dealing | Phase::Bidding { .. }) {
-            let (seat, bid) = random_bid(&game, &mut rng);
+            let (seat, bid) = random_bid(&f, &mut rng);
             match game.apply(seat, bid, Received::at(now)) {
                 Ok(out) => ("a bid", out),
                 Err(_) => continue,
@@ -188,21 +192,23 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize) {
         };
         f.step(&game, &out, now, what);
     }
-    (f.events, f.hands, f.tricks)
+    (f.events, f.hands, f.tricks, f.bids)
 }
 
 /// Every seat and a spectator folding the events hold the server's snapshot at every step.
 #[test]
 fn folding_events_gives_the_snapshot_at_every_step() {
-    let (mut events, mut hands, mut tricks) = (0, 0, 0);
+    let (mut events, mut hands, mut tricks, mut bids) = (0, 0, 0, 0);
     let games = games();
     for seed in 0..games {
-        let (e, h, t) = play_table(seed, 2);
+        let (e, h, t, b) = play_table(seed, 2);
         events += e;
         hands += h;
         tricks += t;
+        bids += b;
     }
-    println!("{games} tables: {hands} hands, {tricks} tricks, {events} events folded");
+    println!("{games} tables: {hands} hands, {tricks} tricks, {bids} bids, {events} events folded");
+    assert!(bids > 0, "no bid was accepted");
     // Most tables finish both hands (a table every seat left ends early).
     assert!(hands as u64 >= games, "{hands} hands in {games} tables");
     assert!(tricks >= hands * 30, "{tricks} tricks in {hands} hands");
