@@ -487,7 +487,9 @@ export class TuolajiTable {
       if (hint?.cards) add(h("button", { id: "btn-hint", onclick: () => this.selectCards(hint.cards) }, "Suggest"));
     } else if ((p.type === "leading" || p.type === "following") && p.seat === me) {
       const n = this.selected.size;
-      const need = p.type === "following" ? v.current_trick.plays[0].cards.length : null;
+      // Between a trick's last play and the step's `turn`, the phase may still name this
+      // seat while the trick has already moved to `previous_trick`.
+      const need = p.type === "following" ? v.current_trick?.plays[0]?.cards.length ?? null : null;
       add(h("span", {}, p.type === "leading" ? "Your lead." : `Follow with ${need} card${need === 1 ? "" : "s"}.`),
         h("button", { class: "primary", id: "btn-play", disabled: need ? n !== need : n === 0,
           onclick: () => this.act({ type: p.type === "leading" ? "lead" : "follow", cards: this.selectedCards() }) },
