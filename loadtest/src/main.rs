@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
-use qipai_loadtest::spawn::{default_binary, SpawnedServer};
+use qipai_loadtest::spawn::{closed_loop_config, default_binary, SpawnedServer};
 use qipai_loadtest::{run, run_idle, Options};
 
 #[tokio::main]
@@ -19,6 +19,12 @@ async fn main() -> anyhow::Result<()> {
     let mut opts = Options::parse();
     let server = if opts.spawn_server {
         let bin = opts.server_bin.clone().unwrap_or_else(default_binary);
+        // A closed loop against the default rate limit measures only refusals: without a
+        // file of its own, it gets the closed-loop configuration.
+        if opts.server_config.is_none() && opts.think.is_zero() && opts.idle.is_none() {
+            opts.server_config =
+                Some(closed_loop_config().context("writing the closed-loop configuration")?);
+        }
         let server = SpawnedServer::start(&bin, opts.server_config.as_deref())
             .await
             .context("starting the server")?;

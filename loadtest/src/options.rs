@@ -43,7 +43,8 @@ pub struct Options {
     /// The server binary for `--spawn-server` (default: `qipai-server` beside this binary).
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
-    /// The server's configuration file for `--spawn-server` (default: its built-in one).
+    /// The server's configuration file for `--spawn-server` (default: its built-in one, or
+    /// `loadtest/closed-loop.toml` for a closed loop, `--think 0`).
     #[arg(long)]
     pub server_config: Option<PathBuf>,
     /// The pid of a server started by hand, for its RSS and CPU (with `--spawn-server`

@@ -28,6 +28,24 @@ pub fn default_binary() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("qipai-server"))
 }
 
+/// `loadtest/closed-loop.toml`, compiled in: what a closed loop (`--think 0`) against a
+/// spawned server uses when no `--server-config` is given, so that the plainest command
+/// measures the server rather than its per-connection rate limit.
+pub const CLOSED_LOOP_TOML: &str = include_str!("../closed-loop.toml");
+
+/// Writes [`CLOSED_LOOP_TOML`] to a file of the temporary directory for `--config`.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn closed_loop_config() -> std::io::Result<PathBuf> {
+    let path = std::env::temp_dir().join(format!(
+        "qipai-loadtest-closed-loop-{}.toml",
+        std::process::id()
+    ));
+    std::fs::write(&path, CLOSED_LOOP_TOML)?;
+    Ok(path)
+}
+
 impl SpawnedServer {
     /// Starts `bin` (with `config`, or its built-in one) on a free port of 127.0.0.1 and
     /// waits until it accepts connections.
