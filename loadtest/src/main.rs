@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Parser;
 use qipai_loadtest::spawn::{default_binary, SpawnedServer};
-use qipai_loadtest::{run, run_idle, Options};
+use qipai_loadtest::{run, run_attack, run_idle, Options};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -28,19 +28,24 @@ async fn main() -> anyhow::Result<()> {
     } else {
         None
     };
-    let outcome = match opts.idle {
-        Some(count) => run_idle(
-            &opts.url,
-            count,
-            Duration::from_secs_f64(opts.settle),
-            Duration::from_secs_f64(opts.duration),
-            opts.server_pid,
-        )
-        .await
-        .map(|r| (r.to_string(), r.json())),
-        None => run(&opts, opts.server_pid)
+    let outcome = match (opts.idle, opts.attack) {
+        (None, Some(kind)) => run_attack(&opts, kind, opts.server_pid)
             .await
             .map(|r| (r.to_string(), r.json())),
+        (idle, _) => match idle {
+            Some(count) => run_idle(
+                &opts.url,
+                count,
+                Duration::from_secs_f64(opts.settle),
+                Duration::from_secs_f64(opts.duration),
+                opts.server_pid,
+            )
+            .await
+            .map(|r| (r.to_string(), r.json())),
+            None => run(&opts, opts.server_pid)
+                .await
+                .map(|r| (r.to_string(), r.json())),
+        },
     };
     if let Some(server) = server {
         server.stop().await;
