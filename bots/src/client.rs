@@ -434,6 +434,7 @@ where
             }
         };
         if let Some((_, handle)) = thinking {
+            self.observer.stop_thinking();
             if let Ok((strategy, _)) = handle.await {
                 self.give_back(strategy);
             }
@@ -468,9 +469,16 @@ where
                 Ok(decided)
             })
         } else {
-            let handle = tokio::task::spawn_blocking(decide);
+            let permits = self.observer.think_permits();
             Box::pin(async move {
-                let decided = handle.await;
+                // Waiting for a thread of the pool costs no thread; dropping this future
+                // (the game ended meanwhile) gives the place up.
+                let permit = match permits {
+                    Some(p) => p.acquire_owned().await.ok(),
+                    None => None,
+                };
+                let decided = tokio::task::spawn_blocking(decide).await;
+                drop(permit);
                 if !pause.is_zero() {
                     tokio::time::sleep(pause).await;
                 }

@@ -33,6 +33,17 @@ pub trait Observer: Send + 'static {
     fn inline_strategy(&self) -> bool {
         false
     }
+
+    /// Permits shared by many bots: a decision waits for one before it takes a blocking
+    /// thread, so at most that many searches run at once (the server's `bot_threads`).
+    /// `None`: no limit.
+    fn think_permits(&self) -> Option<std::sync::Arc<tokio::sync::Semaphore>> {
+        None
+    }
+
+    /// The game ended while the strategy was still deciding: the decision is not wanted,
+    /// and a strategy that can be told to stop (the server's xiangqi bots) may be told now.
+    fn stop_thinking(&mut self) {}
 }
 
 /// No hooks: the strategy thinks on a blocking thread and its answer goes out at once.

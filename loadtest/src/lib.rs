@@ -9,9 +9,11 @@
 //! - [`procfs`]: a process's RSS and CPU seconds from `/proc`.
 //! - [`spawn`]: starting `qipai-server` as a child process (`--spawn-server`).
 //! - [`drive`]: the run itself: ramp up the tables, warm up, measure, report ([`run`]).
+//! - [`attack`]: a hostile client beside the reference load (`--attack KIND`).
 //! - [`idle`]: connections that only say `hello` and wait, for memory per idle connection.
 //! - [`report`]: the figures, as a human table and one JSON line ([`Report`]).
 
+pub mod attack;
 pub mod drive;
 pub mod idle;
 pub mod options;
@@ -21,6 +23,7 @@ pub mod report;
 pub mod spawn;
 pub mod stats;
 
+pub use attack::{run_attack, AttackKind};
 pub use drive::run;
 pub use idle::run_idle;
 pub use options::{GameMix, Options, ThinkTime};

@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Parser;
 use qipai_loadtest::spawn::{closed_loop_config, default_binary, SpawnedServer};
-use qipai_loadtest::{run, run_idle, Options};
+use qipai_loadtest::{run, run_attack, run_idle, Options};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -21,7 +21,11 @@ async fn main() -> anyhow::Result<()> {
         let bin = opts.server_bin.clone().unwrap_or_else(default_binary);
         // A closed loop against the default rate limit measures only refusals: without a
         // file of its own, it gets the closed-loop configuration.
-        if opts.server_config.is_none() && opts.think.is_zero() && opts.idle.is_none() {
+        if opts.server_config.is_none()
+            && opts.think.is_zero()
+            && opts.idle.is_none()
+            && opts.attack.is_none()
+        {
             opts.server_config =
                 Some(closed_loop_config().context("writing the closed-loop configuration")?);
         }
@@ -34,19 +38,24 @@ async fn main() -> anyhow::Result<()> {
     } else {
         None
     };
-    let outcome = match opts.idle {
-        Some(count) => run_idle(
-            &opts.url,
-            count,
-            Duration::from_secs_f64(opts.settle),
-            Duration::from_secs_f64(opts.duration),
-            opts.server_pid,
-        )
-        .await
-        .map(|r| (r.to_string(), r.json())),
-        None => run(&opts, opts.server_pid)
+    let outcome = match (opts.idle, opts.attack) {
+        (None, Some(kind)) => run_attack(&opts, kind, opts.server_pid)
             .await
             .map(|r| (r.to_string(), r.json())),
+        (idle, _) => match idle {
+            Some(count) => run_idle(
+                &opts.url,
+                count,
+                Duration::from_secs_f64(opts.settle),
+                Duration::from_secs_f64(opts.duration),
+                opts.server_pid,
+            )
+            .await
+            .map(|r| (r.to_string(), r.json())),
+            None => run(&opts, opts.server_pid)
+                .await
+                .map(|r| (r.to_string(), r.json())),
+        },
     };
     if let Some(server) = server {
         server.stop().await;

@@ -55,6 +55,11 @@ pub struct Options {
     /// report the server's memory per connection.
     #[arg(long)]
     pub idle: Option<usize>,
+    /// Measure the play load alone, then beside this attack from another loopback address
+    /// (`rooms`, `pings`, `idle`, `half-frames`, `list-rooms`): the reference p99 and the
+    /// server's peak memory, off and on.
+    #[arg(long, value_enum)]
+    pub attack: Option<crate::attack::AttackKind>,
     /// With `--idle`: seconds to wait after the last connection before reading the RSS.
     #[arg(long, default_value_t = 3.0)]
     pub settle: f64,

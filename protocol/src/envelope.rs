@@ -84,11 +84,17 @@ pub enum ClientMsg {
         #[serde(default)]
         client_time: Option<u64>,
     },
-    /// Asks for the open rooms, optionally of one game.
+    /// Asks for one page of the open rooms by id, optionally of one game.
     ListRooms {
         seq: Seq,
         #[serde(default)]
         game: Option<GameKind>,
+        /// The most rooms to list (the server caps it at its page size).
+        #[serde(default)]
+        limit: Option<u32>,
+        /// List rooms with ids above this one (the `next` of the previous page).
+        #[serde(default)]
+        after: Option<RoomId>,
     },
     /// Creates a room and sits down in it (`seat`, or the first free one).
     CreateRoom {
@@ -271,8 +277,14 @@ pub enum ServerMsg {
         client_time: u64,
         server_time: u64,
     },
-    /// The answer to `list_rooms`.
-    Rooms { seq: Seq, rooms: Vec<RoomInfo> },
+    /// The answer to `list_rooms`: one page; `next`, when present, is the `after` that asks
+    /// for the following page.
+    Rooms {
+        seq: Seq,
+        rooms: Vec<RoomInfo>,
+        #[serde(default)]
+        next: Option<RoomId>,
+    },
     /// Now in a room: seated at `seat`, or a spectator when `seat` is `None`. A snapshot follows.
     Joined {
         seq: Option<Seq>,

@@ -55,7 +55,8 @@ error_codes! {
     /// Too many bad messages (or the session moved to another connection): the connection is
     /// being closed.
     Closing = "closing",
-    /// The name is empty, longer than 32 characters, or has control characters.
+    /// The name is blank, longer than 32 characters, has control or invisible format
+    /// characters, or has the form of a server bot's name ("Bot 1").
     BadName = "bad_name",
 
     // --- the lobby ---
@@ -131,6 +132,16 @@ error_codes! {
     WrongPhase = "wrong_phase",
     /// A card or suit that is not in the notation (`Ts`, `SJ`; suits `s h c d`).
     BadCard = "bad_card",
+
+    // --- budgets (PROTOCOL.md §13) ---
+    /// Too many connections, in total or from this address: this one is closed.
+    TooManyConnections = "too_many_connections",
+    /// Too many rooms open, in total, from this address or by this session.
+    TooManyRooms = "too_many_rooms",
+    /// Too many server bots playing: none can be seated now.
+    TooManyBots = "too_many_bots",
+    /// No answer to the server's ping (or a frame left unfinished) in time: closing.
+    TimedOut = "timed_out",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -196,6 +207,10 @@ mod tests {
                 "bad_bottom",
                 "wrong_phase",
                 "bad_card",
+                "too_many_connections",
+                "too_many_rooms",
+                "too_many_bots",
+                "timed_out",
             ]
         );
     }

@@ -19,6 +19,8 @@ pub struct Config {
     pub server: ServerConfig,
     pub xiangqi: XiangqiConfig,
     pub tuolaji: TuolajiConfig,
+    /// What one client, one address and all of them together may make the server spend.
+    pub limits: LimitsConfig,
 }
 
 /// Listener, connections, sessions and rooms. Each field is documented in `config/default.toml`.
@@ -75,6 +77,26 @@ pub struct TuolajiConfig {
     /// only: anyone who knows it knows every hand).
     #[serde(default)]
     pub seed: Option<u64>,
+}
+
+/// Budgets: every resource a client can make the server spend. Each field is documented in
+/// `config/default.toml` and listed in PROTOCOL.md §13 with the error code that refuses it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    pub max_connections_per_addr: usize,
+    pub pong_timeout_ms: u64,
+    pub max_outbound_bytes: usize,
+    pub max_write_buffer_bytes: usize,
+    pub max_rooms: usize,
+    pub rooms_per_addr: usize,
+    pub rooms_per_session: usize,
+    pub empty_room_grace_ms: u64,
+    pub max_bots: usize,
+    pub bot_threads: usize,
+    pub bot_memory_mib: usize,
+    pub bot_think_max_ms: u64,
+    pub list_rooms_page: usize,
 }
 
 /// The configuration could not be read.

@@ -6,17 +6,20 @@
 //! only ever see the queue ([`Outbox`]), so a slow client can never stall a room: when its
 //! queue is full it is closed, and its seat waits for a reconnection.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qipai_protocol::{decode, ClientMsg, ErrorCode, ServerMsg};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
+use tokio_tungstenite::WebSocketStream;
 
+use crate::budget::ConnTicket;
 use crate::metrics::Metrics;
 use crate::player::{Player, Verdict};
 use crate::ratelimit::TokenBucket;
@@ -32,9 +35,15 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 pub fn ws_config(shared: &Shared) -> WebSocketConfig {
     let s = &shared.config.server;
     let hard_limit = s.max_frame_bytes.saturating_mul(4).max(4096);
+    let max_write = shared
+        .config
+        .limits
+        .max_write_buffer_bytes
+        .max(s.write_buffer_bytes.saturating_add(1));
     WebSocketConfig::default()
         .read_buffer_size(s.read_buffer_bytes)
         .write_buffer_size(s.write_buffer_bytes)
+        .max_write_buffer_size(max_write)
         .max_message_size(Some(hard_limit))
         .max_frame_size(Some(hard_limit))
 }
@@ -47,44 +56,72 @@ where
 {
     let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let span = tracing::debug_span!("bot", conn = conn_id);
-    tracing::Instrument::instrument(run(ws, shared, conn_id, true), span).await;
+    tracing::Instrument::instrument(run(ws, shared, conn_id, None), span).await;
 }
 
-/// Serves one accepted TCP connection whose request is a WebSocket upgrade.
-pub async fn serve(stream: TcpStream, shared: Arc<Shared>) {
-    let timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
-    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config(&shared)));
-    let ws = match tokio::time::timeout(timeout, handshake).await {
-        Ok(Ok(ws)) => ws,
-        Ok(Err(error)) => {
-            tracing::debug!(%error, "handshake failed");
+/// Serves one WebSocket that [`crate::http`] upgraded. Without a ticket (over a connection
+/// budget) it only says why and closes.
+pub async fn serve<S>(
+    ws: WebSocketStream<S>,
+    shared: Arc<Shared>,
+    ticket: Result<ConnTicket, qipai_protocol::WireError>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let ticket = match ticket {
+        Ok(ticket) => ticket,
+        Err(e) => {
+            refuse_and_close(ws, &shared, e).await;
             return;
         }
-        Err(_) => return,
     };
     let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let span = tracing::debug_span!("conn", conn = conn_id);
     let metrics = Arc::clone(&shared.metrics);
     metrics.connections.fetch_add(1, Ordering::Relaxed);
     metrics.connections_total.fetch_add(1, Ordering::Relaxed);
-    tracing::Instrument::instrument(run(ws, shared, conn_id, false), span).await;
+    let addr = Some(ticket.addr());
+    tracing::Instrument::instrument(run(ws, shared, conn_id, addr), span).await;
     metrics.connections.fetch_sub(1, Ordering::Relaxed);
+    drop(ticket);
 }
 
-async fn run<W>(ws: W, shared: Arc<Shared>, conn_id: u64, bot: bool)
+/// Tells a connection over its budget why, and closes it.
+async fn refuse_and_close<W>(mut ws: W, shared: &Shared, e: qipai_protocol::WireError)
+where
+    W: Sink<Message, Error = WsError> + Unpin,
+{
+    shared.metrics.error(e.code);
+    let msg = ServerMsg::error(None, e.code, e.message);
+    if let Some(frame) = crate::room::encode_frame(&msg) {
+        let _ = ws.feed(Message::Binary(frame)).await;
+    }
+    let _ = ws.feed(Message::Close(None)).await;
+    let _ = ws.flush().await;
+}
+
+/// `addr` is the client's address; `None` for the server's own bots.
+async fn run<W>(ws: W, shared: Arc<Shared>, conn_id: u64, addr: Option<IpAddr>)
 where
     W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
 {
+    let bot = addr.is_none();
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::channel(shared.config.server.outbound_queue);
-    let writer = tokio::spawn(write_loop(sink, rx, Arc::clone(&shared.metrics)));
     let kill = Arc::new(Notify::new());
     let outbox = Outbox::new(
         conn_id,
         tx.clone(),
         Arc::clone(&kill),
         Arc::clone(&shared.metrics),
+        shared.config.limits.max_outbound_bytes,
     );
+    let writer = tokio::spawn(write_loop(
+        sink,
+        rx,
+        Arc::clone(&shared.metrics),
+        outbox.queued(),
+    ));
     let mut shutdown = shared.shutdown.clone();
     let mut reader = Reader {
         rate: TokenBucket::new(
@@ -100,14 +137,23 @@ where
         outbox.clone(),
         conn_id,
         Arc::clone(&kill),
-        bot,
+        addr,
     );
     let mut ping = tokio::time::interval(Duration::from_millis(
         shared.config.server.ping_interval_ms.max(1),
     ));
-    let hello_deadline =
-        tokio::time::sleep(Duration::from_millis(shared.config.server.hello_timeout_ms));
-    tokio::pin!(hello_deadline);
+    // Before `hello`: the hello timeout. After it: silence, reset by every complete frame,
+    // so a client that answers no ping, or leaves a frame unfinished, is closed. The
+    // server's own bots are exempt (they are not pinged over a socket).
+    let silence = Duration::from_millis(
+        shared
+            .config
+            .server
+            .ping_interval_ms
+            .saturating_add(shared.config.limits.pong_timeout_ms),
+    );
+    let deadline = tokio::time::sleep(Duration::from_millis(shared.config.server.hello_timeout_ms));
+    tokio::pin!(deadline);
 
     let farewell: Option<Box<ServerMsg>> = loop {
         tokio::select! {
@@ -117,13 +163,23 @@ where
                     Verdict::Continue => {}
                     Verdict::Close(msg) => break msg,
                 }
+                if player.has_said_hello() && !bot {
+                    deadline.as_mut().reset(tokio::time::Instant::now() + silence);
+                }
             }
             () = kill.notified() => break None,
             () = shutdown.wait() => break Some(Box::new(ServerMsg::Shutdown {
                 message: "the server is shutting down".into(),
             })),
-            () = &mut hello_deadline, if !player.has_said_hello() => break Some(Box::new(
-                ServerMsg::error(None, ErrorCode::HelloFirst, "no `hello` in time"))),
+            () = &mut deadline, if !(bot && player.has_said_hello()) => {
+                if !player.has_said_hello() {
+                    break Some(Box::new(ServerMsg::error(
+                        None, ErrorCode::HelloFirst, "no `hello` in time")));
+                }
+                shared.budget.refuse(crate::budget::Refused::Timeout);
+                break Some(Box::new(ServerMsg::error(
+                    None, ErrorCode::TimedOut, "no answer to the server's ping in time")));
+            }
             _ = ping.tick(), if player.has_said_hello() => {
                 let now = shared.clock.now().0;
                 // A full queue means the reader will be told to close soon anyway.
@@ -181,10 +237,19 @@ impl Reader {
                 );
             }
             Message::Pong(payload) => {
+                // Control frames pay like any other: a ping flood is dropped and closed.
+                if !self.rate.take() {
+                    return self.rate_limited(player);
+                }
                 player.pong(&payload);
                 return Verdict::Continue;
             }
-            Message::Ping(_) | Message::Frame(_) => return Verdict::Continue,
+            Message::Ping(_) | Message::Frame(_) => {
+                if !self.rate.take() {
+                    return self.rate_limited(player);
+                }
+                return Verdict::Continue;
+            }
             Message::Close(_) => return Verdict::Close(None),
         };
         self.metrics.frames_in.fetch_add(1, Ordering::Relaxed);
@@ -200,8 +265,7 @@ impl Reader {
             return self.refuse(player, None, ErrorCode::FrameTooLarge, message);
         }
         if !self.rate.take() {
-            let message = "too many messages: this one was dropped".into();
-            return self.refuse(player, None, ErrorCode::RateLimited, message);
+            return self.rate_limited(player);
         }
         match decode::<ClientMsg>(&bytes, ClientMsg::TYPES) {
             Ok(msg) => match player.handle(msg).await {
@@ -213,6 +277,11 @@ impl Reader {
             },
             Err(e) => self.refuse(player, e.seq, e.code, e.message),
         }
+    }
+
+    fn rate_limited(&mut self, player: &Player) -> Verdict {
+        let message = "too many messages: this one was dropped".into();
+        self.refuse(player, None, ErrorCode::RateLimited, message)
     }
 
     /// Answers with an error; a connection that keeps erring is closed.
@@ -242,8 +311,12 @@ impl Reader {
 
 /// Drains the queue: feeds everything waiting, then flushes once. Ends after a close
 /// frame, or when the socket fails.
-async fn write_loop<S>(mut sink: S, mut rx: mpsc::Receiver<Message>, metrics: Arc<Metrics>)
-where
+async fn write_loop<S>(
+    mut sink: S,
+    mut rx: mpsc::Receiver<Message>,
+    metrics: Arc<Metrics>,
+    queued: Arc<AtomicUsize>,
+) where
     S: SinkExt<Message> + Unpin,
 {
     let count = |m: &Message| {
@@ -251,6 +324,9 @@ where
         metrics
             .bytes_out
             .fetch_add(m.len() as u64, Ordering::Relaxed);
+        if let Message::Binary(b) = m {
+            crate::room::sent(&queued, b.len());
+        }
     };
     while let Some(first) = rx.recv().await {
         let mut closing = matches!(first, Message::Close(_));

@@ -1,139 +1,205 @@
-//! The little HTTP the server speaks besides the WebSocket upgrade: `GET /healthz`,
-//! `GET /metrics`, and the browser client's files ([`crate::static_files`]) at `/`.
+//! HTTP on hyper: `GET /healthz`, `GET /metrics`, the browser client's files
+//! ([`crate::static_files`]) at `/`, and the WebSocket upgrade at `/ws` (any query), after
+//! which the socket belongs to tokio-tungstenite ([`crate::connection`]).
 //!
-//! The request line is peeked, not read, so a `/ws` request reaches tungstenite's handshake
-//! untouched.
+//! Every request gets an answer: `HEAD` like `GET` without the body, `405` with `Allow` for
+//! other methods, `404` for unknown paths, `400` for a `/ws` request that is not an upgrade
+//! (hyper itself answers `400` to what it cannot parse and `414` to an over-long URI).
+//! Connections are kept alive between requests, so a page loads its files over one; the
+//! wait for each request's head is bounded by `hello_timeout_ms`.
 
-use std::borrow::Cow;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use qipai_protocol::WireError;
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::Role;
+use tokio_tungstenite::tungstenite::Bytes;
+use tokio_tungstenite::WebSocketStream;
 
-use crate::{static_files, Shared};
+use crate::budget::ConnTicket;
+use crate::{connection, static_files, Shared};
 
-/// Where a new connection is going.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Route {
-    /// A WebSocket upgrade at `/ws`: hand the stream to tungstenite.
-    WebSocket,
-    /// Answered here (health check, a file, not found, or the client gave up); drop the stream.
-    Done,
+/// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
+const MAX_HEAD: usize = 80 * 1024;
+
+/// What a connection's budget check said, taken by its one WebSocket upgrade.
+type Ticket = Arc<Mutex<Option<Result<ConnTicket, WireError>>>>;
+
+type Answer = Response<Full<Bytes>>;
+
+/// Serves one accepted TCP connection until it closes or upgrades to a WebSocket.
+pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Result<ConnTicket, WireError>) {
+    let ticket: Ticket = Arc::new(Mutex::new(Some(ticket)));
+    let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
+    let service = service_fn(move |req| {
+        let answer = answer(req, &shared, &ticket);
+        async move { Ok::<_, Infallible>(answer) }
+    });
+    let conn = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(head_timeout)
+        .max_buf_size(MAX_HEAD)
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    if let Err(error) = conn.await {
+        tracing::debug!(%error, "http connection");
+    }
 }
 
-/// The longest request head we read before answering.
-const MAX_HEAD: usize = 8192;
-
-/// Peeks at the request line and answers anything that is not the WebSocket.
-pub async fn route(stream: &mut TcpStream, shared: &Shared) -> Route {
-    let Some(path) = peek_path(stream).await else {
-        return Route::Done;
-    };
-    let path = path.split('?').next().unwrap_or_default();
+fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answer {
+    let path = req.uri().path();
     if path == "/ws" {
-        return Route::WebSocket;
+        return upgrade(req, shared, ticket);
     }
-    let head = read_head(stream).await;
-    let (status, content_type, body, etag): (_, _, Cow<'static, [u8]>, _) = match path {
-        "/healthz" => ("200 OK", TEXT, Cow::Borrowed(b"ok\n"), None),
-        "/metrics" => (
-            "200 OK",
-            TEXT,
-            Cow::Owned(metrics(shared).into_bytes()),
-            None,
-        ),
+    let head = match *req.method() {
+        Method::GET => false,
+        Method::HEAD => true,
+        _ => {
+            let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "only GET and HEAD here\n");
+            r.headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return r;
+        }
+    };
+    let mut response = match path {
+        "/healthz" => text(StatusCode::OK, "ok\n"),
+        "/metrics" => {
+            let rooms = shared.lobby.count_by_game();
+            let mut page = shared.metrics.render(&rooms, shared.sessions.len());
+            shared.budget.render(&mut page);
+            text(StatusCode::OK, page)
+        }
         _ => match static_files::lookup(path) {
-            Some(file) if if_none_match(&head) == Some(file.etag) => (
-                "304 Not Modified",
-                file.content_type,
-                Cow::Borrowed(b""),
-                Some(file.etag),
-            ),
-            Some(file) => (
-                "200 OK",
-                file.content_type,
-                Cow::Borrowed(file.body),
-                Some(file.etag),
-            ),
-            None => (
-                "404 Not Found",
-                TEXT,
-                Cow::Borrowed(b"not found: the page is at /, the WebSocket at /ws\n"),
-                None,
+            Some(file) => file_answer(&req, file),
+            None => text(
+                StatusCode::NOT_FOUND,
+                "not found: the page is at /, the WebSocket at /ws\n",
             ),
         },
     };
-    let mut response = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    if let Some(etag) = etag {
-        response.push_str(&format!(
-            "ETag: {etag}\r\nCache-Control: {}\r\nX-Content-Type-Options: nosniff\r\n",
-            static_files::CACHE_CONTROL
-        ));
+    if head {
+        // The headers of the GET, without its body.
+        let len = HeaderValue::from(http_body_len(&response));
+        *response.body_mut() = Full::new(Bytes::new());
+        response.headers_mut().insert(header::CONTENT_LENGTH, len);
     }
-    response.push_str("\r\n");
-    // The client may already be gone; there is nobody to tell.
-    let _ = stream.write_all(response.as_bytes()).await;
-    let _ = stream.write_all(&body).await;
-    let _ = stream.shutdown().await;
-    Route::Done
+    response
+}
+
+/// A file, or `304` when the client's copy is current.
+fn file_answer(req: &Request<Incoming>, file: static_files::StaticFile) -> Answer {
+    let current = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim() == file.etag);
+    let (status, body) = if current {
+        (StatusCode::NOT_MODIFIED, Bytes::new())
+    } else {
+        (StatusCode::OK, Bytes::from_static(file.body))
+    };
+    let mut r = Response::new(Full::new(body));
+    *r.status_mut() = status;
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(file.content_type),
+    );
+    h.insert(header::ETAG, HeaderValue::from_static(file.etag));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(static_files::CACHE_CONTROL),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+/// The WebSocket handshake at `/ws`: `101` and the socket handed to tungstenite.
+fn upgrade(mut req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answer {
+    if req.method() != Method::GET {
+        let mut r = text(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "the WebSocket is opened with GET\n",
+        );
+        r.headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET"));
+        return r;
+    }
+    let headers = req.headers();
+    let has = |name: header::HeaderName, want: &str| {
+        headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|v| v.trim().eq_ignore_ascii_case(want))
+    };
+    let is_upgrade = has(header::UPGRADE, "websocket")
+        && has(header::CONNECTION, "upgrade")
+        && has(header::SEC_WEBSOCKET_VERSION, "13");
+    let key = headers.get(header::SEC_WEBSOCKET_KEY).cloned();
+    let (true, Some(key)) = (is_upgrade, key) else {
+        return text(
+            StatusCode::BAD_REQUEST,
+            "a WebSocket upgrade (version 13) is expected at /ws\n",
+        );
+    };
+    let Some(ticket) = ticket.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+        return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n");
+    };
+    let upgraded = hyper::upgrade::on(&mut req);
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        match upgraded.await {
+            Ok(socket) => {
+                let config = connection::ws_config(&shared);
+                let ws = WebSocketStream::from_raw_socket(
+                    TokioIo::new(socket),
+                    Role::Server,
+                    Some(config),
+                )
+                .await;
+                connection::serve(ws, shared, ticket).await;
+            }
+            Err(error) => tracing::debug!(%error, "upgrade failed"),
+        }
+    });
+    let mut r = Response::new(Full::new(Bytes::new()));
+    *r.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let h = r.headers_mut();
+    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+    if let Ok(accept) = HeaderValue::from_str(&derive_accept_key(key.as_bytes())) {
+        h.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
+    }
+    r
 }
 
 const TEXT: &str = "text/plain; charset=utf-8";
 
-/// The `If-None-Match` header's value, when the request has one.
-fn if_none_match(head: &str) -> Option<&str> {
-    head.lines().find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.eq_ignore_ascii_case("if-none-match")
-            .then(|| value.trim())
-    })
+fn text(status: StatusCode, body: impl Into<Bytes>) -> Answer {
+    let mut r = Response::new(Full::new(body.into()));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(TEXT));
+    r
 }
 
-/// The metrics page.
-fn metrics(shared: &Shared) -> String {
-    let rooms = shared.lobby.count_by_game();
-    shared.metrics.render(&rooms, shared.sessions.len())
-}
-
-/// The path of a `GET` request line, once the whole line has arrived.
-async fn peek_path(stream: &TcpStream) -> Option<String> {
-    let mut buf = [0u8; 1024];
-    for _ in 0..200 {
-        let n = stream.peek(&mut buf).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        let head = buf.get(..n)?;
-        if let Some(end) = head.windows(2).position(|w| w == b"\r\n") {
-            let line = std::str::from_utf8(head.get(..end)?).ok()?;
-            let mut parts = line.split(' ');
-            return match (parts.next(), parts.next()) {
-                (Some("GET"), Some(path)) => Some(path.to_owned()),
-                _ => None,
-            };
-        }
-        if n == buf.len() {
-            return None;
-        }
-        // Part of the line is here; wait a little for the rest.
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    None
-}
-
-/// Reads the request head up to its blank line (so the answer is not met by a reset) and
-/// returns it; what is not UTF-8 is replaced, as only ASCII headers are looked at.
-async fn read_head(stream: &mut TcpStream) -> String {
-    let mut head = Vec::new();
-    let mut buf = [0u8; 1024];
-    while head.len() < MAX_HEAD && !head.windows(4).any(|w| w == b"\r\n\r\n") {
-        match stream.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => head.extend_from_slice(buf.get(..n).unwrap_or_default()),
-        }
-    }
-    String::from_utf8_lossy(&head).into_owned()
+/// The length of a response's body.
+fn http_body_len(r: &Answer) -> u64 {
+    use hyper::body::Body;
+    r.body().size_hint().exact().unwrap_or(0)
 }

@@ -5,14 +5,15 @@
 //!   and `/ws`, caps connections.
 //! - [`connection`]: one WebSocket: frame checks, rate limits, the writer task and its queue.
 //! - [`player`]: a connection's player: `hello`, lobby requests, actions to the room.
-//! - [`session`]: players across connections, resume tokens.
+//! - [`session`]: players across connections, resume tokens; [`names`]: what a player may be called.
 //! - [`lobby`]: the registry of rooms and quick play.
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
-//! - [`metrics`]: counters for `GET /metrics`.
+//! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
+pub mod budget;
 pub mod clock;
 pub mod config;
 pub mod connection;
@@ -20,6 +21,7 @@ pub mod http;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
+pub mod names;
 pub mod player;
 pub mod ratelimit;
 pub mod room;
@@ -40,5 +42,6 @@ pub struct Shared {
     pub lobby: lobby::Lobby,
     pub sessions: Arc<session::Sessions>,
     pub metrics: Arc<metrics::Metrics>,
+    pub budget: Arc<budget::Budget>,
     pub shutdown: shutdown::Shutdown,
 }

@@ -1,19 +1,19 @@
-//! The listener: accepts connections, caps how many are open, routes each request.
+//! The listener: accepts connections, counts each against the connection budgets, and
+//! hands it to [`crate::http`].
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
 
+use crate::budget::{Budget, ConnTicket};
 use crate::clock::ServerClock;
 use crate::config::Config;
-use crate::http::{route, Route};
 use crate::lobby::Lobby;
 use crate::session::Sessions;
 use crate::shutdown::Shutdown;
-use crate::{connection, Shared};
+use crate::{http, Shared};
 
 /// Binds the configured address (port 0 picks a free one, as tests do).
 ///
@@ -27,8 +27,15 @@ pub async fn bind(config: &Config) -> std::io::Result<TcpListener> {
 pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) {
     let config = Arc::new(config);
     let clock = ServerClock::start();
+    let budget = Arc::new(Budget::new(&config));
     let shared = Arc::new(Shared {
-        lobby: Lobby::new(Arc::clone(&config), clock, shutdown.clone()),
+        lobby: Lobby::new(
+            Arc::clone(&config),
+            clock,
+            shutdown.clone(),
+            Arc::clone(&budget),
+        ),
+        budget,
         sessions: Arc::new(Sessions::default()),
         metrics: Arc::default(),
         config: Arc::clone(&config),
@@ -38,17 +45,11 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
     shared
         .lobby
         .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
-    let limit = Arc::new(Semaphore::new(config.server.max_connections));
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
     loop {
-        let permit = tokio::select! {
-            permit = Arc::clone(&limit).acquire_owned() => match permit {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            () = shutdown.wait() => break,
-        };
+        // Accepting never stops at the cap: a connection over its budget is answered and
+        // closed at once, so the cap cannot keep `/healthz` or other addresses out.
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown.wait() => break,
@@ -56,10 +57,7 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
         match accepted {
             Ok((stream, peer)) => {
                 let shared = Arc::clone(&shared);
-                tokio::spawn(async move {
-                    accept(stream, peer, shared).await;
-                    drop(permit);
-                });
+                tokio::spawn(accept(stream, peer, shared));
             }
             Err(error) => {
                 // Out of file descriptors and the like: back off instead of spinning.
@@ -71,14 +69,13 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
     tracing::info!("stopped accepting");
 }
 
-async fn accept(mut stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
+async fn accept(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     // Game traffic is small frames that must leave at once.
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, %peer, "TCP_NODELAY");
     }
-    let timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
-    match tokio::time::timeout(timeout, route(&mut stream, &shared)).await {
-        Ok(Route::WebSocket) => connection::serve(stream, shared).await,
-        Ok(Route::Done) | Err(_) => {}
-    }
+    // Over a budget, HTTP is still answered (`/healthz` never locks out); a WebSocket is
+    // told `too_many_connections` and closed.
+    let ticket: Result<ConnTicket, _> = shared.budget.connection(peer.ip());
+    http::serve(stream, shared, ticket).await;
 }

@@ -1,11 +1,22 @@
 //! The lobby: the registry of rooms (room id → handle, nothing more) and quick play.
+//!
+//! Room ids are random 53-bit numbers from the operating system's generator (53 bits so a
+//! JavaScript number holds them exactly): never reused across restarts (a collision within
+//! a million rooms has odds of about one in 2^14 per restart pair, and an id in use now is
+//! never handed out twice), and guessing one means trying about 2^53 / rooms open. Only a
+//! server configured with `tuolaji.seed` (tests) counts them from 1, so deals can be
+//! reproduced.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use dashmap::DashMap;
-use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError};
+use qipai_protocol::{
+    ErrorCode, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError,
+};
 
+use crate::budget::Budget;
 use crate::clock::ServerClock;
 use crate::config::Config;
 use crate::room::actor::{RoomParts, RoomTimings};
@@ -21,6 +32,28 @@ pub struct Lobby {
     shutdown: Shutdown,
     /// Seats a server bot; set once the server's shared state exists.
     summon: OnceLock<Summon>,
+    budget: Arc<Budget>,
+}
+
+/// Who opens a room, for the rooms budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Owner {
+    pub session: PlayerId,
+    /// `None` for the server's own bots.
+    pub addr: Option<IpAddr>,
+}
+
+/// The largest id a JavaScript number holds exactly, plus one.
+const ID_SPACE: u64 = 1 << 53;
+
+/// A fresh random id in 1..2^53, not `taken`.
+pub fn random_id(taken: impl Fn(u64) -> bool) -> u64 {
+    loop {
+        let id = rand::random::<u64>() % ID_SPACE;
+        if id != 0 && !taken(id) {
+            return id;
+        }
+    }
 }
 
 impl Lobby {
@@ -30,8 +63,14 @@ impl Lobby {
     }
 
     /// An empty lobby.
-    pub fn new(config: Arc<Config>, clock: ServerClock, shutdown: Shutdown) -> Lobby {
+    pub fn new(
+        config: Arc<Config>,
+        clock: ServerClock,
+        shutdown: Shutdown,
+        budget: Arc<Budget>,
+    ) -> Lobby {
         Lobby {
+            budget,
             rooms: Arc::new(DashMap::new()),
             next_id: AtomicU64::new(1),
             config,
@@ -46,16 +85,31 @@ impl Lobby {
         self.rooms.get(&id).map(|r| r.clone())
     }
 
-    /// A summary of every open room (of one game), by id.
-    pub fn list(&self, game: Option<GameKind>) -> Vec<RoomInfo> {
-        let mut rooms: Vec<RoomInfo> = self
+    /// One page of open rooms (of one game), by id: at most `limit` of those with an id
+    /// above `after`; the second value is the id to ask `after` for the next page, when
+    /// there may be one.
+    pub fn list(
+        &self,
+        game: Option<GameKind>,
+        after: Option<RoomId>,
+        limit: usize,
+    ) -> (Vec<RoomInfo>, Option<RoomId>) {
+        let after = after.unwrap_or(0);
+        let mut ids: Vec<RoomId> = self
             .rooms
             .iter()
-            .filter(|r| game.is_none_or(|g| r.game == g))
-            .map(|r| r.info.borrow().clone())
+            .filter(|r| r.id > after && game.is_none_or(|g| r.game == g))
+            .map(|r| r.id)
             .collect();
-        rooms.sort_by_key(|r| r.room_id);
-        rooms
+        ids.sort_unstable();
+        let more = ids.len() > limit;
+        ids.truncate(limit);
+        let rooms: Vec<RoomInfo> = ids
+            .iter()
+            .filter_map(|id| self.rooms.get(id).map(|r| r.info.borrow().clone()))
+            .collect();
+        let next = if more { ids.last().copied() } else { None };
+        (rooms, next)
     }
 
     /// How many rooms are open, per game (every game listed, zeros included).
@@ -81,9 +135,27 @@ impl Lobby {
     /// game's `bot_fill_ms`.
     ///
     /// # Errors
-    /// `bad_options` naming what is wrong.
-    pub fn create(&self, options: RoomOptions, bots: bool) -> Result<RoomHandle, WireError> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+    /// `bad_options` naming what is wrong; `too_many_rooms` over a budget of `owner`'s or
+    /// the server's; `too_many_bots` when `bots` and no bot can be seated.
+    pub fn create(
+        &self,
+        options: RoomOptions,
+        bots: bool,
+        owner: Owner,
+    ) -> Result<RoomHandle, WireError> {
+        if bots && !self.budget.bots_available() {
+            self.budget.refuse(crate::budget::Refused::Bot);
+            return Err(WireError {
+                code: ErrorCode::TooManyBots,
+                message: "the server's bots are all busy: try again later".into(),
+            });
+        }
+        let ticket = self.budget.room(owner.session, owner.addr)?;
+        let id = if self.config.tuolaji.seed.is_some() {
+            self.next_id.fetch_add(1, Ordering::Relaxed)
+        } else {
+            random_id(|id| self.rooms.contains_key(&id))
+        };
         let fill_ms = match options.game() {
             GameKind::Xiangqi => self.config.xiangqi.bot_fill_ms,
             GameKind::Tuolaji => self.config.tuolaji.bot_fill_ms,
@@ -100,7 +172,10 @@ impl Lobby {
             timings: RoomTimings {
                 reconnect_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
                 linger: qipai_games::Millis(self.config.server.room_linger_ms),
+                session_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
+                empty_grace: qipai_games::Millis(self.config.limits.empty_room_grace_ms),
             },
+            ticket: Some(ticket),
             clock: self.clock,
             registry: Arc::clone(&self.rooms),
             shutdown: self.shutdown.clone(),

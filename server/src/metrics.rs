@@ -129,6 +129,12 @@ impl Metrics {
                 .collect(),
         );
         metric(
+            "process_resident_bytes",
+            "gauge",
+            "The server process's resident memory (VmRSS), in bytes.",
+            plain(resident_bytes().to_string()),
+        );
+        metric(
             "errors_total",
             "counter",
             "Errors sent to clients, by code.",
@@ -145,6 +151,18 @@ impl Metrics {
         );
         out
     }
+}
+
+/// The process's resident memory from `/proc/self/status` (0 where there is none).
+pub fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb * 1024)
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

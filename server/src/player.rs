@@ -4,6 +4,7 @@
 //! session (after `hello`), where the player is, and the connection's round trip, which
 //! becomes the lag allowance of every timed action.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use qipai_protocol::{
 };
 use tokio::sync::{oneshot, Notify};
 
+use crate::lobby::Owner;
 use crate::room::{Command, Outbox, RoomHandle, Who};
 use crate::session::{Place, Session};
 use crate::Shared;
@@ -31,9 +33,6 @@ pub type Refusal = (Option<Seq>, ErrorCode, String);
 /// How long to wait for a room to take a command and answer it.
 const ROOM_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// The longest player name, in characters.
-const MAX_NAME: usize = 32;
-
 /// Rooms quick play opens for one request before it gives up (each one filled by others
 /// before the requester could sit down).
 const QUICK_PLAY_ATTEMPTS: u32 = 4;
@@ -48,6 +47,8 @@ pub struct Player {
     kill: Arc<Notify>,
     /// Whether this is one of the server's own bots (an in-memory connection).
     bot: bool,
+    /// The client's address (`None` for the server's bots), for the per-address budgets.
+    addr: Option<IpAddr>,
     /// Set by `hello`.
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
@@ -60,14 +61,15 @@ impl Player {
         outbox: Outbox,
         conn_id: u64,
         kill: Arc<Notify>,
-        bot: bool,
+        addr: Option<IpAddr>,
     ) -> Player {
         Player {
             shared,
             outbox,
             conn_id,
             kill,
-            bot,
+            bot: addr.is_none(),
+            addr,
             session: None,
             rtt_ms: None,
         }
@@ -165,20 +167,16 @@ impl Player {
                     ),
                 },
                 None => {
-                    let name = name.trim();
-                    let chars = name.chars().count();
-                    if chars == 0 || chars > MAX_NAME || name.chars().any(char::is_control) {
-                        return refuse(
-                            ErrorCode::BadName,
-                            format!("a name has 1 to {MAX_NAME} printable characters"),
-                        );
-                    }
-                    sessions.create(
-                        name.to_owned(),
-                        self.conn_id,
-                        Arc::clone(&self.kill),
-                        self.bot,
-                    )
+                    // The server names its own bots; everybody else is checked.
+                    let name = if self.bot {
+                        name
+                    } else {
+                        match crate::names::check(&name) {
+                            Ok(name) => name,
+                            Err(why) => return refuse(ErrorCode::BadName, why.into()),
+                        }
+                    };
+                    sessions.create(name, self.conn_id, Arc::clone(&self.kill), self.bot)
                 }
             };
         let place = current_place(&session);
@@ -225,11 +223,16 @@ impl Player {
                 });
                 Ok(())
             }
-            ClientMsg::ListRooms { seq, game } => {
-                self.send(&ServerMsg::Rooms {
-                    seq,
-                    rooms: lobby.list(game),
-                });
+            ClientMsg::ListRooms {
+                seq,
+                game,
+                limit,
+                after,
+            } => {
+                let page = self.shared.config.limits.list_rooms_page.max(1);
+                let limit = limit.map_or(page, |l| (l as usize).clamp(1, page));
+                let (rooms, next) = lobby.list(game, after, limit);
+                self.send(&ServerMsg::Rooms { seq, rooms, next });
                 Ok(())
             }
             ClientMsg::CreateRoom {
@@ -239,7 +242,7 @@ impl Player {
                 bots,
             } => {
                 not_in_room(session)?;
-                let room = lobby.create(options, bots)?;
+                let room = lobby.create(options, bots, self.owner(session))?;
                 Box::pin(self.enter(session, room, seat, seq)).await
             }
             ClientMsg::Join { seq, room_id, seat } => {
@@ -364,7 +367,10 @@ impl Player {
             }
             // A new room is listed at once, so other quick players may fill it before
             // its creator sits down (seen under load): then look again.
-            let room = self.shared.lobby.create(options.clone(), false)?;
+            let room = self
+                .shared
+                .lobby
+                .create(options.clone(), false, self.owner(session))?;
             match self.enter(session, room, None, seq).await {
                 Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
                 other => return other,
@@ -394,6 +400,14 @@ impl Player {
             seat: Some(seat),
         }));
         Ok(())
+    }
+
+    /// Who a room this player opens counts against.
+    fn owner(&self, session: &Session) -> Owner {
+        Owner {
+            session: session.player_id,
+            addr: self.addr,
+        }
     }
 
     fn who(&self, session: &Session) -> Who {

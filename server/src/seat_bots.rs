@@ -1,14 +1,20 @@
 //! The server's own bots: a bot is a seat whose connection is an in-memory channel and a
 //! strategy task (DESIGN). It says hello and joins like any client, so the room cannot tell
-//! it from a person, and its thinking runs on the bot's own blocking thread, never on the
-//! room's task.
+//! it from a person, and its thinking runs on a blocking thread, never on the room's task.
+//!
+//! Bots live within the budget ([`crate::budget`]): at most `max_bots` at once (a seat that
+//! would take one more stays empty), at most `bot_threads` searches at once (a decision
+//! waits for a permit before it takes a thread), each xiangqi table sized from
+//! `bot_memory_mib`, think time capped, and a search cancelled as soon as the bot's
+//! connection ends (its room closed or a person took its seat).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use qipai_bots::client::{play_over, ClientConfig, Entry};
 use qipai_bots::memory::duplex;
-use qipai_bots::observe::Quiet;
+use qipai_bots::observe::Observer;
 use qipai_bots::{Strength, TuolajiBot, TuolajiTable, XiangqiBot, XiangqiTable};
 use qipai_protocol::{RoomId, RoomOptions};
 
@@ -32,14 +38,35 @@ pub fn summoner(shared: Weak<Shared>) -> Summon {
     })
 }
 
+/// The server's bots think on the pool's permits, and stop thinking when their game ends.
+struct Pooled {
+    permits: Arc<tokio::sync::Semaphore>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Observer for Pooled {
+    fn think_permits(&self) -> Option<Arc<tokio::sync::Semaphore>> {
+        Some(Arc::clone(&self.permits))
+    }
+
+    fn stop_thinking(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Starts a bot that joins `room_id` at `seat` and plays until the game ends (or a person
-/// takes its seat, which closes its connection).
+/// takes its seat, which closes its connection). Over the bots budget, nothing happens.
 fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions) {
+    let Some(ticket) = shared.budget.bot() else {
+        tracing::debug!(room = room_id, seat, "no bot: the bots budget is spent");
+        return;
+    };
+    let budget = Arc::clone(&shared.budget);
     let (server_end, bot_end) = duplex(CHANNEL);
     tokio::spawn(serve_in_memory(server_end, shared));
     let config = ClientConfig {
         url: "memory".into(),
-        name: format!("Bot {}", seat + 1),
+        name: crate::names::bot_name(seat),
         options: options.clone(),
         entry: Entry::Join {
             room_id,
@@ -50,32 +77,33 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
         regroup_after: PATIENCE,
     };
     let span = tracing::debug_span!("seat_bot", room = room_id, seat);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let pooled = Pooled {
+        permits: Arc::clone(&budget.think),
+        cancel: Arc::clone(&cancel),
+    };
+    let observer = move || Box::new(pooled);
     let play = async move {
         let result = match &options {
             RoomOptions::Xiangqi(o) => {
-                let think = o.bot_think_ms.unwrap_or(500);
-                let bot = XiangqiBot::new(Strength::think_ms(think));
-                play_over::<XiangqiTable, _>(
-                    Box::new(bot_end),
-                    &config,
-                    bot,
-                    Box::new(Quiet),
-                    |_| {},
-                )
-                .await
+                let think = o.bot_think_ms.unwrap_or(500).min(budget.bot_think_max_ms);
+                let bot = XiangqiBot::with_budget(
+                    Strength::think_ms(think),
+                    budget.bot_table_bytes,
+                    Arc::clone(&cancel),
+                );
+                play_over::<XiangqiTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
+                    .await
             }
             RoomOptions::Tuolaji(_) => {
                 let bot = TuolajiBot::new();
-                play_over::<TuolajiTable, _>(
-                    Box::new(bot_end),
-                    &config,
-                    bot,
-                    Box::new(Quiet),
-                    |_| {},
-                )
-                .await
+                play_over::<TuolajiTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
+                    .await
             }
         };
+        // The connection is over: a search still running for it stops now.
+        cancel.store(true, Ordering::Relaxed);
+        drop(ticket);
         if let Err(error) = result {
             tracing::debug!(%error, "bot stopped");
         }

@@ -81,7 +81,8 @@ impl Session {
 #[derive(Debug, Default)]
 pub struct Sessions {
     by_token: DashMap<String, Arc<Session>>,
-    next_player: AtomicU64,
+    /// The player ids of live sessions, so a random one is never given twice at once.
+    ids: dashmap::DashSet<PlayerId>,
 }
 
 impl Sessions {
@@ -90,8 +91,15 @@ impl Sessions {
         let mut secret = [0u8; 16];
         rand::rng().fill_bytes(&mut secret);
         let token: String = secret.iter().map(|b| format!("{b:02x}")).collect();
+        // Random, like room ids (lobby): never an earlier run's, not enumerable.
+        let player_id = loop {
+            let id = crate::lobby::random_id(|id| self.ids.contains(&id));
+            if self.ids.insert(id) {
+                break id;
+            }
+        };
         let session = Arc::new(Session {
-            player_id: self.next_player.fetch_add(1, Ordering::Relaxed) + 1,
+            player_id,
             name,
             bot,
             token: token.clone(),
@@ -130,6 +138,7 @@ impl Sessions {
             let untouched = session.generation.load(Ordering::Acquire) == generation;
             if untouched && session.is_attached(0) {
                 sessions.by_token.remove(&session.token);
+                sessions.ids.remove(&session.player_id);
             }
         });
     }

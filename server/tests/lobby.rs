@@ -44,15 +44,27 @@ async fn quick_play_pairs_players_with_the_same_options() {
         other => panic!("{other:?}"),
     }
 
-    c.send(&ClientMsg::ListRooms { seq: 5, game: None }).await;
+    c.send(&ClientMsg::ListRooms {
+        seq: 5,
+        game: None,
+        limit: None,
+        after: None,
+    })
+    .await;
     let rooms = match c.until(|m| matches!(m, ServerMsg::Rooms { .. })).await {
         ServerMsg::Rooms { rooms, .. } => rooms,
         _ => unreachable!(),
     };
     assert_eq!(rooms.len(), 2);
-    assert_eq!(rooms[0].status, RoomStatus::Playing);
-    assert_eq!(rooms[1].status, RoomStatus::Waiting);
-    let RoomOptions::Xiangqi(listed) = &rooms[0].options else {
+    // Listed by id; ids are random, so find A's room among them.
+    let (a_room, other) = match rooms.iter().position(|r| r.room_id == room_a) {
+        Some(0) => (&rooms[0], &rooms[1]),
+        Some(_) => (&rooms[1], &rooms[0]),
+        None => panic!("room A is not listed: {rooms:?}"),
+    };
+    assert_eq!(a_room.status, RoomStatus::Playing);
+    assert_eq!(other.status, RoomStatus::Waiting);
+    let RoomOptions::Xiangqi(listed) = &a_room.options else {
         panic!("a xiangqi room")
     };
     assert_eq!(listed.time_control.as_deref(), Some("10+5"));
@@ -105,12 +117,7 @@ async fn seats_are_guarded_and_leaving_frees_them() {
 async fn healthz_answers() {
     let server = TestServer::default().await;
     for (path, status) in [("/healthz", "200"), ("/nope", "404")] {
-        let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-        tcp.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
-            .await
-            .unwrap();
-        let mut reply = String::new();
-        tcp.read_to_string(&mut reply).await.unwrap();
+        let reply = common::http_get(&server, path).await;
         assert!(reply.starts_with(&format!("HTTP/1.1 {status}")), "{reply}");
     }
 }
@@ -161,7 +168,7 @@ async fn metrics_count_what_happened() {
         .await;
     red.error_for(Some(seq)).await;
     let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .unwrap();
     let mut reply = String::new();

@@ -6,8 +6,9 @@ mod common;
 
 use common::tuolaji::{fast_options, seeded_server, Player};
 use common::{Client, TestServer};
+use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::{Side, XiangqiAction, XiangqiEvent, XiangqiOptions};
-use qipai_protocol::{ClientMsg, Event, RoomEvent, RoomOptions, ServerMsg};
+use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomEvent, RoomOptions, ServerMsg};
 
 fn joined_bot(e: &Event) -> Option<u8> {
     match e {
@@ -80,16 +81,20 @@ async fn a_waiting_table_gets_a_bot() {
     .await;
 }
 
-/// At a Tuolaji table of three bots a person sits down, takes a bot's seat in the middle of
-/// the game, and plays on from that seat's view.
+/// At a Tuolaji table of three bots a person sits down; a stranger may not take a bot's
+/// seat during a hand (it would show them the bot's cards), but may between hands, and
+/// plays on from that seat's view.
 #[tokio::test]
-async fn a_person_takes_a_bots_seat_at_tuolaji() {
+async fn a_person_takes_a_bots_seat_at_tuolaji_between_hands() {
     let server = seeded_server().await;
     let mut host = Client::hello(&server, "Host").await;
     let seq = host.seq();
     host.send(&ClientMsg::CreateRoom {
         seq,
-        options: RoomOptions::Tuolaji(fast_options()),
+        options: RoomOptions::Tuolaji(TuolajiOptions {
+            between_hands_ms: Some(3000),
+            ..fast_options()
+        }),
         seat: Some(0),
         bots: true,
     })
@@ -101,10 +106,27 @@ async fn a_person_takes_a_bots_seat_at_tuolaji() {
     for _ in 0..3 {
         host.event(|e| joined_bot(e).is_some()).await;
     }
+    // During the first hand a stranger is refused every bot's seat.
+    let mut peeker = Client::hello(&server, "Peeker").await;
+    for seat in 1..4 {
+        let seq = peeker.seq();
+        peeker
+            .send(&ClientMsg::Join {
+                seq,
+                room_id: room,
+                seat: Some(seat),
+            })
+            .await;
+        assert_eq!(peeker.error_for(Some(seq)).await.0, ErrorCode::RoomFull);
+    }
+    assert!(!peeker
+        .log
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Snapshot { .. })));
     let mut host = Player::new(host, 0);
     // The host plays a hand with the bots.
     host.play(1, false).await;
-    // A newcomer takes seat 2 from its bot.
+    // Between hands a newcomer takes seat 2 from its bot.
     let mut newcomer = Client::hello(&server, "Newcomer").await;
     newcomer.join(room, Some(2)).await;
     let mut newcomer = Player::new(newcomer, 2);

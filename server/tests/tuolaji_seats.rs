@@ -1,7 +1,7 @@
 //! Time and seats over real sockets (rules page, "Time online" [D]): a player who never
 //! acts is auto-played through a whole hand; a reconnection in the middle of a trick
 //! resumes with a snapshot equal to what the others see plus the own hand; a seat left in
-//! the middle of a hand is played at once and may be taken by a newcomer.
+//! the middle of a hand is played at once and kept from strangers until the hand is over.
 
 mod common;
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::tuolaji::{fast_options, seeded_server, tl_events, Player};
 use common::{Client, TestServer};
 use qipai_protocol::tuolaji::{AutoReason, Phase, TuolajiEvent, TuolajiOptions};
-use qipai_protocol::{ClientMsg, Event, RoomEvent, RoomId, ServerMsg, View};
+use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomEvent, RoomId, ServerMsg, View};
 
 /// Four players at a new table with `options`, and a spectator watching from the start.
 async fn table(server: &TestServer, options: TuolajiOptions) -> (RoomId, Vec<Player>, Client) {
@@ -157,9 +157,10 @@ async fn a_reconnect_mid_trick_resumes_with_the_table_as_others_see_it() {
 }
 
 /// A player leaves in the middle of a hand: the seat is marked vacant and played at once
-/// (long before `turn_ms`); a newcomer takes the seat, gets its hand and plays it.
+/// (long before `turn_ms`); a stranger may not take it during the hand (the seat's cards
+/// would be shown to them): `room_full`, and the seat goes on being played for.
 #[tokio::test]
-async fn a_seat_left_mid_hand_is_played_at_once_and_can_be_taken() {
+async fn a_seat_left_mid_hand_is_played_at_once_and_kept_from_strangers() {
     let server = seeded_server().await;
     let (room, mut players, mut watcher) = table(&server, fast_options()).await;
     let seat = into_the_first_trick(&mut players).await;
@@ -179,27 +180,22 @@ async fn a_seat_left_mid_hand_is_played_at_once_and_can_be_taken() {
         .await;
 
     let mut newcomer = Client::hello(&server, "Newcomer").await;
-    newcomer.join(room, Some(seat)).await;
-    let ServerMsg::Snapshot {
-        view: View::Tuolaji(view),
-        ..
-    } = newcomer
-        .log
-        .iter()
-        .rev()
-        .find(|m| matches!(m, ServerMsg::Snapshot { .. }))
-        .cloned()
-        .expect("a snapshot on joining")
-    else {
-        panic!("a Tuolaji view")
-    };
-    assert_eq!(
-        view.hand.as_ref().map(|h| h.len() as u32),
-        Some(view.card_counts[usize::from(seat)])
-    );
-    watcher
-        .event(|e| matches!(e, Event::Tuolaji(TuolajiEvent::Auto { seat: s, reason: None }) if *s == seat))
+    let seq = newcomer.seq();
+    newcomer
+        .send(&ClientMsg::Join {
+            seq,
+            room_id: room,
+            seat: Some(seat),
+        })
         .await;
+    assert_eq!(newcomer.error_for(Some(seq)).await.0, ErrorCode::RoomFull);
+    assert!(
+        !newcomer
+            .log
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Snapshot { .. })),
+        "no view of the seat reached the stranger"
+    );
     assert!(tl_events(&watcher.log)
         .iter()
         .all(|e| !matches!(e, TuolajiEvent::GameOver { .. })));

@@ -17,6 +17,8 @@ pub mod search;
 pub mod table;
 pub mod tt;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use qipai_games::clock::TimeControl;
@@ -51,15 +53,32 @@ impl XiangqiBot {
 
     /// A bot of `strength` with a transposition table of about `megabytes` MiB.
     pub fn with_table(strength: Strength, megabytes: usize) -> XiangqiBot {
+        XiangqiBot::with_searcher(strength, Searcher::new(megabytes))
+    }
+
+    fn with_searcher(strength: Strength, searcher: Searcher) -> XiangqiBot {
         XiangqiBot {
             strength,
-            searcher: Searcher::new(megabytes),
+            searcher,
             rules: EndRules {
                 natural_limit_moves: 0,
                 ..EndRules::default()
             },
             last: None,
         }
+    }
+
+    /// A bot of `strength` with a table of at most `table_bytes` (at least 1024 entries),
+    /// whose searches stop as soon as `cancel` is raised: how a server keeps many bots
+    /// within one memory budget and stops their thinking when their game ends.
+    pub fn with_budget(
+        strength: Strength,
+        table_bytes: usize,
+        cancel: Arc<AtomicBool>,
+    ) -> XiangqiBot {
+        let mut searcher = Searcher::with_table(tt::Table::with_bytes(table_bytes));
+        searcher.set_cancel(cancel);
+        XiangqiBot::with_searcher(strength, searcher)
     }
 
     /// What the last search found (depth, nodes, score), for logs and benchmarks.

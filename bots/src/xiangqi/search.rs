@@ -9,6 +9,8 @@
 //! [`XiangqiBot`](super::XiangqiBot) checks the real rule with `History` besides (see
 //! `repetition`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qipai_games::xiangqi::{Kind, Move, Position, Side, Undo};
@@ -78,6 +80,9 @@ pub struct Searcher {
     attackers: [u8; 2],
     /// Set just before searching the reply to a null move, so no two come in a row.
     after_null: bool,
+    /// Raised by the owner to stop a search at once (its game ended, its seat was taken);
+    /// read with the clock.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 /// What [`Searcher::make`] saves to take a move back.
@@ -96,8 +101,14 @@ fn is_attacker(kind: Kind) -> bool {
 impl Searcher {
     /// A searcher with a transposition table of about `tt_megabytes` MiB.
     pub fn new(tt_megabytes: usize) -> Searcher {
+        Searcher::with_table(Table::new(tt_megabytes))
+    }
+
+    /// A searcher using `tt`.
+    pub fn with_table(tt: Table) -> Searcher {
         Searcher {
-            tt: Table::new(tt_megabytes),
+            cancel: None,
+            tt,
             heuristics: Heuristics::default(),
             position: Position::start(),
             key: 0,
@@ -111,6 +122,11 @@ impl Searcher {
             attackers: [0; 2],
             after_null: false,
         }
+    }
+
+    /// Stops every search, now and later, once `flag` is raised.
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 
     /// Forgets what earlier searches learned (for a new game).
@@ -453,7 +469,11 @@ impl Searcher {
                 .limits
                 .time
                 .is_some_and(|t| self.started.elapsed() >= t);
-            if nodes_out || time_out {
+            let cancelled = self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed));
+            if nodes_out || time_out || cancelled {
                 self.stopped = true;
             }
         }

@@ -105,7 +105,13 @@ impl Table {
     /// A table of about `megabytes` MiB (rounded down to a power of two of entries, at
     /// least 1024 entries).
     pub fn new(megabytes: usize) -> Table {
-        let want = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Option<Entry>>();
+        Table::with_bytes(megabytes.saturating_mul(1 << 20))
+    }
+
+    /// A table of at most `bytes` (rounded down to a power of two of entries), but at least
+    /// 1024 entries.
+    pub fn with_bytes(bytes: usize) -> Table {
+        let want = bytes / std::mem::size_of::<Option<Entry>>();
         let want = want.max(1024);
         // The largest power of two not above `want`.
         let size = 1usize << (usize::BITS - 1 - want.leading_zeros());

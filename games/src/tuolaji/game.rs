@@ -150,6 +150,12 @@ impl TuolajiGame {
             .or_else(|| self.game.as_ref()?.outcome().map(outcome_out))
     }
 
+    /// No hand is being dealt or played: before the first deal, or a finished hand on the
+    /// table waiting for the next.
+    fn between_hands(&self) -> bool {
+        self.game.as_ref().is_none_or(|g| g.hand().is_done())
+    }
+
     fn is_vacant(&self, seat: Seat) -> bool {
         self.auto.get(seat.index()) == Some(&Some(AutoReason::Vacant))
     }
@@ -443,14 +449,17 @@ impl Game for TuolajiGame {
         self.with_turn(out)
     }
 
-    /// Any seat may be taken again at any moment: the newcomer sees what the seat sees.
+    /// A vacant seat may be taken between hands only: during a hand the newcomer would
+    /// see the seat's cards, a channel for a player at the table to read another's hand.
     fn can_reseat(&self, seat: Seat) -> bool {
-        self.is_vacant(seat)
+        self.is_vacant(seat) && self.between_hands()
     }
 
-    /// A person may take a bot's seat at any moment, for the same reason.
+    /// A person may take a bot's seat between hands only, for the same reason (the seat's
+    /// own player, coming back with their token, takes it back at any time: the room
+    /// handles that).
     fn can_replace(&self, _seat: Seat) -> bool {
-        true
+        self.between_hands()
     }
 
     fn reseat(&mut self, seat: Seat, _now: Millis) -> Vec<Emit<TuolajiEvent>> {

@@ -21,6 +21,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::wire::OnWire;
 use super::{encode_frame, Command, Outbox, RoomHandle, Summon, Who};
+use crate::budget::RoomTicket;
 use crate::clock::ServerClock;
 use crate::shutdown::Shutdown;
 
@@ -34,6 +35,12 @@ pub struct RoomTimings {
     pub reconnect_grace: Millis,
     /// How long a finished game stays open.
     pub linger: Millis,
+    /// How long a dropped player's session lives: a seat a bot keeps for them is theirs
+    /// until then.
+    pub session_grace: Millis,
+    /// How long a room with no person in it (seated, within their grace, or watching)
+    /// stays open.
+    pub empty_grace: Millis,
 }
 
 /// A seated player.
@@ -82,8 +89,22 @@ pub struct Room<G: OnWire> {
     /// Seats a bot.
     summon: Option<Summon>,
     /// Per seat: the player (id and name) who stayed away past the grace while a bot plays
-    /// the seat; the seat is theirs again when they come back.
-    reserved: Vec<Option<(PlayerId, String)>>,
+    /// the seat, and until when nobody else may take it; the seat is theirs again when they
+    /// come back.
+    reserved: Vec<Option<Reserved>>,
+    /// Since when no person has been in the room (only bots, or nobody).
+    empty_since: Option<Millis>,
+    /// The room's place in the rooms budget, given back when the task ends.
+    _ticket: Option<RoomTicket>,
+}
+
+/// A seat a bot keeps for a player who dropped.
+#[derive(Clone, Debug)]
+struct Reserved {
+    player: PlayerId,
+    name: String,
+    /// The player's session ends then; until then only they may take the seat.
+    until: Millis,
 }
 
 /// Everything a new room needs besides its game.
@@ -99,6 +120,8 @@ pub struct RoomParts {
     pub bot_fill: Option<Millis>,
     /// How bots are seated; without it (tests of the bare server) no bot ever comes.
     pub summon: Option<Summon>,
+    /// The room's place in the rooms budget.
+    pub ticket: Option<RoomTicket>,
 }
 
 impl<G: OnWire> Room<G> {
@@ -141,6 +164,8 @@ impl<G: OnWire> Room<G> {
             fill_at: None,
             summon: parts.summon,
             reserved,
+            empty_since: None,
+            _ticket: parts.ticket,
         };
         let span = tracing::info_span!("room", room = parts.id, game = ?G::KIND);
         tokio::spawn(tracing::Instrument::instrument(room.run(), span));
@@ -160,12 +185,19 @@ impl<G: OnWire> Room<G> {
                 () = sleep_until(deadline) => self.on_deadline(),
                 () = shutdown.wait() => break,
             }
+            self.note_people();
             if self.finished() {
                 break;
             }
         }
         self.registry.remove(&self.id);
         self.say_goodbye();
+        // The server's bots have nowhere else to go: their connections close, which stops
+        // their searches and frees their places in the bots budget.
+        let bots = self.seats.iter().flatten().filter(|o| o.bot);
+        for outbox in bots.filter_map(|o| o.outbox.as_ref()) {
+            outbox.close();
+        }
         self.refuse_leftovers();
         tracing::debug!("closed");
     }
@@ -323,7 +355,14 @@ impl<G: OnWire> Room<G> {
             // A game that goes on without them gets a bot in their seat until they return.
             if self.started && !self.game.is_over() {
                 if let Some(gone) = gone.filter(|o| !o.bot) {
-                    self.reserved[index] = Some((gone.player, gone.name));
+                    let until = gone
+                        .away_since
+                        .map_or(now, |t| t + self.timings.session_grace);
+                    self.reserved[index] = Some(Reserved {
+                        player: gone.player,
+                        name: gone.name,
+                        until,
+                    });
                     self.summon_bot(seat.0);
                 }
             }
@@ -353,22 +392,51 @@ impl<G: OnWire> Room<G> {
             .flatten()
             .filter_map(|o| o.away_since.map(|t| t + grace));
         let linger = self.over_since.map(|t| t + self.timings.linger);
+        let empty = self.empty_since.map(|t| t + self.timings.empty_grace);
         let fill = self.fill_at.filter(|_| !self.started);
         let game = if self.game.is_over() {
             None
         } else {
             self.game.deadline()
         };
-        graces.chain(linger).chain(fill).chain(game).min()
+        graces
+            .chain(linger)
+            .chain(empty)
+            .chain(fill)
+            .chain(game)
+            .min()
     }
 
-    /// Whether the room should close: the linger time is over, or nobody is left.
+    /// Whether a person is in the room: seated (connected or within their grace), keeping
+    /// a seat a bot plays for them, or watching.
+    fn has_person(&self) -> bool {
+        let now = self.clock.now();
+        let seated = self.seats.iter().flatten().any(|o| !o.bot);
+        let kept = self.reserved.iter().flatten().any(|r| r.until > now);
+        seated || kept || !self.spectators.is_empty()
+    }
+
+    /// Starts or stops the empty room's clock.
+    fn note_people(&mut self) {
+        if self.has_person() {
+            self.empty_since = None;
+        } else if self.empty_since.is_none() {
+            self.empty_since = Some(self.clock.now());
+        }
+    }
+
+    /// Whether the room should close: the linger time is over, nobody is left, or no person
+    /// has been in it for the empty grace (its bots stop with it).
     fn finished(&self) -> bool {
+        let now = self.clock.now();
         let empty = self.seats.iter().all(Option::is_none) && self.spectators.is_empty();
         let lingered = self
             .over_since
-            .is_some_and(|t| t + self.timings.linger <= self.clock.now());
-        lingered || (empty && (!self.started || self.game.is_over()))
+            .is_some_and(|t| t + self.timings.linger <= now);
+        let deserted = self
+            .empty_since
+            .is_some_and(|t| t + self.timings.empty_grace <= now);
+        lingered || deserted || (empty && (!self.started || self.game.is_over()))
     }
 
     pub(super) fn note_over(&mut self) {

@@ -9,7 +9,7 @@
 pub mod actor;
 pub mod wire;
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use qipai_games::Received;
@@ -22,8 +22,9 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 use crate::metrics::Metrics;
 
-/// A connection's outbound queue. Sending never waits: when the queue is full the
-/// connection is too slow, so it is told to close (its seat is kept for a reconnection).
+/// A connection's outbound queue. Sending never waits: when the queue is full (in frames
+/// or in bytes) the connection is too slow, so it is told to close (its seat is kept for a
+/// reconnection).
 #[derive(Clone, Debug)]
 pub struct Outbox {
     /// Which connection this is, to ignore news about a connection already replaced.
@@ -31,36 +32,67 @@ pub struct Outbox {
     tx: mpsc::Sender<Message>,
     kill: Arc<Notify>,
     metrics: Arc<Metrics>,
+    /// Bytes queued and not yet handed to the socket, shared with the writer.
+    queued: Arc<AtomicUsize>,
+    max_bytes: usize,
 }
 
 impl Outbox {
-    /// An outbox feeding `tx`; `kill` wakes the connection's reader to close it.
+    /// An outbox feeding `tx`, holding at most `max_bytes` queued; `kill` wakes the
+    /// connection's reader to close it.
     pub fn new(
         conn_id: u64,
         tx: mpsc::Sender<Message>,
         kill: Arc<Notify>,
         metrics: Arc<Metrics>,
+        max_bytes: usize,
     ) -> Outbox {
         Outbox {
             conn_id,
             tx,
             kill,
             metrics,
+            queued: Arc::new(AtomicUsize::new(0)),
+            max_bytes,
         }
+    }
+
+    /// The count of bytes queued, for the writer to lower with [`sent`] (without holding
+    /// the queue's sender, which would keep the queue open).
+    pub fn queued(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.queued)
+    }
+
+    fn sent(&self, len: usize) {
+        sent(&self.queued, len);
     }
 
     /// Queues an encoded frame. `false` when the connection is gone or too slow (and then
     /// it has been told to close).
     pub fn send_frame(&self, frame: Bytes) -> bool {
+        let len = frame.len();
+        let before = self.queued.fetch_add(len, Ordering::Relaxed);
+        if before.saturating_add(len) > self.max_bytes {
+            self.sent(len);
+            return self.too_slow();
+        }
         match self.tx.try_send(Message::Binary(frame)) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
-                self.kill.notify_one();
+                self.sent(len);
+                self.too_slow()
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                self.sent(len);
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
+    }
+
+    fn too_slow(&self) -> bool {
+        self.metrics.queue_drops.fetch_add(1, Ordering::Relaxed);
+        self.kill.notify_one();
+        false
     }
 
     /// Tells the connection to close (a bot whose seat a person takes).
@@ -82,6 +114,13 @@ impl Outbox {
             None => false,
         }
     }
+}
+
+/// The writer handed `len` queued bytes to the socket.
+pub fn sent(queued: &AtomicUsize, len: usize) {
+    let _ = queued.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+        Some(n.saturating_sub(len))
+    });
 }
 
 /// Encodes a message into a frame's bytes; `None` (logged) if it cannot be encoded.
@@ -172,7 +211,7 @@ mod tests {
         let (tx, mut rx) = mpsc::channel(2);
         let kill = Arc::new(Notify::new());
         let metrics = Arc::new(Metrics::default());
-        let outbox = Outbox::new(1, tx, Arc::clone(&kill), Arc::clone(&metrics));
+        let outbox = Outbox::new(1, tx, Arc::clone(&kill), Arc::clone(&metrics), 1 << 20);
         assert!(outbox.send_frame(Bytes::from_static(b"a")));
         assert!(outbox.send_frame(Bytes::from_static(b"b")));
         assert!(!outbox.send_frame(Bytes::from_static(b"c")));
@@ -190,5 +229,20 @@ mod tests {
             !outbox.send_frame(Bytes::from_static(b"d")),
             "a closed connection"
         );
+    }
+
+    /// Bytes count as well as frames: a few large frames fill the queue, and what the
+    /// writer hands on makes room again.
+    #[tokio::test]
+    async fn the_queue_is_bounded_in_bytes() {
+        let (tx, _rx) = mpsc::channel(100);
+        let kill = Arc::new(Notify::new());
+        let metrics = Arc::new(Metrics::default());
+        let outbox = Outbox::new(1, tx, kill, Arc::clone(&metrics), 10);
+        assert!(outbox.send_frame(Bytes::from_static(b"123456")));
+        assert!(!outbox.send_frame(Bytes::from_static(b"123456")));
+        assert_eq!(metrics.queue_drops.load(Ordering::Relaxed), 1);
+        sent(&outbox.queued(), 6);
+        assert!(outbox.send_frame(Bytes::from_static(b"1234567890")));
     }
 }

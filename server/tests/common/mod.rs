@@ -21,6 +21,25 @@ pub mod tuolaji;
 /// How long a test waits for any one message before failing.
 pub const PATIENCE: Duration = Duration::from_secs(5);
 
+/// `GET path` over a fresh connection; the whole reply as text.
+pub async fn http_get(server: &TestServer, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = TcpStream::connect(server.addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    tcp.write_all(request.as_bytes()).await.expect("write");
+    let mut reply = Vec::new();
+    let _ = tokio::time::timeout(PATIENCE, tcp.read_to_end(&mut reply)).await;
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+/// The value of the metric line starting with `name` (labels included) in `/metrics`.
+pub async fn metric(server: &TestServer, name: &str) -> f64 {
+    let page = http_get(server, "/metrics").await;
+    page.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("{name} missing from /metrics:\n{page}"))
+}
+
 /// A server running in this test's runtime.
 pub struct TestServer {
     pub addr: SocketAddr,
@@ -83,9 +102,47 @@ impl Client {
         }
     }
 
+    /// Connects from the local address `ip` (on Linux any 127.x.y.z), without saying hello;
+    /// `None` when the server refused the upgrade.
+    pub async fn connect_from(server: &TestServer, ip: &str) -> Option<Client> {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(SocketAddr::new(ip.parse().expect("ip"), 0))
+            .expect("bind");
+        let tcp = socket.connect(server.addr).await.ok()?;
+        let (ws, _) = tokio_tungstenite::client_async(server.url(), MaybeTlsStream::Plain(tcp))
+            .await
+            .ok()?;
+        Some(Client {
+            ws,
+            next_seq: 1,
+            player_id: 0,
+            token: String::new(),
+            log: Vec::new(),
+        })
+    }
+
+    /// Sends one WebSocket message as it is; `false` once the connection is gone.
+    pub async fn send_message(&mut self, msg: Message) -> bool {
+        self.ws.send(msg).await.is_ok()
+    }
+
+    /// The TCP socket under the WebSocket, to write what no client library would.
+    pub fn tcp(&mut self) -> &mut TcpStream {
+        match self.ws.get_mut() {
+            MaybeTlsStream::Plain(tcp) => tcp,
+            _ => unreachable!("the tests speak plain TCP"),
+        }
+    }
+
     /// Connects and says hello as `name`.
     pub async fn hello(server: &TestServer, name: &str) -> Client {
-        let mut c = Client::connect(server).await;
+        Client::connect(server).await.say_hello(name).await
+    }
+
+    /// Says hello as `name` and waits for `welcome`.
+    pub async fn say_hello(mut self, name: &str) -> Client {
+        let c = &mut self;
         c.send(&ClientMsg::Hello {
             protocol_version: PROTOCOL_VERSION,
             name: name.into(),
@@ -93,7 +150,7 @@ impl Client {
         })
         .await;
         c.welcome().await;
-        c
+        self
     }
 
     /// Reconnects with `token`.

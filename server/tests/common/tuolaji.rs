@@ -25,6 +25,9 @@ pub async fn seeded_server() -> TestServer {
         c.server.outbound_queue = 1 << 16;
         c.server.rate_per_sec = 10_000;
         c.server.rate_burst = 10_000;
+        c.limits.max_outbound_bytes = 1 << 26;
+        // Every test client comes from 127.0.0.1.
+        c.limits.rooms_per_addr = 1000;
     })
     .await
 }

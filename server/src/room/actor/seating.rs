@@ -34,12 +34,27 @@ impl<G: OnWire> Room<G> {
         };
         let seat = index as u8;
         let from_bot = self.seats[index].is_some();
+        // A seat a bot keeps for a dropped player is theirs until their session ends.
+        let now = self.clock.now();
+        // (The server's bot that keeps it warm for them sits down here.)
+        if !who.bot
+            && self.reserved[index]
+                .as_ref()
+                .is_some_and(|r| r.until > now && r.player != who.player)
+        {
+            return Err(wire(
+                ErrorCode::SeatTaken,
+                "that seat is kept for its player until their grace ends",
+            ));
+        }
         let allowed = if from_bot {
             self.game.can_replace(Seat(seat))
         } else {
             self.game.can_reseat(Seat(seat))
         };
-        if self.started && !allowed {
+        // The server's bots see nothing anybody else could read; a person may take a seat
+        // mid-game only where the game says it reveals nothing (Tuolaji: between hands).
+        if self.started && !allowed && !who.bot {
             return Err(wire(
                 ErrorCode::RoomFull,
                 "the game has started: that seat cannot be taken now",
@@ -143,13 +158,13 @@ impl<G: OnWire> Room<G> {
         } else if let Some(index) = self
             .reserved
             .iter()
-            .position(|r| r.as_ref().is_some_and(|(p, _)| *p == player))
+            .position(|r| r.as_ref().is_some_and(|r| r.player == player))
         {
             // Away past the grace, their seat went to a bot: it is theirs again.
             self.dismiss_bot(index);
             let name = self.reserved[index]
                 .take()
-                .map(|(_, name)| name)
+                .map(|r| r.name)
                 .unwrap_or_default();
             let seat = Seat(index as u8);
             self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {

@@ -1,0 +1,404 @@
+//! Budgets: what clients may make the server spend, counted where it is spent.
+//!
+//! Each budgeted thing is held through a ticket (a connection, a room, a bot): taking one
+//! checks the limits and counts, dropping it gives the place back, so a count can never
+//! leak on an early return or a panic. The counts and the refusals are shown in `/metrics`.
+
+use std::hash::Hash;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use qipai_protocol::{ErrorCode, PlayerId, WireError};
+use tokio::sync::Semaphore;
+
+use crate::config::Config;
+
+/// Counts by key (an address, a session), each capped at `cap`.
+#[derive(Debug)]
+struct Keyed<K: Hash + Eq> {
+    map: DashMap<K, usize>,
+    cap: usize,
+}
+
+impl<K: Hash + Eq + Copy> Keyed<K> {
+    fn new(cap: usize) -> Keyed<K> {
+        Keyed {
+            map: DashMap::new(),
+            cap,
+        }
+    }
+
+    /// Counts one more for `key`, unless it is at its cap.
+    fn take(&self, key: K) -> bool {
+        let mut n = self.map.entry(key).or_insert(0);
+        if *n >= self.cap {
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    /// Gives one back; a key at zero is forgotten, so the map holds only live keys.
+    fn give(&self, key: K) {
+        self.map.remove_if_mut(&key, |_, n| {
+            *n = n.saturating_sub(1);
+            *n == 0
+        });
+    }
+}
+
+/// A total capped at `cap`.
+#[derive(Debug)]
+struct Total {
+    now: AtomicUsize,
+    cap: usize,
+}
+
+impl Total {
+    fn new(cap: usize) -> Total {
+        Total {
+            now: AtomicUsize::new(0),
+            cap,
+        }
+    }
+
+    fn take(&self) -> bool {
+        self.now
+            .fetch_update(Relaxed, Relaxed, |n| (n < self.cap).then_some(n + 1))
+            .is_ok()
+    }
+
+    fn give(&self) {
+        let _ = self
+            .now
+            .fetch_update(Relaxed, Relaxed, |n| Some(n.saturating_sub(1)));
+    }
+
+    fn get(&self) -> usize {
+        self.now.load(Relaxed)
+    }
+}
+
+/// What was refused, for `/metrics`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    Connection,
+    Room,
+    Bot,
+    Timeout,
+}
+
+impl Refused {
+    const ALL: [Refused; 4] = [
+        Refused::Connection,
+        Refused::Room,
+        Refused::Bot,
+        Refused::Timeout,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Refused::Connection => "connection",
+            Refused::Room => "room",
+            Refused::Bot => "bot",
+            Refused::Timeout => "timeout",
+        }
+    }
+}
+
+/// Every budget of the server and its counts.
+#[derive(Debug)]
+pub struct Budget {
+    connections: Total,
+    connections_by_addr: Keyed<IpAddr>,
+    rooms: Total,
+    rooms_by_addr: Keyed<IpAddr>,
+    rooms_by_session: Keyed<PlayerId>,
+    bots: Total,
+    /// Bot searches running at once: a search waits for a permit before it takes a thread.
+    pub think: Arc<Semaphore>,
+    /// The transposition table of one xiangqi bot, in bytes.
+    pub bot_table_bytes: usize,
+    /// The most a bot may think per move, in ms.
+    pub bot_think_max_ms: u64,
+    refused: [AtomicU64; 4],
+    limits: Vec<(&'static str, u64)>,
+}
+
+impl Budget {
+    /// The budgets of `config`.
+    pub fn new(config: &Config) -> Budget {
+        let l = &config.limits;
+        let bot_memory = l.bot_memory_mib.saturating_mul(1 << 20);
+        Budget {
+            connections: Total::new(config.server.max_connections),
+            connections_by_addr: Keyed::new(l.max_connections_per_addr),
+            rooms: Total::new(l.max_rooms),
+            rooms_by_addr: Keyed::new(l.rooms_per_addr),
+            rooms_by_session: Keyed::new(l.rooms_per_session),
+            bots: Total::new(l.max_bots),
+            think: Arc::new(Semaphore::new(l.bot_threads.max(1))),
+            bot_table_bytes: bot_memory / l.max_bots.max(1),
+            bot_think_max_ms: l.bot_think_max_ms,
+            refused: Default::default(),
+            limits: vec![
+                ("max_connections", config.server.max_connections as u64),
+                (
+                    "max_connections_per_addr",
+                    l.max_connections_per_addr as u64,
+                ),
+                ("max_rooms", l.max_rooms as u64),
+                ("rooms_per_addr", l.rooms_per_addr as u64),
+                ("rooms_per_session", l.rooms_per_session as u64),
+                ("max_bots", l.max_bots as u64),
+                ("bot_threads", l.bot_threads as u64),
+                ("bot_memory_mib", l.bot_memory_mib as u64),
+                ("bot_think_max_ms", l.bot_think_max_ms),
+                ("max_outbound_bytes", l.max_outbound_bytes as u64),
+                ("pong_timeout_ms", l.pong_timeout_ms),
+            ],
+        }
+    }
+
+    /// Counts a refusal of `what`.
+    pub fn refuse(&self, what: Refused) {
+        if let Some(i) = Refused::ALL.iter().position(|r| *r == what) {
+            if let Some(counter) = self.refused.get(i) {
+                counter.fetch_add(1, Relaxed);
+            }
+        }
+    }
+
+    /// A place for a connection from `addr`, or `too_many_connections`.
+    pub fn connection(self: &Arc<Self>, addr: IpAddr) -> Result<ConnTicket, WireError> {
+        if !self.connections.take() {
+            self.refuse(Refused::Connection);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "the server is full: try again later",
+            ));
+        }
+        if !self.connections_by_addr.take(addr) {
+            self.connections.give();
+            self.refuse(Refused::Connection);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "too many connections from your address",
+            ));
+        }
+        Ok(ConnTicket {
+            budget: Arc::clone(self),
+            addr,
+        })
+    }
+
+    /// A place for a room opened by `session` from `addr` (`None` for the server's own), or
+    /// `too_many_rooms`.
+    pub fn room(
+        self: &Arc<Self>,
+        session: PlayerId,
+        addr: Option<IpAddr>,
+    ) -> Result<RoomTicket, WireError> {
+        let refused = |budget: &Budget, message| {
+            budget.refuse(Refused::Room);
+            Err(refusal(ErrorCode::TooManyRooms, message))
+        };
+        if !self.rooms.take() {
+            return refused(self, "the server has as many rooms as it can hold");
+        }
+        if !self.rooms_by_session.take(session) {
+            self.rooms.give();
+            return refused(self, "you have opened as many rooms as you may");
+        }
+        if let Some(addr) = addr {
+            if !self.rooms_by_addr.take(addr) {
+                self.rooms.give();
+                self.rooms_by_session.give(session);
+                return refused(self, "your address has opened as many rooms as it may");
+            }
+        }
+        Ok(RoomTicket {
+            budget: Arc::clone(self),
+            session,
+            addr,
+        })
+    }
+
+    /// Whether a bot could be seated now (for `create_room` with `bots: true`).
+    pub fn bots_available(&self) -> bool {
+        self.bots.get() < self.bots.cap
+    }
+
+    /// A place for one server bot, or `None` (counted as refused).
+    pub fn bot(self: &Arc<Self>) -> Option<BotTicket> {
+        if self.bots.take() {
+            Some(BotTicket {
+                budget: Arc::clone(self),
+            })
+        } else {
+            self.refuse(Refused::Bot);
+            None
+        }
+    }
+
+    /// Bots playing now.
+    pub fn bots(&self) -> usize {
+        self.bots.get()
+    }
+
+    /// The `/metrics` lines: each limit, what is in use, what was refused.
+    pub fn render(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = writeln!(out, "# HELP qipai_limit Each configured budget ([limits]).");
+        let _ = writeln!(out, "# TYPE qipai_limit gauge");
+        for (key, value) in &self.limits {
+            let _ = writeln!(out, "qipai_limit{{key=\"{key}\"}} {value}");
+        }
+        let _ = writeln!(out, "# HELP qipai_in_use What the budgets count now.");
+        let _ = writeln!(out, "# TYPE qipai_in_use gauge");
+        let thinking = self.think.available_permits();
+        for (what, n) in [
+            ("connections", self.connections.get()),
+            ("addresses", self.connections_by_addr.map.len()),
+            ("rooms", self.rooms.get()),
+            ("bots", self.bots.get()),
+            ("bot_threads_free", thinking),
+        ] {
+            let _ = writeln!(out, "qipai_in_use{{what=\"{what}\"}} {n}");
+        }
+        let _ = writeln!(
+            out,
+            "# HELP qipai_refused_total Requests refused by a budget, by what."
+        );
+        let _ = writeln!(out, "# TYPE qipai_refused_total counter");
+        for (what, n) in Refused::ALL.iter().zip(&self.refused) {
+            let _ = writeln!(
+                out,
+                "qipai_refused_total{{what=\"{}\"}} {}",
+                what.name(),
+                n.load(Relaxed)
+            );
+        }
+    }
+}
+
+fn refusal(code: ErrorCode, message: &str) -> WireError {
+    WireError {
+        code,
+        message: message.to_owned(),
+    }
+}
+
+/// A connection's place; dropping it frees the place.
+#[derive(Debug)]
+pub struct ConnTicket {
+    budget: Arc<Budget>,
+    addr: IpAddr,
+}
+
+impl ConnTicket {
+    /// The client's address.
+    pub fn addr(&self) -> IpAddr {
+        self.addr
+    }
+}
+
+impl Drop for ConnTicket {
+    fn drop(&mut self) {
+        self.budget.connections.give();
+        self.budget.connections_by_addr.give(self.addr);
+    }
+}
+
+/// A room's place, held by the room's task until it ends.
+#[derive(Debug)]
+pub struct RoomTicket {
+    budget: Arc<Budget>,
+    session: PlayerId,
+    addr: Option<IpAddr>,
+}
+
+impl Drop for RoomTicket {
+    fn drop(&mut self) {
+        self.budget.rooms.give();
+        self.budget.rooms_by_session.give(self.session);
+        if let Some(addr) = self.addr {
+            self.budget.rooms_by_addr.give(addr);
+        }
+    }
+}
+
+/// A bot's place, held by the bot's task until it stops.
+#[derive(Debug)]
+pub struct BotTicket {
+    budget: Arc<Budget>,
+}
+
+impl Drop for BotTicket {
+    fn drop(&mut self) {
+        self.budget.bots.give();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(tweak: impl FnOnce(&mut Config)) -> Arc<Budget> {
+        let mut config = Config::defaults().unwrap();
+        tweak(&mut config);
+        Arc::new(Budget::new(&config))
+    }
+
+    #[test]
+    fn connections_are_capped_per_address_and_given_back() {
+        let b = budget(|c| c.limits.max_connections_per_addr = 2);
+        let a: IpAddr = "127.0.0.2".parse().unwrap();
+        let other: IpAddr = "127.0.0.3".parse().unwrap();
+        let t1 = b.connection(a).unwrap();
+        let _t2 = b.connection(a).unwrap();
+        let err = b.connection(a).unwrap_err();
+        assert_eq!(err.code, ErrorCode::TooManyConnections);
+        let _t3 = b.connection(other).unwrap();
+        drop(t1);
+        let _t4 = b.connection(a).unwrap();
+        assert_eq!(b.connections.get(), 3);
+    }
+
+    #[test]
+    fn rooms_are_capped_per_session_address_and_total() {
+        let b = budget(|c| {
+            c.limits.rooms_per_session = 1;
+            c.limits.rooms_per_addr = 2;
+            c.limits.max_rooms = 3;
+        });
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let r1 = b.room(1, Some(a)).unwrap();
+        assert_eq!(
+            b.room(1, Some(a)).unwrap_err().code,
+            ErrorCode::TooManyRooms
+        );
+        let _r2 = b.room(2, Some(a)).unwrap();
+        assert!(b.room(3, Some(a)).is_err(), "the address is at its cap");
+        let _r3 = b.room(3, None).unwrap();
+        assert!(b.room(4, None).is_err(), "the server is at its cap");
+        drop(r1);
+        assert!(b.room(1, Some(a)).is_ok());
+        assert!(
+            b.rooms_by_session.map.get(&4).is_none(),
+            "no leak on refusal"
+        );
+    }
+
+    #[test]
+    fn bots_are_capped() {
+        let b = budget(|c| c.limits.max_bots = 1);
+        let t = b.bot().unwrap();
+        assert!(b.bot().is_none());
+        assert!(!b.bots_available());
+        drop(t);
+        assert!(b.bot().is_some());
+    }
+}
