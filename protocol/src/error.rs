@@ -131,6 +131,16 @@ error_codes! {
     WrongPhase = "wrong_phase",
     /// A card or suit that is not in the notation (`Ts`, `SJ`; suits `s h c d`).
     BadCard = "bad_card",
+
+    // --- draughts ---
+    /// A plain move while a capture is possible: capturing is compulsory (第六条1).
+    CaptureRequired = "capture_required",
+    /// A capture taking fewer pieces than the most that can be taken (第六条12).
+    MajorityCapture = "majority_capture",
+    /// A capture that stops while the piece can still take more (第六条5–6, 第七条4.9).
+    CaptureIncomplete = "capture_incomplete",
+    /// A man moving backward without capturing.
+    ManBackward = "man_backward",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -196,6 +206,10 @@ mod tests {
                 "bad_bottom",
                 "wrong_phase",
                 "bad_card",
+                "capture_required",
+                "majority_capture",
+                "capture_incomplete",
+                "man_backward",
             ]
         );
     }
