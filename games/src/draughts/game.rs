@@ -134,7 +134,8 @@ impl DraughtsGame {
         if !self.started || self.history.outcome().is_some() {
             return ToMove::default();
         }
-        let moves = self.position().legal_moves();
+        let mut moves = self.position().legal_moves();
+        moves.sort_by_key(|m| (m.from(), m.to()));
         let capturing = moves
             .iter()
             .filter(|m| m.is_capture())
