@@ -2,21 +2,24 @@
 //!
 //! 1. the bot (a node budget per move) against a uniformly random player, colours swapped;
 //! 2. the bot at a short think time against itself at a long one, colours swapped, each
-//!    game opened with two random plies so the games differ.
+//!    game opened with two random plies so the games differ;
+//! 3. search speed: nodes per second and depth reached in `speed_ms` from the start.
 //!
 //! Every game goes through [`DraughtsGame`] and each player decides from its seat's view, as
 //! over the wire.
 //!
 //! ```text
 //! cargo run --release -p qipai-bots --example draughts_strength -- \
-//!     random_games=20 random_nodes=20000 duel_games=10 fast_ms=20 slow_ms=200
+//!     random_games=20 random_nodes=20000 duel_games=10 fast_ms=20 slow_ms=200 speed_ms=2000
 //! ```
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use qipai_bots::{DraughtsBot, Strategy, Strength};
-use qipai_games::draughts::{DraughtsAction, DraughtsGame, DraughtsSettings, DraughtsView, Status};
+use qipai_games::draughts::{
+    DraughtsAction, DraughtsGame, DraughtsSettings, DraughtsView, Position, Status,
+};
 use qipai_games::{Game, Millis, Received, Seat, Viewer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -136,4 +139,18 @@ fn main() {
         true,
     );
     println!("bot {slow_ms} ms vs bot {fast_ms} ms: {w} won, {d} drawn, {l} lost of {duel_games}");
+
+    let speed_ms = get("speed_ms", 2_000);
+    let mut bot = DraughtsBot::new(think(speed_ms));
+    let started = std::time::Instant::now();
+    let _ = bot.choose(&Position::start(), None);
+    let secs = started.elapsed().as_secs_f64();
+    if let Some(report) = bot.last_report() {
+        println!(
+            "search from the start: {} nodes in {secs:.2} s ({:.2} M nodes/s), depth {}",
+            report.nodes,
+            report.nodes as f64 / secs / 1e6,
+            report.depth
+        );
+    }
 }

@@ -45,7 +45,7 @@ fn run(script: &[Step]) -> Vec<Emit<DraughtsEvent>> {
     let mut folded = game.view(Viewer::Spectator, Millis(0));
     let mut all = game.start(Millis(0));
     for event in &all {
-        folded = fold(folded, public(event));
+        fold(&mut folded, public(event));
     }
     assert_eq!(folded, game.view(Viewer::Spectator, Millis(0)));
     for (i, step) in script.iter().enumerate() {
@@ -75,7 +75,7 @@ fn run(script: &[Step]) -> Vec<Emit<DraughtsEvent>> {
         match game.apply(Seat(seat), action.clone(), Received::at(now)) {
             Ok(events) => {
                 for event in &events {
-                    folded = fold(folded, public(event));
+                    fold(&mut folded, public(event));
                 }
                 all.extend(events);
                 assert_eq!(

@@ -1,10 +1,13 @@
-//! [`fold`]: a view and the next event give the next view. Bots use it to follow a game from
-//! one snapshot; the page ports it line for line.
+//! [`fold`]: a view and the next event give the next view, exactly as the game's own view
+//! would show it at the event's time (`games/tests/draughts_props.rs` checks this at every
+//! step of random games). Bots use it to follow a game from one snapshot; the page ports it
+//! line for line. Every viewer sees the same view, so it takes no viewer. Same shape as
+//! xiangqi's fold on the `events` branch.
 
 use super::wire::{DraughtsEvent, DraughtsView, Status, ToMove};
 
-/// The view after `event`, given the view before it.
-pub fn fold(mut view: DraughtsView, event: &DraughtsEvent) -> DraughtsView {
+/// Applies `event` to `view`.
+pub fn fold(view: &mut DraughtsView, event: &DraughtsEvent) {
     match event {
         DraughtsEvent::Started {
             fen,
@@ -27,6 +30,7 @@ pub fn fold(mut view: DraughtsView, event: &DraughtsEvent) -> DraughtsView {
             to_move,
             clocks,
             first_move_deadline,
+            draw_offer,
         } => {
             view.fen.clone_from(fen);
             view.side_to_move = side.opponent();
@@ -35,10 +39,7 @@ pub fn fold(mut view: DraughtsView, event: &DraughtsEvent) -> DraughtsView {
             view.moves.push(notation.clone());
             view.clocks = *clocks;
             view.first_move_deadline = *first_move_deadline;
-            // Moving declines the opponent's standing offer.
-            if view.draw_offer == Some(side.opponent()) {
-                view.draw_offer = None;
-            }
+            view.draw_offer = *draw_offer;
         }
         DraughtsEvent::DrawOffered { by, clocks } => {
             view.draw_offer = Some(*by);
@@ -57,5 +58,4 @@ pub fn fold(mut view: DraughtsView, event: &DraughtsEvent) -> DraughtsView {
             view.draw_offer = None;
         }
     }
-    view
 }

@@ -225,6 +225,7 @@ impl DraughtsGame {
             to_move: self.to_move(),
             clocks: self.clocks(now),
             first_move_deadline: self.first_move_deadline.map(|m| m.0),
+            draw_offer: self.draw_offer,
         })];
         if self.history.outcome().is_some() {
             events.extend(self.over(now));

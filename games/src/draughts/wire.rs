@@ -120,6 +120,8 @@ pub enum DraughtsEvent {
         to_move: ToMove,
         clocks: Clocks,
         first_move_deadline: Option<u64>,
+        /// The draw offer standing after the move (moving declines the opponent's).
+        draw_offer: Option<Side>,
     },
     DrawOffered {
         by: Side,
