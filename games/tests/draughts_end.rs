@@ -69,13 +69,18 @@ fn threefold_repetition_draws() {
     }
 }
 
+/// Wandering from `fen` under `rules` (never capturing, never repeating) ends in a draw for
+/// `reason` after exactly `plies`.
+fn draws_after(fen: &str, rules: EndRules, reason: EndReason, plies: usize) {
+    let mut h = history(fen, rules);
+    assert_eq!(wander(&mut h), (Outcome::draw(reason), plies), "{fen}");
+}
+
 /// 25 moves by each side with only kings moving and no capture draw (50 plies).
 #[test]
 fn twenty_five_king_moves_draw() {
-    let mut h = history("W:WK46,K50,K35:BK1,K5,K16", EndRules::default());
-    let (outcome, plies) = wander(&mut h);
-    assert_eq!(outcome, Outcome::draw(EndReason::KingMoves));
-    assert_eq!(plies, 50);
+    let fen = "W:WK46,K50,K35:BK1,K5,K16";
+    draws_after(fen, EndRules::default(), EndReason::KingMoves, 50);
 }
 
 /// A man move resets the king-move count.
@@ -92,33 +97,31 @@ fn a_man_move_resets_the_king_count() {
 /// Three pieces with a king against a lone king: drawn after 16 moves each.
 #[test]
 fn sixteen_move_endgame_draws() {
-    let mut h = history("W:WK46,K50,K45:BK3", EndRules::default());
+    let h = history("W:WK46,K50,K45:BK3", EndRules::default());
     assert_eq!(h.endgame(), Some((Endgame::Sixteen, 0)));
-    let (outcome, plies) = wander(&mut h);
-    assert_eq!(outcome, Outcome::draw(EndReason::SixteenMoves));
-    assert_eq!(plies, 32);
+    draws_after(
+        "W:WK46,K50,K45:BK3",
+        EndRules::default(),
+        EndReason::SixteenMoves,
+        32,
+    );
 }
 
-/// Two kings (or fewer pieces with a king) against a lone king: drawn after 5 moves each.
+/// Two kings (or fewer pieces with a king) against a lone king: drawn after 5 moves each;
+/// with the endgame rules off for the table, only the 25 king moves end it.
 #[test]
-fn five_move_endgame_draws() {
-    let mut h = history("W:WK46,K50:BK3", EndRules::default());
-    let (outcome, plies) = wander(&mut h);
-    assert_eq!(outcome, Outcome::draw(EndReason::FiveMoves));
-    assert_eq!(plies, 10);
-}
-
-/// The endgame rules may be switched off for a table.
-#[test]
-fn endgame_rules_can_be_off() {
-    let rules = EndRules {
+fn five_move_endgame_draws_unless_off() {
+    draws_after(
+        "W:WK46,K50:BK3",
+        EndRules::default(),
+        EndReason::FiveMoves,
+        10,
+    );
+    let off = EndRules {
         endgame_rules: false,
         king_moves: 25,
     };
-    let mut h = history("W:WK46,K50:BK3", rules);
-    let (outcome, plies) = wander(&mut h);
-    assert_eq!(outcome, Outcome::draw(EndReason::KingMoves));
-    assert_eq!(plies, 50);
+    draws_after("W:WK46,K50:BK3", off, EndReason::KingMoves, 50);
 }
 
 /// A lone man is not a lone king: no endgame count.
