@@ -14,7 +14,7 @@
 //!   move, repetition, 25 king moves, the 16- and 5-move endgames).
 //! - [`wire`]: what a client sends and sees ([`DraughtsAction`], [`DraughtsView`],
 //!   [`DraughtsEvent`]); they move to `protocol` when the game is registered.
-//! - [`fold`](fold()): view + event → next view.
+//! - [`view`]: [`view::fold`], the one function that applies an event to a view.
 //! - [`game`]: [`DraughtsGame`], the timed game the server's room drives (clock,
 //!   resignation, draw offers), through the [`crate::Game`] trait.
 
@@ -22,18 +22,18 @@ pub mod board;
 pub mod end;
 pub mod error;
 mod fen;
-mod fold;
 pub mod game;
 mod movegen;
 pub mod moves;
 pub mod position;
+pub mod view;
 pub mod wire;
 
 pub use board::{Board, Kind, Side, Square};
 pub use end::{EndReason, EndRules, Endgame, History, Outcome, PlayedMove};
 pub use error::DraughtsError;
-pub use fold::fold;
 pub use game::{DraughtsGame, DraughtsGameError, DraughtsSettings};
 pub use moves::{Move, MoveText};
 pub use position::{Position, START_FEN};
+pub use view::fold;
 pub use wire::{Clocks, DraughtsAction, DraughtsEvent, DraughtsView, GameResult, Status, ToMove};

@@ -1,5 +1,5 @@
 //! [`fold`]: a view and the next event give the next view, exactly as the game's own view
-//! would show it at the event's time (`games/tests/draughts_props.rs` checks this at every
+//! would show it at the event's time (`games/tests/draughts_fold.rs` checks this at every
 //! step of random games). Bots use it to follow a game from one snapshot; the page ports it
 //! line for line. Every viewer sees the same view, so it takes no viewer. Same shape as
 //! xiangqi's fold on the `events` branch.
