@@ -13,10 +13,12 @@
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
 //! - [`tuolaji`]: the Tuolaji bots ([`TuolajiBot`], [`HintStrategy`]) and their table glue
 //!   ([`TuolajiTable`]).
+//! - [`draughts`]: the draughts bot ([`DraughtsBot`]: alpha-beta search).
 //! - [`observe`]: hooks for tools driving many bots (the load test): traffic and pace.
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
 
 pub mod client;
+pub mod draughts;
 pub mod memory;
 pub mod observe;
 pub mod random;
@@ -25,6 +27,7 @@ pub mod table;
 pub mod tuolaji;
 pub mod xiangqi;
 
+pub use draughts::DraughtsBot;
 pub use strategy::{clock_budget, ClockState, Strategy, Strength};
 pub use table::{Ending, Table, Verdict};
 pub use tuolaji::{HintStrategy, SeatView, TuolajiBot, TuolajiTable};

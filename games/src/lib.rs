@@ -10,6 +10,7 @@
 //! - [`cards`]: cards, their notation, the three decks and a multiset of cards.
 //! - [`tuolaji`]: three-deck Tuolaji (三副牌拖拉机).
 //! - [`xiangqi`]: Chinese chess (象棋).
+//! - [`draughts`]: international draughts (国际跳棋, 10×10).
 //!
 //! # Glossary
 //! The rules' own words name the types. Where one English word would cover two rule terms,
@@ -36,9 +37,13 @@
 //! | horse leg, elephant eye | 马腿, 象眼 | the points that block a horse or an elephant |
 //! | natural limit | 自然限着 | moves without a capture before a draw |
 //! | `clock::Clock`, flag, increment | 计时, 超时, 加秒 | |
+//! | `draughts::Kind::Man`, `King` | 普通棋子, 王棋 | a draughts man; a king, which flies along diagonals |
+//! | capture, majority capture | 吃子, 吃最多 (第六条12) | taking the most pieces is compulsory |
+//! | promotion row | 升变线 (第六条14) | the far row where a man ending its move becomes a king |
 
 pub mod cards;
 pub mod clock;
+pub mod draughts;
 pub mod game;
 pub mod tuolaji;
 pub mod xiangqi;

@@ -142,6 +142,15 @@ error_codes! {
     TooManyBots = "too_many_bots",
     /// No answer to the server's ping (or a frame left unfinished) in time: closing.
     TimedOut = "timed_out",
+    // --- draughts ---
+    /// A plain move while a capture is possible: capturing is compulsory (第六条1).
+    CaptureRequired = "capture_required",
+    /// A capture taking fewer pieces than the most that can be taken (第六条12).
+    MajorityCapture = "majority_capture",
+    /// A capture that stops while the piece can still take more (第六条5–6, 第七条4.9).
+    CaptureIncomplete = "capture_incomplete",
+    /// A man moving backward without capturing.
+    ManBackward = "man_backward",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -211,6 +220,10 @@ mod tests {
                 "too_many_rooms",
                 "too_many_bots",
                 "timed_out",
+                "capture_required",
+                "majority_capture",
+                "capture_incomplete",
+                "man_backward",
             ]
         );
     }
