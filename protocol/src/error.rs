@@ -131,6 +131,11 @@ error_codes! {
     WrongPhase = "wrong_phase",
     /// A card or suit that is not in the notation (`Ts`, `SJ`; suits `s h c d`).
     BadCard = "bad_card",
+    /// A declared throw structure in which two or more units together form one unit.
+    DeclarationSplitsUnit = "declaration_splits_unit",
+    /// A throw that can be split into units in more than one valid way, led undeclared: the
+    /// leader must declare one (the message, and the error's `splits`, list them).
+    DeclareStructure = "declare_structure",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -196,6 +201,8 @@ mod tests {
                 "bad_bottom",
                 "wrong_phase",
                 "bad_card",
+                "declaration_splits_unit",
+                "declare_structure",
             ]
         );
     }
