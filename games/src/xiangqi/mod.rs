@@ -11,12 +11,14 @@
 //! - [`position`]: [`Position`]: board + side to move + counters; legal moves, check,
 //!   checked [`Position::play`], unchecked [`Position::make`]/[`Position::unmake`], perft.
 //! - [`notation`]: FEN ([`notation::fen`]) and Chinese move notation ([`notation::chinese()`]).
+//! - [`chase`]: which pieces a move chases, and perpetual chase over a cycle (长捉, 4.1.7).
 //! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`] and [`EndReason`] (第4条).
 //! - [`error`]: [`XiangqiError`], every refusal with its wire code.
 //! - [`game`]: [`XiangqiGame`], the timed game the server's room drives (clock, resignation,
 //!   draw offers), through the [`crate::Game`] trait.
 
 pub mod board;
+pub mod chase;
 pub mod end;
 pub mod error;
 pub mod game;
