@@ -47,6 +47,7 @@ function pickThrow(hand, tried) {
 
 test("a throw that needs a declaration is declared through the page", { timeout: 240000 }, async () => {
   const person = await personPage(env.browser);
+  person.setDefaultTimeout(5000);
   await enterLobby(person, env.server.url, "Li");
   await person.click("text=New Tuolaji table with its rules");
   await person.selectOption("#tl-turn", "60000");
@@ -66,7 +67,13 @@ test("a throw that needs a declaration is declared through the page", { timeout:
       const leading = /Your lead/.test(await person.textContent("#tl-actions"));
       const pick = leading ? pickThrow(await groups(person), tried) : null;
       if (pick) {
-        for (const { index } of pick) await person.click(`#hand .card[data-index="${index}"]`);
+        // Cards overlap to the right and a selected card rises: press each card at the
+        // bottom of its visible left edge.
+        for (const { index } of pick) {
+          const card = person.locator(`#hand .card[data-index="${index}"]`);
+          const box = await card.boundingBox();
+          await card.click({ position: { x: 4, y: box.height - 5 } });
+        }
         await person.click("#btn-play:not([disabled])");
         const asked = await person.waitForSelector(".tl-declare", { timeout: 1500 }).catch(() => null);
         if (asked) {
