@@ -22,9 +22,11 @@ export function storeName(name) {
 
 /** A request refused by the server: `code` is stable, `message` is for people. */
 export class ServerError extends Error {
-  constructor(code, message) {
+  constructor(code, message, splits) {
     super(message);
     this.code = code;
+    // With `declare_structure`: the throw's valid splits to choose from.
+    this.splits = splits;
   }
 }
 
@@ -155,7 +157,7 @@ export class Connection {
     if (seq != null && this.pending.has(seq) && msg.type !== "snapshot") {
       const { resolve, reject } = this.pending.get(seq);
       this.pending.delete(seq);
-      if (msg.type === "error") reject(new ServerError(msg.code, msg.message));
+      if (msg.type === "error") reject(new ServerError(msg.code, msg.message, msg.splits));
       else resolve(msg);
       // `joined` is also the room's business: it says which seat we hold.
       if (msg.type !== "joined" && msg.type !== "left") return;

@@ -5,6 +5,7 @@
 // rule and every card: this file only draws the view and sends what the player chose.
 
 import { h, clear, botBadge } from "./dom.js";
+import { chooseSplit } from "./declare.js";
 import {
   SUITS, SUIT_SYMBOLS, SUIT_NAMES, cardLabel, isRed, groupHand, possibleBids, levelName,
 } from "./cards.js";
@@ -516,7 +517,10 @@ export class TuolajiTable {
       await this.ctx.conn.request({ type: "tuolaji", action });
       this.selected.clear();
     } catch (err) {
-      this.ctx.toast(err.message);
+      if (err.code === "declare_structure" && err.splits) {
+        const declared = await chooseSplit(this.root, err.splits, (cards) => cardRow(cards));
+        if (declared) await this.act({ ...action, declared });
+      } else this.ctx.toast(err.message);
     }
   }
 

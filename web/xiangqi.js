@@ -24,6 +24,7 @@ const REASONS = {
   checkmate: "checkmate (将死)",
   no_legal_move: "no legal move (困毙)",
   perpetual_check: "perpetual check (长将)",
+  perpetual_chase: "perpetual chase (长捉)",
   repetition: "repetition",
   natural_limit: "the natural move limit (自然限着)",
   dead_position: "no attacking pieces left",

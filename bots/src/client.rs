@@ -576,7 +576,9 @@ where
                     }
                 }
             }
-            ServerMsg::Error { seq, code, message } => {
+            ServerMsg::Error {
+                seq, code, message, ..
+            } => {
                 if seq == Some(quick) {
                     return Err(ClientError::Refused { code, message });
                 }

@@ -115,14 +115,24 @@ fn some_throw(view: &TuolajiView) -> Option<TuolajiAction> {
                 .filter(|&&c| !order.is_trump(c) && c.suit() == Some(s))
                 .count()
         })?;
-    let cards: Vec<String> = hand
+    let cards: Vec<_> = hand
         .iter()
-        .filter(|&&c| !order.is_trump(c) && c.suit() == Some(suit))
-        .map(ToString::to_string)
+        .copied()
+        .filter(|&c| !order.is_trump(c) && c.suit() == Some(suit))
         .collect();
+    // 第十一条1: an ambiguous throw is declared (here as its first valid split).
+    let splits = qipai_games::tuolaji::declare::valid_splits(&order, &cards).ok()?;
+    let text = |c: &[qipai_games::cards::Card]| c.iter().map(ToString::to_string).collect();
+    let declared = (splits.len() > 1)
+        .then(|| {
+            splits
+                .first()
+                .map(|s| s.iter().map(|u| text(u.cards())).collect())
+        })
+        .flatten();
     (cards.len() > 1).then_some(TuolajiAction::Lead {
-        cards,
-        declared: None,
+        cards: text(&cards),
+        declared,
     })
 }
 

@@ -9,7 +9,9 @@
 //!
 //! Fields: `level` (rank: "2"…"10" or "T", "J", "Q", "K", "A"), `trump` (suit letter `s h c d`),
 //! `lead` (cards), optional `decomposition` (the leader's declared units, a list of card
-//! lists), then either or both of:
+//! lists: no two or more of them may together form one unit, `declaration_splits_unit`; a
+//! lead with more than one valid split must have one, else `declare_structure` with
+//! `"splits"` listing them, 第十一条1), then either or both of:
 //! - `hand` and `play`: is `play` a legal follow of the lead from `hand`? (第十一条2)
 //! - `others`: the other three holdings in play order from the leader (the second is the
 //!   leader's partner): does the lead, as a throw, stand? (第六条5, 第十六条)
@@ -24,8 +26,8 @@ use std::io::{BufRead, Write};
 
 use qipai_games::cards::{Card, CardCounts, Rank, Suit};
 use qipai_games::tuolaji::{
-    check_follow, check_throw, decompose, throw::beaters, validate_decomposition, Order,
-    ThrowCheck, TuolajiError,
+    check_follow, check_throw, declare::undeclared_units, throw::beaters, validate_decomposition,
+    Order, ThrowCheck, TuolajiError,
 };
 use qipai_games::Coded;
 use serde::{Deserialize, Serialize};
@@ -66,6 +68,9 @@ struct Verdict {
     beaten_by: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     beaters: Option<Vec<usize>>,
+    /// With `declare_structure`: the valid splits to declare one of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    splits: Option<Vec<Vec<Vec<Card>>>>,
 }
 
 fn parse_level(v: &Value) -> Result<Rank, String> {
@@ -96,6 +101,9 @@ fn refuse(verdict: &mut Verdict, e: &TuolajiError) {
     verdict.legal = false;
     verdict.reason = Some(e.to_string());
     verdict.code = Some(e.code().as_str());
+    if let TuolajiError::DeclareStructure { splits } = e {
+        verdict.splits = Some(splits.clone());
+    }
 }
 
 fn error(message: impl Into<String>) -> String {
@@ -132,7 +140,7 @@ fn judge(line: &str) -> String {
     };
     let units = match &s.decomposition {
         Some(declared) => validate_decomposition(&order, &s.lead, declared),
-        None => decompose(&order, &s.lead),
+        None => undeclared_units(&order, &s.lead),
     };
     let units = match units {
         Ok(units) => units,

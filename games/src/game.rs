@@ -107,6 +107,11 @@ pub enum Emit<E> {
 pub trait Coded {
     /// The code clients branch on; never reused for another meaning.
     fn code(&self) -> ErrorCode;
+
+    /// With `declare_structure`: the valid splits of the throw, for the client to choose.
+    fn splits(&self) -> Option<Vec<Vec<Vec<String>>>> {
+        None
+    }
 }
 
 /// One game's rules as a state machine the room can drive.

@@ -436,3 +436,29 @@ fn refused_actions_change_nothing() {
         assert_eq!(before, after, "{action:?} changed the table");
     }
 }
+
+/// 五(一)3 ("正在竞赛的当盘牌为最后一盘牌"): a last-hand call that lands in the pause between
+/// hands finds no hand in progress, so the next hand does not start: the round ends at the
+/// call, by the levels.
+#[test]
+fn a_last_call_between_hands_starts_no_next_hand() {
+    let mut s = settings();
+    s.rules.round_minutes = Some(20); // the call comes at 5 minutes
+    s.between_hands_ms = 10 * 60_000; // the first hand's result stays up 10 minutes
+    let mut game = TuolajiGame::new(&s, 3);
+    let mut now = 0;
+    let log = events_for(&drive(&mut game, &mut now, [true; 4], 5), None);
+    assert!(game.is_over());
+    let started = log
+        .iter()
+        .filter(|e| matches!(e, TuolajiEvent::HandStarted { .. }))
+        .count();
+    assert_eq!(started, 1, "no second hand started");
+    let tail: Vec<&TuolajiEvent> = log.iter().rev().take(2).collect();
+    assert!(matches!(
+        tail[0],
+        TuolajiEvent::GameOver { outcome } if outcome.reason == EndReason::RoundTime
+    ));
+    assert!(matches!(tail[1], TuolajiEvent::LastHand { .. }));
+    assert_eq!(now, 5 * 60_000, "the round ended at the call");
+}

@@ -268,6 +268,10 @@ pub enum ServerMsg {
         seq: Option<Seq>,
         code: ErrorCode,
         message: String,
+        /// With `declare_structure` only: the throw's valid splits, each a list of units
+        /// (card lists), for the player to declare one of (第十一条1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        splits: Option<Vec<Vec<Vec<String>>>>,
     },
     /// A request was accepted; its effects follow as events.
     Ok { seq: Seq },
@@ -323,6 +327,7 @@ impl ServerMsg {
             seq,
             code,
             message: message.into(),
+            splits: None,
         }
     }
 }

@@ -151,6 +151,11 @@ error_codes! {
     CaptureIncomplete = "capture_incomplete",
     /// A man moving backward without capturing.
     ManBackward = "man_backward",
+    /// A declared throw structure in which two or more units together form one unit.
+    DeclarationSplitsUnit = "declaration_splits_unit",
+    /// A throw that can be split into units in more than one valid way, led undeclared: the
+    /// leader must declare one (the message, and the error's `splits`, list them).
+    DeclareStructure = "declare_structure",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -224,6 +229,8 @@ mod tests {
                 "majority_capture",
                 "capture_incomplete",
                 "man_backward",
+                "declaration_splits_unit",
+                "declare_structure",
             ]
         );
     }

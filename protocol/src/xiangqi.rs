@@ -40,6 +40,11 @@ pub struct XiangqiOptions {
     /// practice and problems. Red or Black may be to move.
     #[serde(default)]
     pub start_fen: Option<String>,
+    /// A named preset whose values fill every option not given: `"competition"` (五(二)2:
+    /// 30+10, natural limit 40 moves with checks not counted, flag fall loses). Echoed in
+    /// the lobby.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
 }
 
 /// What a seated xiangqi player may do.
@@ -87,7 +92,7 @@ pub enum Status {
 pub struct GameResult {
     /// `None` for a draw or an aborted game.
     pub winner: Option<Side>,
-    /// `checkmate`, `no_legal_move`, `perpetual_check`, `repetition`, `natural_limit`,
+    /// `checkmate`, `no_legal_move`, `perpetual_check`, `perpetual_chase`, `repetition`, `natural_limit`,
     /// `dead_position`, `resignation`, `time_forfeit`, `agreement`, `abandoned`, `aborted`.
     pub reason: EndReason,
 }
@@ -105,6 +110,9 @@ pub enum EndReason {
     /// 4.1.7, 4.2.3: a third repetition in which one side checked with every move (长将);
     /// that side loses.
     PerpetualCheck,
+    /// 4.1.7 (长捉): a third repetition in which one side, checking never, chased one and the
+    /// same piece with every move while the other did not; that side loses.
+    PerpetualChase,
     /// 4.2.3: a third repetition with no perpetual checker (不变作和); a draw.
     Repetition,
     /// 4.2.4 自然限着: the configured number of full moves without a capture; a draw.
@@ -126,10 +134,11 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason.
-    pub const ALL: [EndReason; 11] = [
+    pub const ALL: [EndReason; 12] = [
         EndReason::Checkmate,
         EndReason::NoLegalMove,
         EndReason::PerpetualCheck,
+        EndReason::PerpetualChase,
         EndReason::Repetition,
         EndReason::NaturalLimit,
         EndReason::DeadPosition,
@@ -154,6 +163,7 @@ impl EndReason {
             EndReason::Repetition => 41,
             EndReason::NaturalLimit => 42,
             EndReason::DeadPosition => 43,
+            EndReason::PerpetualChase => 44,
         }
     }
 
@@ -168,6 +178,7 @@ impl EndReason {
             EndReason::Checkmate => "checkmate",
             EndReason::NoLegalMove => "no_legal_move",
             EndReason::PerpetualCheck => "perpetual_check",
+            EndReason::PerpetualChase => "perpetual_chase",
             EndReason::Repetition => "repetition",
             EndReason::NaturalLimit => "natural_limit",
             EndReason::DeadPosition => "dead_position",

@@ -4,6 +4,7 @@
 //! when it pays and keeps big trumps for the last trick. A pure function of the seat's view
 //! and the events it saw.
 
+use qipai_games::cards::Card;
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent};
 
 use super::bidding::{choose_bid, name_trump};
@@ -55,10 +56,11 @@ impl TuolajiBot {
             }
             Phase::Leading { .. } => {
                 let s = Situation::new(seat, v, &self.memory)?;
-                let cards = choose_lead(&s)?;
+                let lead = choose_lead(&s)?;
+                let text = |c: &[Card]| c.iter().map(ToString::to_string).collect();
                 Some(TuolajiAction::Lead {
-                    cards: cards.iter().map(ToString::to_string).collect(),
-                    declared: None,
+                    cards: text(&lead.cards),
+                    declared: lead.declared.map(|d| d.iter().map(|u| text(u)).collect()),
                 })
             }
             Phase::Following { .. } => {

@@ -1,8 +1,12 @@
 //! Leading (第十一条1, 第六条5): safe throws first (unbeatable by any combination of the
 //! unseen cards, in a type no opponent is known to ruff), then sure winners, then a low
 //! card for a partner who can ruff, then the cheapest low card of a short suit.
+//!
+//! A throw with several valid splits must be declared (第十一条1): the bot declares the
+//! split that suits it, one that no unseen combination beats, the strongest such first.
 
 use qipai_games::cards::Card;
+use qipai_games::tuolaji::declare::valid_splits;
 use qipai_games::tuolaji::suggest::candidate_leads;
 use qipai_games::tuolaji::throw::can_beat;
 use qipai_games::tuolaji::{check_throw, decompose, CardType, ThrowCheck, Unit};
@@ -25,6 +29,28 @@ fn opponent_void(s: &Situation, ty: CardType) -> bool {
 /// it is out for everybody to follow `n` cards.
 fn ruff_safe(s: &Situation, ty: CardType, n: usize) -> bool {
     ty == CardType::Trump || (!opponent_void(s, ty) && s.unseen_of(ty) >= 3 * n)
+}
+
+/// A lead: its cards, and the declared split when the throw has several (第十一条1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lead {
+    pub cards: Vec<Card>,
+    pub declared: Option<Vec<Vec<Card>>>,
+}
+
+/// 第十一条1: the split of `cards` to declare: `None` when it has one valid split (the
+/// engine needs no declaration), else the first valid split (canonical first) that no
+/// unseen combination beats, or failing that the canonical one.
+fn declaration(s: &Situation, cards: &[Card]) -> Option<Vec<Vec<Card>>> {
+    let splits = valid_splits(&s.order, cards).ok()?;
+    if splits.len() < 2 {
+        return None;
+    }
+    let safe = splits
+        .iter()
+        .find(|units| check_throw(&s.order, units, &[&s.unseen]) == ThrowCheck::Unbeatable)
+        .or(splits.first())?;
+    Some(safe.iter().map(|u| u.cards().to_vec()).collect())
 }
 
 /// 第六条5: the best safe throw: in one type, every unit the seat holds that no unseen
@@ -65,11 +91,20 @@ fn safe_throw(s: &Situation) -> Option<Vec<Card>> {
     best.map(|(_, c)| c)
 }
 
-/// The lead to make: its cards (the engine's canonical decomposition applies).
-pub fn choose_lead(s: &Situation) -> Option<Vec<Card>> {
-    if let Some(throw) = safe_throw(s) {
-        return Some(throw);
+/// The lead to make, declared when it must be.
+pub fn choose_lead(s: &Situation) -> Option<Lead> {
+    if let Some(cards) = safe_throw(s) {
+        let declared = declaration(s, &cards);
+        return Some(Lead { cards, declared });
     }
+    choose_unit(s).map(|cards| Lead {
+        cards,
+        declared: None,
+    })
+}
+
+/// A one-unit lead (never ambiguous).
+fn choose_unit(s: &Situation) -> Option<Vec<Card>> {
     let units: Vec<Unit> = candidate_leads(&s.order, &s.hand, CANDIDATES)
         .into_iter()
         .filter_map(|c| Unit::new(&s.order, &c).ok())

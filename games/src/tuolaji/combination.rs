@@ -273,13 +273,15 @@ fn best_split(shape: &Shape, memo: &mut HashMap<u128, (Vec<UnitKind>, usize)>) -
 }
 
 /// 第十一条1: checks a throw structure the leader declares (拐拖/俘虏) and returns its
-/// units, highest priority first. Each declared unit must be a unit, all of one type, and
-/// together they must hold exactly `cards`.
+/// units, highest priority first. Each declared unit must be a unit, all of one type,
+/// together they must hold exactly `cards`, and no two or more of them may together form
+/// one unit (`rules/tuolaji.md`: a declaration may not split a unit).
 ///
 /// # Errors
 /// [`TuolajiError::EmptyPlay`], [`TuolajiError::MixedTypes`], [`TuolajiError::NotAUnit`]
 /// for a declared unit that is none, [`TuolajiError::DecompositionMismatch`] when the
-/// declared units do not hold exactly the cards played.
+/// declared units do not hold exactly the cards played,
+/// [`TuolajiError::DeclarationSplitsUnit`] when some of them form one unit.
 pub fn validate_decomposition(
     order: &Order,
     cards: &[Card],
@@ -298,6 +300,9 @@ pub fn validate_decomposition(
         .iter()
         .map(|u| Unit::new(order, u))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(unit) = super::declare::merged_unit(order, &units) {
+        return Err(TuolajiError::DeclarationSplitsUnit { unit });
+    }
     sort_by_priority(&mut units);
     Ok(units)
 }

@@ -34,6 +34,16 @@ pub enum TuolajiError {
         played: Vec<Card>,
     },
 
+    /// 第十一条1, 第六条: declared units that together form one unit (a pair declared as two
+    /// singles, a tractor as its pairs).
+    #[error("第六条: a declaration may not split a unit: {} is one unit", format_cards(.unit))]
+    DeclarationSplitsUnit { unit: Vec<Card> },
+
+    /// 第十一条1: the throw can be split into units in more than one valid way; the leader
+    /// must declare which (`splits` lists them, each a list of units).
+    #[error("第十一条1: say how this throw is made up: {}", describe_splits(.splits))]
+    DeclareStructure { splits: Vec<Vec<Vec<Card>>> },
+
     /// 第十一条2: a follow has as many cards as the lead.
     #[error("第十一条2: you must play {required} cards, not {played}")]
     WrongCount { required: usize, played: usize },
@@ -155,6 +165,8 @@ impl Coded for TuolajiError {
             TuolajiError::MixedTypes { .. } => ErrorCode::MixedTypes,
             TuolajiError::NotAUnit { .. } => ErrorCode::NotAUnit,
             TuolajiError::DecompositionMismatch { .. } => ErrorCode::DecompositionMismatch,
+            TuolajiError::DeclarationSplitsUnit { .. } => ErrorCode::DeclarationSplitsUnit,
+            TuolajiError::DeclareStructure { .. } => ErrorCode::DeclareStructure,
             TuolajiError::WrongCount { .. } => ErrorCode::WrongCardCount,
             TuolajiError::MustFollowType { .. } | TuolajiError::MustPlayAllOfType { .. } => {
                 ErrorCode::MustFollowType
@@ -162,4 +174,18 @@ impl Coded for TuolajiError {
             TuolajiError::MustMatchStructure { .. } => ErrorCode::MustMatchStructure,
         }
     }
+}
+
+/// The splits of a throw for a message: `[QsQsQs][KsKs] or [QsQsKsKs][Qs]`.
+fn describe_splits(splits: &[Vec<Vec<Card>>]) -> String {
+    splits
+        .iter()
+        .map(|units| {
+            units
+                .iter()
+                .map(|u| format!("[{}]", format_cards(u)))
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" or ")
 }

@@ -72,6 +72,22 @@ impl Coded for TuolajiGameError {
             TuolajiGameError::NotStarted => ErrorCode::NotStarted,
         }
     }
+
+    fn splits(&self) -> Option<Vec<Vec<Vec<String>>>> {
+        match self {
+            TuolajiGameError::Rule(TuolajiError::DeclareStructure { splits }) => Some(
+                splits
+                    .iter()
+                    .map(|s| {
+                        s.iter()
+                            .map(|u| u.iter().map(ToString::to_string).collect())
+                            .collect()
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
 }
 
 /// The seed of hand `number` (1 for the first) of a table seeded with `seed`: a replay
@@ -202,12 +218,23 @@ impl TuolajiGame {
         let result = match step {
             Step::LastCall => {
                 self.last_call_made = true;
-                return match game.round_ends_at() {
-                    Some(at) => vec![Emit::All(TuolajiEvent::LastHand {
-                        round_ends_at: at.0,
-                    })],
-                    None => Vec::new(),
-                };
+                let mut out: Vec<_> = game
+                    .round_ends_at()
+                    .map(|at| {
+                        Emit::All(TuolajiEvent::LastHand {
+                            round_ends_at: at.0,
+                        })
+                    })
+                    .into_iter()
+                    .collect();
+                // 五(一)3: called between hands, the next hand does not start.
+                if let Some(outcome) = game.call_last_hand() {
+                    self.next_hand_at = None;
+                    out.push(Emit::All(TuolajiEvent::GameOver {
+                        outcome: outcome_out(outcome),
+                    }));
+                }
+                return out;
             }
             Step::NextHand => {
                 let number = self.hand_number + 1;

@@ -159,6 +159,17 @@ impl Match {
             .map(|end| end - Millis(self.options.last_call_ms()))
     }
 
+    /// 五(一)3: the last hand is called. The hand in progress is the last; when none is (the
+    /// call lands in the pause between hands, the last hand already scored), no next hand
+    /// starts and the round ends now, by the levels. Returns the outcome if it ended.
+    pub fn call_last_hand(&mut self) -> Option<&MatchOutcome> {
+        if self.outcome.is_none() && self.hand.is_done() && self.hand_scored {
+            self.outcome = Some(MatchOutcome::by_levels(self.levels));
+            return self.outcome.as_ref();
+        }
+        None
+    }
+
     /// Whether the hand in progress at `now` is the round's last one.
     pub fn is_last_hand(&self, now: Millis) -> bool {
         self.last_call_at().is_some_and(|at| now >= at)

@@ -4,6 +4,8 @@
 //! - [`order`]: trumps, card types and slots (第四条, 第五条).
 //! - [`combination`]: units ([`Unit`], [`UnitKind`]), the canonical decomposition and
 //!   declared throw structures (第六条).
+//! - [`declare`]: valid splits of a throw, declarations that split a unit, and when the
+//!   leader must declare (第十一条1).
 //! - [`follow`]: `match()`, follow legality with explanations, suggested and candidate
 //!   follows (第十一条2).
 //! - [`throw`]: whether a throw is unbeatable, and the unit forced when it fails
@@ -33,6 +35,7 @@ pub mod bid;
 pub mod bottom;
 pub mod combination;
 pub mod deal;
+pub mod declare;
 pub mod error;
 pub mod fold;
 pub mod follow;

@@ -52,6 +52,24 @@ impl Default for TuolajiOptions {
 }
 
 impl TuolajiOptions {
+    /// The preset names [`TuolajiOptions::preset`] knows.
+    pub const PRESETS: &'static [&'static str] = &["competition"];
+
+    /// 五(一)3, the competition's settings: a 90-minute round whose hand in progress at 75
+    /// minutes (15 before the end) is the last; the rest as the default.
+    pub fn competition() -> TuolajiOptions {
+        TuolajiOptions {
+            round_minutes: Some(90),
+            last_call_minutes: 15,
+            ..TuolajiOptions::default()
+        }
+    }
+
+    /// The options a preset names (`competition`), if it is one.
+    pub fn preset(name: &str) -> Option<TuolajiOptions> {
+        (name == "competition").then(TuolajiOptions::competition)
+    }
+
     /// The options tests use: the page's rules with no pause between dealt cards.
     pub fn for_tests() -> TuolajiOptions {
         TuolajiOptions {
@@ -87,5 +105,14 @@ mod tests {
         assert_eq!(o.round_ms(), Some(5_400_000));
         assert_eq!(o.last_call_ms(), 900_000);
         assert!(!o.joker_bids);
+    }
+
+    /// 五(一)3: the competition preset: a 90-minute round, the last hand called at 75.
+    #[test]
+    fn competition_preset() {
+        let o = TuolajiOptions::preset("competition").unwrap();
+        assert_eq!(o.round_ms(), Some(90 * 60_000));
+        assert_eq!(o.round_ms().unwrap() - o.last_call_ms(), 75 * 60_000);
+        assert_eq!(TuolajiOptions::preset("club"), None);
     }
 }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::board::Side;
+use super::chase;
 use super::error::XiangqiError;
 use super::moves::Move;
 use super::notation;
@@ -56,6 +57,16 @@ impl Default for EndRules {
         EndRules {
             natural_limit_moves: 60,
             natural_limit_counts_checks: true,
+        }
+    }
+}
+
+impl EndRules {
+    /// 五(二)2: the competition's natural limit, 40 moves with checks not counted (将军不计).
+    pub const fn competition() -> EndRules {
+        EndRules {
+            natural_limit_moves: 40,
+            natural_limit_counts_checks: false,
         }
     }
 }
@@ -208,7 +219,9 @@ impl History {
     /// 4.2.3, 4.1.7: the current position (same board, same side to move) stands for the
     /// third time since the last capture. The cycle judged is every move from its first
     /// occurrence to now: a side that checked with each of its moves there while the other
-    /// did not loses (长将); otherwise the game is drawn.
+    /// did not loses (长将); with no perpetual checker, a side that chased one and the same
+    /// piece with each of its moves while the other did not loses (长捉, [`chase`]);
+    /// otherwise the game is drawn.
     fn repetition_outcome(&self) -> Option<Outcome> {
         let now = self.position();
         let last_capture = self
@@ -245,13 +258,27 @@ impl History {
                 .filter(|&(k, _)| mover_of(k) == side)
                 .all(|(_, m)| m.check)
         };
-        Some(
-            match (checks_always(Side::Red), checks_always(Side::Black)) {
+        let checks = (checks_always(Side::Red), checks_always(Side::Black));
+        if checks.0 || checks.1 {
+            return Some(match checks {
                 (true, false) => Outcome::win(Side::Black, EndReason::PerpetualCheck),
                 (false, true) => Outcome::win(Side::Red, EndReason::PerpetualCheck),
                 _ => Outcome::draw(EndReason::Repetition),
-            },
-        )
+            });
+        }
+        // Check outranks chase: only with no perpetual checker is 长捉 judged.
+        let from = if first == 0 {
+            &self.start
+        } else {
+            self.after.get(first - 1)?
+        };
+        let moves: Vec<Move> = cycle.iter().map(|m| m.mv).collect();
+        let chases = |side| chase::chases_always(from, &moves, side);
+        Some(match (chases(Side::Red), chases(Side::Black)) {
+            (true, false) => Outcome::win(Side::Black, EndReason::PerpetualChase),
+            (false, true) => Outcome::win(Side::Red, EndReason::PerpetualChase),
+            _ => Outcome::draw(EndReason::Repetition),
+        })
     }
 
     /// 4.2.1 as the rules page reads it: no rook, horse, cannon or pawn on the board.
@@ -282,6 +309,7 @@ mod tests {
                 (30, "checkmate"),
                 (32, "no_legal_move"),
                 (40, "perpetual_check"),
+                (44, "perpetual_chase"),
                 (41, "repetition"),
                 (42, "natural_limit"),
                 (43, "dead_position"),
@@ -305,6 +333,14 @@ mod tests {
         let rules = EndRules::default();
         assert_eq!(rules.natural_limit_moves, 60);
         assert!(rules.natural_limit_counts_checks);
+    }
+
+    /// 五(二)2: the competition's limit is 40 moves, checks not counted.
+    #[test]
+    fn competition_rules() {
+        let rules = EndRules::competition();
+        assert_eq!(rules.natural_limit_moves, 40);
+        assert!(!rules.natural_limit_counts_checks);
     }
 
     /// A finished game refuses moves and a second ending.

@@ -35,8 +35,30 @@ pub struct XiangqiSettings {
     pub max_lag_ms: u64,
 }
 
+impl XiangqiSettings {
+    /// The preset names [`XiangqiSettings::preset`] knows.
+    pub const PRESETS: &'static [&'static str] = &["competition"];
+
+    /// 五(二)2, the competition's settings: 30 minutes each + 10 s a move, flag fall loses,
+    /// natural limit 40 moves with checks not counted (将军不计); the rest as the default.
+    pub fn competition() -> XiangqiSettings {
+        XiangqiSettings {
+            time_control: TimeControl::preset("competition").unwrap_or_default(),
+            end_rules: EndRules::competition(),
+            ..XiangqiSettings::default()
+        }
+    }
+
+    /// The settings a preset names (`competition`), if it is one.
+    pub fn preset(name: &str) -> Option<XiangqiSettings> {
+        (name == "competition").then(XiangqiSettings::competition)
+    }
+}
+
 impl Default for XiangqiSettings {
-    /// The competition's settings: 30 minutes + 10 s, 60-move natural limit.
+    /// A plain table: 30 minutes + 10 s, natural limit 60 moves with checks counted (the
+    /// rules' 4.2.4). This is not the competition's setting: see
+    /// [`XiangqiSettings::competition`].
     fn default() -> XiangqiSettings {
         XiangqiSettings {
             start: Position::start(),

@@ -11,6 +11,7 @@
 //! - [`position`]: [`Position`]: board + side to move + counters; legal moves, check,
 //!   checked [`Position::play`], unchecked [`Position::make`]/[`Position::unmake`], perft.
 //! - [`notation`]: FEN ([`notation::fen`]) and Chinese move notation ([`notation::chinese()`]).
+//! - [`chase`]: which pieces a move chases, and perpetual chase over a cycle (长捉, 4.1.7).
 //! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`] and [`EndReason`] (第4条).
 //! - [`error`]: [`XiangqiError`], every refusal with its wire code.
 //! - [`game`]: [`XiangqiGame`], the timed game the server's room drives (clock, resignation,
@@ -18,6 +19,7 @@
 //! - [`view`]: [`view::fold`], the one function that applies an event to a view.
 
 pub mod board;
+pub mod chase;
 pub mod end;
 pub mod error;
 pub mod game;

@@ -314,7 +314,12 @@ impl<G: OnWire> Room<G> {
             }
             Err(e) => {
                 use qipai_games::Coded;
-                outbox.send(&error(seq, e.code(), e.to_string()));
+                outbox.send(&ServerMsg::Error {
+                    seq: Some(seq),
+                    code: e.code(),
+                    message: e.to_string(),
+                    splits: e.splits(),
+                });
             }
         }
     }

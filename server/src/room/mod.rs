@@ -7,6 +7,7 @@
 //! - [`wire`]: how each game's actions, views and events map onto the protocol's enums.
 
 pub mod actor;
+mod preset;
 pub mod wire;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -107,6 +107,7 @@ fn tuolaji_settings(
     o: &TuolajiOptions,
     config: &Config,
 ) -> Result<(TuolajiOptions, TuolajiSettings), WireError> {
+    let o = &super::preset::tuolaji(o)?;
     let d = &config.tuolaji;
     if o.joker_bids.unwrap_or(d.joker_bids) {
         return Err(WireError {
@@ -142,6 +143,7 @@ fn tuolaji_settings(
         last_call_minutes: Some(r.last_call_minutes),
         joker_bids: Some(false),
         between_hands_ms: Some(settings.between_hands_ms),
+        preset: o.preset.clone(),
     };
     Ok((options, settings))
 }
@@ -151,6 +153,7 @@ fn xiangqi_settings(
     o: &XiangqiOptions,
     config: &Config,
 ) -> Result<(XiangqiOptions, XiangqiSettings), WireError> {
+    let o = &super::preset::xiangqi(o)?;
     let defaults = &config.xiangqi;
     let text = o.time_control.as_deref().unwrap_or(&defaults.time_control);
     let bad = |message: String| WireError {
@@ -207,6 +210,7 @@ fn xiangqi_settings(
         natural_limit_moves: Some(natural_limit_moves),
         natural_limit_counts_checks: Some(counts_checks),
         start_fen,
+        preset: o.preset.clone(),
     };
     Ok((options, settings))
 }

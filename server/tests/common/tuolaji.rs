@@ -216,6 +216,7 @@ impl Player {
                     seq: Some(s),
                     code,
                     message,
+                    ..
                 } if s == seq => return Err((code, message)),
                 other => self.pending.push_back(other),
             }

@@ -8,7 +8,8 @@ use crate::cards::{Card, CardCounts};
 use crate::{Millis, Seat};
 
 use super::super::bottom::points_in;
-use super::super::combination::{decompose, validate_decomposition, Unit};
+use super::super::combination::{validate_decomposition, Unit};
+use super::super::declare::undeclared_units;
 use super::super::error::TuolajiError;
 use super::super::follow::check_follow;
 use super::super::level::{next_dealer, next_seat, Team};
@@ -92,7 +93,8 @@ impl Hand {
 
     /// 第十一条1: a lead: one unit, or a throw checked unbeatable against the others'
     /// cards (第六条5); a failed throw costs `throw_penalty` and its forced unit is led
-    /// instead (第十六条).
+    /// instead (第十六条). A declaration may not split a unit, and a throw with several
+    /// valid splits must be declared ([`undeclared_units`]).
     pub(super) fn lead(
         &mut self,
         seat: Seat,
@@ -111,7 +113,7 @@ impl Hand {
         self.check_held(seat, &cards)?;
         let units = match &declared {
             Some(declared) => validate_decomposition(&order, &cards, declared)?,
-            None => decompose(&order, &cards)?,
+            None => undeclared_units(&order, &cards)?,
         };
         let mut events = Vec::new();
         let units = if units.len() > 1 {
