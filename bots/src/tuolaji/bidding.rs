@@ -3,7 +3,9 @@
 //! random deal gives (54 trumps among 162 cards).
 
 use qipai_games::cards::{Card, CardCounts, Rank, Suit};
+use qipai_games::tuolaji::view::legal_bids;
 use qipai_games::tuolaji::Order;
+use qipai_games::Seat;
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiView};
 
 use super::read;
@@ -58,11 +60,8 @@ pub fn choose_bid(seat: u8, view: &TuolajiView) -> Option<TuolajiAction> {
         Some(b) if read::team(b.seat) == read::team(seat) => false,
         Some(b) => usize::from(count) > b.cards.len() && strength >= par + 4,
     };
-    let fits = match standing {
-        Some(b) => usize::from(count) > b.cards.len(),
-        None => true,
-    };
-    (wanted && fits).then(|| TuolajiAction::Bid {
-        cards: vec![Card::new(level, suit).to_string(); usize::from(count)],
-    })
+    let cards = vec![Card::new(level, suit).to_string(); usize::from(count)];
+    // Whether the rule accepts it is the rule's to say (第十条, in `games`).
+    (wanted && legal_bids(view, Seat(seat)).contains(&cards))
+        .then_some(TuolajiAction::Bid { cards })
 }

@@ -6,7 +6,7 @@
 //! Events that concern one's own cards need the seat: the client gives it with
 //! [`Table::seat`] (the snapshot's `you`); until then the view folds as a spectator's.
 
-use qipai_games::tuolaji::view::fold;
+use qipai_games::tuolaji::view::{fold, legal_bids};
 use qipai_games::{Seat, Viewer};
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiView};
 use qipai_protocol::{ClientMsg, Event, RoomOptions, Seq, View};
@@ -63,18 +63,9 @@ fn awaits_turn(event: &TuolajiEvent) -> bool {
     )
 }
 
-/// Whether `seat` could show level cards now (第十条): during the deal or the bid window,
-/// holding more identical level cards of one suit than the standing bid shows (or than
-/// its own standing bid, to strengthen), while the standing bid is below three.
+/// Whether `seat` could show level cards now (第十条), by the rule in `games`.
 fn may_bid(view: &TuolajiView, seat: u8) -> bool {
-    if !matches!(view.phase, Phase::Dealing | Phase::Bidding { .. }) {
-        return false;
-    }
-    let standing = view.bids.last().map_or(0, |b| b.cards.len());
-    if view.bids.last().is_some_and(|b| b.seat != seat) && standing >= 3 {
-        return false;
-    }
-    most_level_cards(view) > standing
+    !legal_bids(view, Seat(seat)).is_empty()
 }
 
 /// The most identical level cards of one suit in the seat's hand.

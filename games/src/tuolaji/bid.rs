@@ -47,6 +47,28 @@ impl Bidding {
         }
     }
 
+    /// The bids of a hand whose level rank is `level`, as they were accepted (e.g. read
+    /// back from a view's `bids`).
+    pub fn from_history(level: Rank, history: Vec<(Bid, BidKind)>) -> Bidding {
+        Bidding { level, history }
+    }
+
+    /// Every bid `seat`, holding `holding`, could make now: for each suit, each number of
+    /// its identical level cards that [`Bidding::check`] accepts, fewest first.
+    pub fn legal(&self, seat: Seat, holding: &CardCounts) -> Vec<Vec<Card>> {
+        let mut out = Vec::new();
+        for suit in Suit::ALL {
+            let card = Card::new(self.level, suit);
+            for n in 1..=holding.count(card) {
+                let cards = vec![card; usize::from(n)];
+                if self.check(seat, &cards, holding).is_ok() {
+                    out.push(cards);
+                }
+            }
+        }
+        out
+    }
+
     /// The standing bid (the last accepted one).
     pub fn current(&self) -> Option<Bid> {
         self.history.last().map(|(b, _)| *b)
