@@ -9,6 +9,14 @@ use tokio::process::{Child, Command};
 
 use crate::LoadtestError;
 
+/// The per-address budgets a spawned server gets, since the whole load comes from one
+/// address (the values match `loadtest/closed-loop.toml`).
+const ADDRESS_BUDGETS: [(&str, &str); 3] = [
+    ("QIPAI_LIMITS__MAX_CONNECTIONS_PER_ADDR", "20000"),
+    ("QIPAI_LIMITS__ROOMS_PER_ADDR", "20000"),
+    ("QIPAI_LIMITS__MAX_ROOMS", "20000"),
+];
+
 /// How long the server has to start listening.
 const START_SECS: u64 = 20;
 
@@ -60,6 +68,14 @@ impl SpawnedServer {
         let mut cmd = Command::new(bin);
         if let Some(config) = config {
             cmd.arg("--config").arg(config);
+        }
+        // Every client of the load generator comes from 127.0.0.1, so the per-address budgets
+        // (PROTOCOL.md §13) would measure refusals: they and the room total get the
+        // server-wide size, unless the environment names them itself.
+        for (key, value) in ADDRESS_BUDGETS {
+            if std::env::var_os(key).is_none() {
+                cmd.env(key, value);
+            }
         }
         cmd.env("QIPAI_SERVER__ADDR", addr.to_string())
             .env("RUST_LOG", "error")
