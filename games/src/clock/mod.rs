@@ -147,8 +147,8 @@ impl Clock {
 
     /// Counts a move of `side` that is not timed: online, the clock does not run before a
     /// side's first move (xiangqi rules, "Clocks" **\[D\]**). The move counts toward the
-    /// period's moves, and completing a period adds the next one's time as usual; no Fischer
-    /// increment is added **\[D\]**, as on lichess: a move that cost no time earns none.
+    /// period's moves, and completing a period adds the next one's time as usual; it earns
+    /// its Fischer increment like every move (五(二)2: 每步加10秒, each move adds 10 s).
     ///
     /// # Errors
     /// [`TurnError::NoSuchSide`], [`TurnError::Flagged`], or [`TurnError::AlreadyRunning`]
@@ -158,7 +158,7 @@ impl Clock {
             return Err(TurnError::AlreadyRunning { side });
         }
         let account = usable(&mut self.sides, side)?;
-        count_move(&self.control, account, false);
+        count_move(&self.control, account, true);
         Ok(())
     }
 

@@ -107,22 +107,22 @@ fn charged_time_is_never_negative() {
 }
 
 /// Clocks **[D]**: the clock does not run before each side's first move; those moves count
-/// but earn no increment (a move that cost no time earns none, as on lichess).
+/// and, 五(二)2 (每步加10秒: every move adds 10 s), earn their increment.
 #[test]
 fn first_moves_are_free() {
     let mut clock = Clock::new(&TimeControl::default(), 500);
     clock.free_move(0).unwrap();
     clock.free_move(1).unwrap();
     assert_eq!((clock.moves(0), clock.moves(1)), (1, 1));
-    assert_eq!(clock.remaining(0, min(5)), min(30));
-    assert_eq!(clock.remaining(1, min(5)), min(30));
+    assert_eq!(clock.remaining(0, min(5)), min(30) + sec(10));
+    assert_eq!(clock.remaining(1, min(5)), min(30) + sec(10));
     assert_eq!(clock.running(), None);
     clock.start(0, min(5)).unwrap();
     assert_eq!(
         clock.press(0, min(5) + sec(3), 0),
         Ok(Press::Ok {
             charged_ms: sec(3),
-            remaining_ms: min(30) + sec(7),
+            remaining_ms: min(30) + sec(10) + sec(7),
         })
     );
     assert_eq!(clock.moves(0), 2);

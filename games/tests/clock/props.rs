@@ -71,7 +71,7 @@ fn turn() -> impl Strategy<Value = Turn> {
         })
 }
 
-/// The time a side has earned after `moves` moves, `timed` of them pressed in time: the start,
+/// The time a side has earned after `moves` moves, `timed` of them earning an increment (in time, or free first moves): the start,
 /// one increment per timed move (Fischer), and one period's time per completed period (the
 /// period boundaries are the running sums of the periods' moves, the last one repeating).
 fn earned(control: &TimeControl, moves: u32, timed: u64) -> u64 {
@@ -129,6 +129,7 @@ proptest! {
             if t.free {
                 clock.free_move(side).unwrap();
                 ledger[side].moves += 1;
+                ledger[side].timed += 1;
             } else {
                 clock.start(side, now).unwrap();
                 let before = clock.remaining(side, now);
