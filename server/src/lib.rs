@@ -10,6 +10,7 @@
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
 //! - [`metrics`]: counters for `GET /metrics`.
+//! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
@@ -20,6 +21,7 @@ pub mod http;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
+pub mod persist;
 pub mod player;
 pub mod ratelimit;
 pub mod room;
@@ -41,4 +43,6 @@ pub struct Shared {
     pub sessions: Arc<session::Sessions>,
     pub metrics: Arc<metrics::Metrics>,
     pub shutdown: shutdown::Shutdown,
+    /// The durable store, when one is configured.
+    pub persist: Option<persist::Persist>,
 }

@@ -8,7 +8,7 @@ use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus, WireEr
 
 use crate::clock::ServerClock;
 use crate::config::Config;
-use crate::room::actor::{RoomParts, RoomTimings};
+use crate::room::actor::{Journal, RoomParts, RoomTimings};
 use crate::room::{wire, RoomHandle, Summon};
 use crate::shutdown::Shutdown;
 
@@ -21,12 +21,21 @@ pub struct Lobby {
     shutdown: Shutdown,
     /// Seats a server bot; set once the server's shared state exists.
     summon: OnceLock<Summon>,
+    /// The store's writer, when there is a store: every room logs itself there.
+    writer: OnceLock<qipai_store::writer::Writer>,
 }
 
 impl Lobby {
     /// Gives the lobby the way to seat server bots (a second call changes nothing).
     pub fn set_summon(&self, summon: Summon) {
         let _ = self.summon.set(summon);
+    }
+
+    /// Gives the lobby the store's writer, and the first room id it may use (ids go on
+    /// after a restart).
+    pub fn set_store(&self, writer: qipai_store::writer::Writer, next_id: RoomId) {
+        let _ = self.writer.set(writer);
+        self.next_id.fetch_max(next_id, Ordering::Relaxed);
     }
 
     /// An empty lobby.
@@ -38,6 +47,7 @@ impl Lobby {
             clock,
             shutdown,
             summon: OnceLock::new(),
+            writer: OnceLock::new(),
         }
     }
 
@@ -84,6 +94,33 @@ impl Lobby {
     /// `bad_options` naming what is wrong.
     pub fn create(&self, options: RoomOptions, bots: bool) -> Result<RoomHandle, WireError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let seed = rand::random();
+        let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
+        self.open(id, options, bots, seed, journal)
+    }
+
+    /// Reopens a room from its log after a restart (see `persist`).
+    ///
+    /// # Errors
+    /// `bad_options` when the stored options are no longer valid.
+    pub fn reopen(&self, log: qipai_store::RoomLog) -> Result<RoomHandle, WireError> {
+        let options = rmp_serde::from_slice(&log.room.options).map_err(|e| WireError {
+            code: qipai_protocol::ErrorCode::BadOptions,
+            message: format!("stored options: {e}"),
+        })?;
+        let (id, seed) = (log.room.id, log.room.seed);
+        let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
+        self.open(id, options, false, seed, journal)
+    }
+
+    fn open(
+        &self,
+        id: RoomId,
+        options: RoomOptions,
+        bots: bool,
+        seed: u64,
+        journal: Option<Journal>,
+    ) -> Result<RoomHandle, WireError> {
         let fill_ms = match options.game() {
             GameKind::Xiangqi => self.config.xiangqi.bot_fill_ms,
             GameKind::Tuolaji => self.config.tuolaji.bot_fill_ms,
@@ -106,8 +143,9 @@ impl Lobby {
             shutdown: self.shutdown.clone(),
             bot_fill,
             summon: self.summon.get().cloned(),
+            journal,
         };
-        wire::open(parts, &self.config, rand::random())
+        wire::open(parts, &self.config, seed)
     }
 
     /// Waiting rooms with the same options (after defaults are filled in) and a free seat,

@@ -30,8 +30,11 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding {}", config.server.addr))?;
     let (trigger, shutdown) = shutdown::channel();
-    let server = tokio::spawn(qipai_server::run(listener, config, shutdown));
-    signal().await;
+    let mut server = tokio::spawn(qipai_server::run(listener, config, shutdown));
+    tokio::select! {
+        () = signal() => {}
+        _ = &mut server => anyhow::bail!("the server stopped (see the log above)"),
+    }
     tracing::info!("shutting down");
     trigger.fire();
     server.await.context("the server task failed")?;

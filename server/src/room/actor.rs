@@ -24,8 +24,12 @@ use super::{encode_frame, Command, Outbox, RoomHandle, Summon, Who};
 use crate::clock::ServerClock;
 use crate::shutdown::Shutdown;
 
+mod durable;
 mod publish;
 mod seating;
+
+pub use durable::{Journal, ReplayError};
+use qipai_store::StepKind;
 
 /// Room timings from the configuration.
 #[derive(Clone, Copy, Debug)]
@@ -84,6 +88,8 @@ pub struct Room<G: OnWire> {
     /// Per seat: the player (id and name) who stayed away past the grace while a bot plays
     /// the seat; the seat is theirs again when they come back.
     reserved: Vec<Option<(PlayerId, String)>>,
+    /// The write-ahead log in the store (`durable`); `None` without a store.
+    journal: Option<Journal>,
 }
 
 /// Everything a new room needs besides its game.
@@ -99,6 +105,8 @@ pub struct RoomParts {
     pub bot_fill: Option<Millis>,
     /// How bots are seated; without it (tests of the bare server) no bot ever comes.
     pub summon: Option<Summon>,
+    /// Where the room logs itself, or the log it reopens from.
+    pub journal: Option<Journal>,
 }
 
 impl<G: OnWire> Room<G> {
@@ -122,7 +130,7 @@ impl<G: OnWire> Room<G> {
         parts.registry.insert(parts.id, handle.clone());
         let fill_delay = parts.summon.as_ref().and(parts.bot_fill);
         let reserved = vec![None; seats.len()];
-        let room = Room {
+        let mut room = Room {
             id: parts.id,
             options: parts.options,
             game,
@@ -141,7 +149,11 @@ impl<G: OnWire> Room<G> {
             fill_at: None,
             summon: parts.summon,
             reserved,
+            journal: parts.journal,
         };
+        if !room.restore() {
+            return handle;
+        }
         let span = tracing::info_span!("room", room = parts.id, game = ?G::KIND);
         tokio::spawn(tracing::Instrument::instrument(room.run(), span));
         handle
@@ -154,12 +166,13 @@ impl<G: OnWire> Room<G> {
             let deadline = self.next_deadline().map(|d| self.clock.instant(d));
             tokio::select! {
                 cmd = self.inbox.recv() => match cmd {
-                    Some(cmd) => self.on_command(cmd),
+                    Some(cmd) => if let Some(cmd) = self.rebot(cmd) { self.on_command(cmd) },
                     None => break,
                 },
                 () = sleep_until(deadline) => self.on_deadline(),
                 () = shutdown.wait() => break,
             }
+            self.settle().await;
             if self.finished() {
                 break;
             }
@@ -274,12 +287,9 @@ impl<G: OnWire> Room<G> {
                 return;
             }
         };
+        let logged = self.log_bytes(&action);
         match self.game.apply(seat, action, received) {
-            Ok(emits) => {
-                outbox.send(&ServerMsg::Ok { seq });
-                self.publish_game(emits);
-                self.note_over();
-            }
+            Ok(emits) => self.accepted(seat, seq, outbox, logged, received, emits),
             Err(e) => {
                 use qipai_games::Coded;
                 outbox.send(&error(seq, e.code(), e.to_string()));
@@ -297,6 +307,7 @@ impl<G: OnWire> Room<G> {
     fn on_deadline(&mut self) {
         let now = self.clock.now();
         if self.game.deadline().is_some_and(|d| d <= now) {
+            self.log_step(StepKind::Deadline, Seat(0), now);
             let emits = self.game.on_deadline(now);
             self.publish_game(emits);
             self.note_over();
@@ -312,6 +323,7 @@ impl<G: OnWire> Room<G> {
             }
             let seat = Seat(index as u8);
             if self.started && !self.game.is_over() {
+                self.log_step(StepKind::Forfeit, seat, now);
                 let emits = self.game.forfeit(seat, now);
                 self.publish_game(emits);
                 self.note_over();
