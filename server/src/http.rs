@@ -29,6 +29,7 @@ pub async fn route(stream: &mut TcpStream, shared: &Shared) -> Route {
     let Some(path) = peek_path(stream).await else {
         return Route::Done;
     };
+    let target = path.clone();
     let path = path.split('?').next().unwrap_or_default();
     if path == "/ws" {
         return Route::WebSocket;
@@ -42,6 +43,10 @@ pub async fn route(stream: &mut TcpStream, shared: &Shared) -> Route {
             Cow::Owned(metrics(shared).into_bytes()),
             None,
         ),
+        _ if path.starts_with("/api/") => {
+            let (status, content_type, body) = crate::persist::api::get(&target, shared).await;
+            (status, content_type, Cow::Owned(body), None)
+        }
         _ => match static_files::lookup(path) {
             Some(file) if if_none_match(&head) == Some(file.etag) => (
                 "304 Not Modified",

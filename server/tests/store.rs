@@ -23,6 +23,18 @@ async fn with_store(file: &str) -> TestServer {
     TestServer::start(move |c| c.store.url = file).await
 }
 
+async fn http_get(server: &TestServer, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut out = Vec::new();
+    stream.read_to_end(&mut out).await.expect("read");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 fn xq(view: View) -> qipai_protocol::xiangqi::XiangqiView {
     match view {
         View::Xiangqi(v) => v,
@@ -69,6 +81,26 @@ async fn a_xiangqi_game_goes_on_after_a_restart() {
         }
         _ => unreachable!(),
     }
+    // The record: PGN with ICCS movetext and the Chinese notation, JSON, and by player.
+    let pgn = http_get(&second, &format!("/api/games/{room}.pgn")).await;
+    assert!(pgn.starts_with("HTTP/1.1 200"), "{pgn}");
+    assert!(
+        pgn.contains("[Red \"Red\"]") && pgn.contains("[Result \"1-0\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Format \"ICCS\"]"), "{pgn}");
+    assert!(pgn.contains("1. B2-B4 {炮八进二} A6-A5"), "{pgn}");
+    assert!(pgn.contains("3. C4-C9"), "{pgn}");
+    let json = http_get(&second, &format!("/api/games/{room}")).await;
+    assert!(json.contains("\"players\":[\"Red\",\"Black\"]"), "{json}");
+    assert!(json.contains("\"checkmate\""), "{json}");
+    let list = http_get(&second, "/api/players/Black/games?page=0").await;
+    assert!(list.contains(&format!("\"room_id\":{room}")), "{list}");
+    let none = http_get(&second, "/api/players/Black/games?page=1").await;
+    assert!(none.contains("\"games\":[]"), "{none}");
+    let missing = http_get(&second, "/api/games/999999").await;
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+
     let mut other = Client::hello(&second, "Other").await;
     let next = other.create_xiangqi(XiangqiOptions::default(), None).await;
     assert!(next > room, "room ids go on: {next} after {room}");

@@ -9,6 +9,9 @@
 //! The rooms themselves log through `room::actor::Journal` (write-ahead: an action's `ok`
 //! goes out after its commit).
 
+pub mod api;
+pub mod records;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;

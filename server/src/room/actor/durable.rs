@@ -29,6 +29,8 @@ pub struct Journal {
     logged_end: bool,
     /// The log of a room being reopened after a restart.
     replay: Option<RoomLog>,
+    /// Every event of the game so far, for its record.
+    history: Vec<Emit<Event>>,
 }
 
 /// An accepted action's answer, sent after the commit.
@@ -50,6 +52,7 @@ impl Journal {
             logged_seats: Vec::new(),
             logged_end: false,
             replay: None,
+            history: Vec::new(),
         }
     }
 
@@ -147,6 +150,8 @@ impl<G: OnWire> Room<G> {
                 StepKind::Reseat => self.game.reseat(seat, at),
             };
             self.event_seq = step.event_seq + emits.len() as u64;
+            let emits = Self::wire_emits(emits);
+            self.remember(&emits);
         }
         // Everybody is away until they come back with their token (the reconnection grace
         // runs from now); the server's bots are summoned again.
@@ -214,6 +219,13 @@ impl<G: OnWire> Room<G> {
         self.publish(vec![Emit::All(Event::Room(RoomEvent::Back { seat }))]);
         let _ = reply.send(Ok(seat));
         None
+    }
+
+    /// Keeps the events for the game's record.
+    pub(super) fn remember(&mut self, emits: &[Emit<Event>]) {
+        if let Some(j) = self.journal.as_mut() {
+            j.history.extend(emits.iter().cloned());
+        }
     }
 
     /// The action's bytes for the log, when there is one.
@@ -344,13 +356,29 @@ impl<G: OnWire> Room<G> {
         let view = G::wire_view(self.game.view(Viewer::Spectator, self.clock.now()));
         let result = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
         let room = self.id;
+        let players = self
+            .seats
+            .iter()
+            .map(|o| o.as_ref().map_or_else(String::new, |o| o.name.clone()))
+            .collect();
+        let finished_ms = unix_ms();
         if let Some(j) = self.journal.as_mut() {
             j.logged_end = true;
+            let history = std::mem::take(&mut j.history);
+            let record = crate::persist::records::build(
+                room,
+                G::KIND.name(),
+                players,
+                &view,
+                &history,
+                finished_ms,
+            );
             j.queue.push(Write::Result {
                 room,
                 result,
-                finished_ms: unix_ms(),
+                finished_ms,
             });
+            j.queue.push(Write::Record(record));
         }
     }
 }

@@ -46,6 +46,7 @@ impl<G: OnWire> Room<G> {
     /// Sends each event to everybody: a public event is encoded once and the same bytes go
     /// to every connection; a split event is encoded twice.
     pub(super) fn publish(&mut self, emits: Vec<Emit<Event>>) {
+        self.remember(&emits);
         let server_time = self.clock.now().0;
         for emit in emits {
             self.event_seq += 1;
