@@ -48,7 +48,9 @@ export async function startServer(env = {}, port = undefined, { tuolajiSeed } = 
     args.push("--config", file);
   }
   const child = spawn(SERVER_BIN, args, {
-    env: { ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...env },
+    // Each server its own store file: no test reopens another's rooms.
+    env: { ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`,
+      QIPAI_STORE__URL: path.join(mkdtempSync(path.join(os.tmpdir(), "qipai-e2e-store-")), "qipai.db"), ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));

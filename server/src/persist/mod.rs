@@ -123,6 +123,10 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         sessions = restored,
         "recovered from the store"
     );
+    prune_daily(
+        shared.config.store.prune_after_days,
+        Arc::clone(&persist.store),
+    );
     // Nobody comes back for a restored session after the longest reconnection grace.
     let grace = shared
         .config
@@ -137,4 +141,36 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         }
     });
     Ok(())
+}
+
+/// With `days` > 0: now and every day, the raw logs of games finished more than `days`
+/// days ago are deleted (their records stay).
+fn prune_daily(days: u64, store: Arc<dyn Store>) {
+    if days == 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        loop {
+            let cut = qipai_store::unix_ms() - (days as i64).saturating_mul(86_400_000);
+            match store.prune(cut).await {
+                Ok(rows) => tracing::info!(rows, days, "pruned finished games' logs"),
+                Err(error) => tracing::error!(%error, "pruning failed"),
+            }
+            tokio::time::sleep(Duration::from_secs(86_400)).await;
+        }
+    });
+}
+
+/// `qipai-server backup FILE`: an online copy of the configured SQLite store into a new
+/// file (`VACUUM INTO`: a consistent snapshot while the server runs and writes).
+///
+/// # Errors
+/// No store configured, a PostgreSQL store (use `pg_dump`), or the copy failed.
+pub async fn backup(config: &Config, file: &std::path::Path) -> Result<(), StoreError> {
+    let url = config.store.url.trim();
+    if url.is_empty() {
+        return Err(StoreError::Unsupported("no [store] url is configured"));
+    }
+    let store = qipai_store::open(url).await?;
+    store.backup(file).await
 }
