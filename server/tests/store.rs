@@ -105,3 +105,90 @@ async fn a_xiangqi_game_goes_on_after_a_restart() {
     let next = other.create_xiangqi(XiangqiOptions::default(), None).await;
     assert!(next > room, "room ids go on: {next} after {room}");
 }
+
+/// A Tuolaji table of one person and three bots survives a restart mid-hand: same hand
+/// number, levels and dealer, every card played before is still played, the person's cards
+/// are theirs again, and the bots come back to their seats by themselves.
+#[tokio::test]
+async fn a_tuolaji_table_goes_on_after_a_restart_with_its_bots() {
+    use qipai_protocol::{ClientMsg, RoomOptions, ServerMsg};
+    let file = store_file("tuolaji");
+    let start = |file: String| {
+        TestServer::start(move |c| {
+            c.store.url = file;
+            c.tuolaji.seed = Some(common::tuolaji::SEED);
+        })
+    };
+    let first = start(file.clone()).await;
+    let mut me = Client::hello(&first, "Me").await;
+    let seq = me.seq();
+    me.send(&ClientMsg::CreateRoom {
+        seq,
+        options: RoomOptions::Tuolaji(common::tuolaji::fast_options()),
+        seat: Some(0),
+        bots: true,
+    })
+    .await;
+    me.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    // Let the deal and the bots run a little.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, before) = me.tl_view().await;
+    assert!(before.dealt > 0, "the deal had begun");
+    eprintln!(
+        "before the restart: {:?}, {} dealt, {} played",
+        before.phase,
+        before.dealt,
+        before.played.len()
+    );
+    first.stop();
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+
+    let second = start(file).await;
+    let mut back = Client::resume(&second, &me.token).await;
+    back.until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+    let (_, after) = back.tl_view().await;
+    assert_eq!(after.hand_number, before.hand_number);
+    assert_eq!(after.levels, before.levels);
+    if before.dealer.is_some() {
+        assert_eq!(after.dealer, before.dealer);
+    }
+    assert!(
+        after.played.starts_with(&before.played),
+        "before {:?}, after {:?}",
+        before.played,
+        after.played
+    );
+    assert!(after.dealt >= before.dealt);
+    // Waiting for the person to follow (they have not acted): nothing moved meanwhile.
+    if matches!(
+        before.phase,
+        qipai_protocol::tuolaji::Phase::Following { seat: 0, .. }
+    ) {
+        assert_eq!(after.phase, before.phase);
+        assert_eq!(after.hand, before.hand);
+        assert_eq!(after.current_trick, before.current_trick);
+        assert_eq!(after.trump, before.trump);
+    }
+    // The bots are back in seats 1–3, connected.
+    let mut seated = 0;
+    for _ in 0..100 {
+        let seq = back.seq();
+        back.send(&ClientMsg::Snapshot { seq }).await;
+        if let ServerMsg::Snapshot { seats, .. } = back
+            .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await
+        {
+            seated = seats
+                .iter()
+                .skip(1)
+                .filter(|s| s.as_ref().is_some_and(|s| s.bot && s.connected))
+                .count();
+        }
+        if seated == 3 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(seated, 3, "the bots are back");
+}
