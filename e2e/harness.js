@@ -2,7 +2,8 @@
 // through playwright-core, pages that fail the test on any console error, screenshots.
 
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,9 +39,12 @@ function freePort() {
 export async function startServer(env = {}, port = undefined, { tuolajiSeed } = {}) {
   port ??= await freePort();
   const seed = tuolajiSeed != null ? { QIPAI_TUOLAJI__SEED: String(tuolajiSeed) } : {};
+  // Each server its own store file: no test reopens another's rooms.
+  const store = path.join(mkdtempSync(path.join(os.tmpdir(), "qipai-e2e-store-")), "qipai.db");
   const child = spawn(SERVER_BIN, [], {
     env: {
-      ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`, ...seed, ...env,
+      ...process.env, RUST_LOG: "warn", QIPAI_SERVER__ADDR: `127.0.0.1:${port}`,
+      QIPAI_STORE__URL: store, ...seed, ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

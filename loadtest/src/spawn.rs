@@ -77,6 +77,13 @@ impl SpawnedServer {
                 cmd.env(key, value);
             }
         }
+        // A fresh store file per run (unless the caller's environment names one), so that a
+        // run never reopens an earlier run's rooms.
+        let store = std::env::temp_dir().join(format!("qipai-loadtest-{}.db", addr.port()));
+        if std::env::var_os("QIPAI_STORE__URL").is_none() {
+            let _ = std::fs::remove_file(&store);
+            cmd.env("QIPAI_STORE__URL", &store);
+        }
         cmd.env("QIPAI_SERVER__ADDR", addr.to_string())
             .env("RUST_LOG", "error")
             .stdin(Stdio::null())

@@ -12,23 +12,33 @@ use tokio::time::Instant;
 #[derive(Clone, Copy, Debug)]
 pub struct ServerClock {
     epoch: Instant,
+    /// The time line's value at `epoch`: 0, or where the time line stopped before a
+    /// restart (see `persist`), so that it goes on instead of starting again at zero.
+    base: Millis,
 }
 
 impl ServerClock {
     /// A clock whose zero is now.
     pub fn start() -> ServerClock {
+        ServerClock::start_at(Millis::ZERO)
+    }
+
+    /// A clock that reads `base` now: the time line after a restart goes on from where the
+    /// stored log left it, and the time the server was down is on nobody's clock.
+    pub fn start_at(base: Millis) -> ServerClock {
         ServerClock {
             epoch: Instant::now(),
+            base,
         }
     }
 
-    /// Milliseconds since start-up.
+    /// Milliseconds since start-up (plus the base).
     pub fn now(&self) -> Millis {
-        Millis(self.epoch.elapsed().as_millis() as u64)
+        self.base + Millis(self.epoch.elapsed().as_millis() as u64)
     }
 
     /// The tokio instant of a moment on this time line, for `sleep_until`.
     pub fn instant(&self, at: Millis) -> Instant {
-        self.epoch + Duration::from_millis(at.0)
+        self.epoch + Duration::from_millis(at.saturating_sub(self.base).0)
     }
 }

@@ -21,6 +21,29 @@ pub struct Config {
     pub tuolaji: TuolajiConfig,
     /// What one client, one address and all of them together may make the server spend.
     pub limits: LimitsConfig,
+    #[serde(default)]
+    pub store: StoreConfig,
+}
+
+/// The durable store (`qipai-store`). Each field is documented in `config/default.toml`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// A SQLite file path, or `postgres://…`; empty: no store (nothing survives a restart).
+    pub url: String,
+    pub group_commit_ms: u64,
+    /// 0: keep raw logs forever.
+    pub prune_after_days: u64,
+}
+
+impl Default for StoreConfig {
+    fn default() -> StoreConfig {
+        StoreConfig {
+            url: String::new(),
+            group_commit_ms: 2,
+            prune_after_days: 0,
+        }
+    }
 }
 
 /// Listener, connections, sessions and rooms. Each field is documented in `config/default.toml`.

@@ -41,9 +41,17 @@ type Answer = Response<Full<Bytes>>;
 pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Result<ConnTicket, WireError>) {
     let ticket: Ticket = Arc::new(Mutex::new(Some(ticket)));
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
-    let service = service_fn(move |req| {
-        let answer = answer(req, &shared, &ticket);
-        async move { Ok::<_, Infallible>(answer) }
+    let service = service_fn(move |req: Request<Incoming>| {
+        let shared = Arc::clone(&shared);
+        let ticket = Arc::clone(&ticket);
+        async move {
+            let answer = if req.uri().path().starts_with("/api/") {
+                api(req, &shared).await
+            } else {
+                answer(req, &shared, &ticket)
+            };
+            Ok::<_, Infallible>(answer)
+        }
     });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
@@ -94,6 +102,40 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         response.headers_mut().insert(header::CONTENT_LENGTH, len);
     }
     response
+}
+
+/// The records under `/api/` ([`crate::persist::api`]), read from the store.
+async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
+    let head = match *req.method() {
+        Method::GET => false,
+        Method::HEAD => true,
+        _ => {
+            let mut r = text(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "the API is read-only: GET and HEAD\n",
+            );
+            r.headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return r;
+        }
+    };
+    let target = req
+        .uri()
+        .path_and_query()
+        .map_or(req.uri().path(), |p| p.as_str());
+    let (status, content_type, body) = crate::persist::api::get(target, shared).await;
+    let len = body.len();
+    let mut r = Response::new(Full::new(if head {
+        Bytes::new()
+    } else {
+        Bytes::from(body)
+    }));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r.headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    r
 }
 
 /// A file, or `304` when the client's copy is current.

@@ -10,6 +10,7 @@
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
+//! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
@@ -22,6 +23,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod names;
+pub mod persist;
 pub mod player;
 pub mod ratelimit;
 pub mod room;
@@ -44,4 +46,6 @@ pub struct Shared {
     pub metrics: Arc<metrics::Metrics>,
     pub budget: Arc<budget::Budget>,
     pub shutdown: shutdown::Shutdown,
+    /// The durable store, when one is configured.
+    pub persist: Option<persist::Persist>,
 }

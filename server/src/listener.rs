@@ -26,7 +26,18 @@ pub async fn bind(config: &Config) -> std::io::Result<TcpListener> {
 /// Serves `listener` until `shutdown` fires; then every connection says goodbye.
 pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) {
     let config = Arc::new(config);
-    let clock = ServerClock::start();
+    let persist = match crate::persist::open(&config).await {
+        Ok(p) => p,
+        Err(error) => {
+            tracing::error!(%error, "cannot open the store: not serving");
+            return;
+        }
+    };
+    let clock = ServerClock::start_at(
+        persist
+            .as_ref()
+            .map_or(Default::default(), |p| p.clock_base),
+    );
     let budget = Arc::new(Budget::new(&config));
     let shared = Arc::new(Shared {
         lobby: Lobby::new(
@@ -41,10 +52,17 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
         config: Arc::clone(&config),
         clock,
         shutdown: shutdown.clone(),
+        persist,
     });
     shared
         .lobby
         .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
+    if let Some(persist) = &shared.persist {
+        if let Err(error) = crate::persist::recover(&shared, persist).await {
+            tracing::error!(%error, "cannot read the store: not serving");
+            return;
+        }
+    }
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
     loop {

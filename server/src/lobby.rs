@@ -16,10 +16,10 @@ use qipai_protocol::{
     ErrorCode, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError,
 };
 
-use crate::budget::Budget;
+use crate::budget::{Budget, RoomTicket};
 use crate::clock::ServerClock;
 use crate::config::Config;
-use crate::room::actor::{RoomParts, RoomTimings};
+use crate::room::actor::{Journal, RoomParts, RoomTimings};
 use crate::room::{wire, RoomHandle, Summon};
 use crate::shutdown::Shutdown;
 
@@ -33,6 +33,8 @@ pub struct Lobby {
     /// Seats a server bot; set once the server's shared state exists.
     summon: OnceLock<Summon>,
     budget: Arc<Budget>,
+    /// The store's writer, when there is a store: every room logs itself there.
+    writer: OnceLock<qipai_store::writer::Writer>,
 }
 
 /// Who opens a room, for the rooms budget.
@@ -62,6 +64,14 @@ impl Lobby {
         let _ = self.summon.set(summon);
     }
 
+    /// Gives the lobby the store's writer, and the first room id it may count from when ids
+    /// are counted (a configured Tuolaji seed): they go on after a restart. Random ids
+    /// need no such help.
+    pub fn set_store(&self, writer: qipai_store::writer::Writer, next_id: RoomId) {
+        let _ = self.writer.set(writer);
+        self.next_id.fetch_max(next_id, Ordering::Relaxed);
+    }
+
     /// An empty lobby.
     pub fn new(
         config: Arc<Config>,
@@ -77,6 +87,7 @@ impl Lobby {
             clock,
             shutdown,
             summon: OnceLock::new(),
+            writer: OnceLock::new(),
         }
     }
 
@@ -156,6 +167,35 @@ impl Lobby {
         } else {
             random_id(|id| self.rooms.contains_key(&id))
         };
+        let seed = rand::random();
+        let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
+        self.open(id, options, bots, seed, journal, Some(ticket))
+    }
+
+    /// Reopens a room from its log after a restart (see `persist`). It takes no place in any
+    /// client's rooms budget: nobody opened it in this run.
+    ///
+    /// # Errors
+    /// `bad_options` when the stored options are no longer valid.
+    pub fn reopen(&self, log: qipai_store::RoomLog) -> Result<RoomHandle, WireError> {
+        let options = rmp_serde::from_slice(&log.room.options).map_err(|e| WireError {
+            code: ErrorCode::BadOptions,
+            message: format!("stored options: {e}"),
+        })?;
+        let (id, seed) = (log.room.id, log.room.seed);
+        let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
+        self.open(id, options, false, seed, journal, None)
+    }
+
+    fn open(
+        &self,
+        id: RoomId,
+        options: RoomOptions,
+        bots: bool,
+        seed: u64,
+        journal: Option<Journal>,
+        ticket: Option<RoomTicket>,
+    ) -> Result<RoomHandle, WireError> {
         let fill_ms = match options.game() {
             GameKind::Xiangqi => self.config.xiangqi.bot_fill_ms,
             GameKind::Tuolaji => self.config.tuolaji.bot_fill_ms,
@@ -175,14 +215,15 @@ impl Lobby {
                 session_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
                 empty_grace: qipai_games::Millis(self.config.limits.empty_room_grace_ms),
             },
-            ticket: Some(ticket),
+            ticket,
             clock: self.clock,
             registry: Arc::clone(&self.rooms),
             shutdown: self.shutdown.clone(),
             bot_fill,
             summon: self.summon.get().cloned(),
+            journal,
         };
-        wire::open(parts, &self.config, rand::random())
+        wire::open(parts, &self.config, seed)
     }
 
     /// Waiting rooms with the same options (after defaults are filled in) and a free seat,

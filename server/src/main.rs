@@ -14,6 +14,14 @@ struct Args {
     /// can also be set with QIPAI_<SECTION>__<KEY>.
     #[arg(long)]
     config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(clap::Subcommand)]
+enum Cmd {
+    /// Copies the SQLite store, online, into FILE (which must not exist), and exits.
+    Backup { file: PathBuf },
 }
 
 #[tokio::main]
@@ -26,12 +34,22 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let args = Args::parse();
     let config = Config::load(args.config.as_deref()).context("loading the configuration")?;
+    if let Some(Cmd::Backup { file }) = &args.command {
+        qipai_server::persist::backup(&config, file)
+            .await
+            .with_context(|| format!("backing up the store into {}", file.display()))?;
+        tracing::info!(file = %file.display(), "backup written");
+        return Ok(());
+    }
     let listener = qipai_server::bind(&config)
         .await
         .with_context(|| format!("binding {}", config.server.addr))?;
     let (trigger, shutdown) = shutdown::channel();
-    let server = tokio::spawn(qipai_server::run(listener, config, shutdown));
-    signal().await;
+    let mut server = tokio::spawn(qipai_server::run(listener, config, shutdown));
+    tokio::select! {
+        () = signal() => {}
+        _ = &mut server => anyhow::bail!("the server stopped (see the log above)"),
+    }
     tracing::info!("shutting down");
     trigger.fire();
     server.await.context("the server task failed")?;

@@ -78,11 +78,24 @@ impl Session {
 }
 
 /// Every live session, by resume token.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Sessions {
     by_token: DashMap<String, Arc<Session>>,
     /// The player ids of live sessions, so a random one is never given twice at once.
     ids: dashmap::DashSet<PlayerId>,
+    /// Sessions read back from the store after a restart, by token hash, until their
+    /// player says hello with the token (see `persist`).
+    restored: DashMap<Vec<u8>, Restored>,
+    /// Where new sessions are written, when there is a store.
+    writer: std::sync::OnceLock<qipai_store::writer::Writer>,
+}
+
+/// A session read back from the store: who, and where they sat.
+pub struct Restored {
+    pub player_id: PlayerId,
+    pub name: String,
+    pub bot: bool,
+    pub place: Option<Place>,
 }
 
 impl Sessions {
@@ -109,13 +122,59 @@ impl Sessions {
             kill: Mutex::new(Some(kill)),
         });
         self.by_token.insert(token, session.clone());
+        if let (Some(writer), false) = (self.writer.get(), bot) {
+            writer.post(qipai_store::Write::Session(qipai_store::SessionRow {
+                token_hash: qipai_store::hash_token(&session.token),
+                player: session.player_id,
+                name: session.name.clone(),
+                bot,
+                created_ms: qipai_store::unix_ms(),
+            }));
+        }
         session
+    }
+
+    /// Writes new sessions to the store from now on.
+    pub fn set_store(&self, writer: qipai_store::writer::Writer) {
+        let _ = self.writer.set(writer);
+    }
+
+    /// A session from before a restart, found again by the hash of its token.
+    pub fn restore(&self, token_hash: Vec<u8>, restored: Restored) {
+        // Its id stays taken, so no new session is given it.
+        self.ids.insert(restored.player_id);
+        self.restored.insert(token_hash, restored);
+    }
+
+    /// Forgets the restored sessions nobody came back for.
+    pub fn forget_restored(&self) {
+        self.restored.clear();
+    }
+
+    /// The restored session whose token this is, now live under it.
+    fn adopt(&self, token: &str) -> Option<Arc<Session>> {
+        let (_, r) = self.restored.remove(&qipai_store::hash_token(token))?;
+        let session = Arc::new(Session {
+            player_id: r.player_id,
+            name: r.name,
+            bot: r.bot,
+            token: token.to_owned(),
+            place: Mutex::new(r.place),
+            conn: AtomicU64::new(0),
+            generation: AtomicU64::new(0),
+            kill: Mutex::new(None),
+        });
+        self.by_token.insert(token.to_owned(), session.clone());
+        Some(session)
     }
 
     /// The session with this token, now attached to `conn_id`; the previous connection, if
     /// one is still open, is closed.
     pub fn resume(&self, token: &str, conn_id: u64, kill: Arc<Notify>) -> Option<Arc<Session>> {
-        let session = self.by_token.get(token)?.clone();
+        let session = match self.by_token.get(token) {
+            Some(s) => s.clone(),
+            None => self.adopt(token)?,
+        };
         session.attach(conn_id, kill);
         Some(session)
     }

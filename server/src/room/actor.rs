@@ -25,8 +25,12 @@ use crate::budget::RoomTicket;
 use crate::clock::ServerClock;
 use crate::shutdown::Shutdown;
 
+mod durable;
 mod publish;
 mod seating;
+
+pub use durable::{Journal, ReplayError};
+use qipai_store::StepKind;
 
 /// Room timings from the configuration.
 #[derive(Clone, Copy, Debug)]
@@ -96,6 +100,8 @@ pub struct Room<G: OnWire> {
     empty_since: Option<Millis>,
     /// The room's place in the rooms budget, given back when the task ends.
     _ticket: Option<RoomTicket>,
+    /// The write-ahead log in the store (`durable`); `None` without a store.
+    journal: Option<Journal>,
 }
 
 /// A seat a bot keeps for a player who dropped.
@@ -122,6 +128,8 @@ pub struct RoomParts {
     pub summon: Option<Summon>,
     /// The room's place in the rooms budget.
     pub ticket: Option<RoomTicket>,
+    /// Where the room logs itself, or the log it reopens from.
+    pub journal: Option<Journal>,
 }
 
 impl<G: OnWire> Room<G> {
@@ -145,7 +153,7 @@ impl<G: OnWire> Room<G> {
         parts.registry.insert(parts.id, handle.clone());
         let fill_delay = parts.summon.as_ref().and(parts.bot_fill);
         let reserved = vec![None; seats.len()];
-        let room = Room {
+        let mut room = Room {
             id: parts.id,
             options: parts.options,
             game,
@@ -166,7 +174,11 @@ impl<G: OnWire> Room<G> {
             reserved,
             empty_since: None,
             _ticket: parts.ticket,
+            journal: parts.journal,
         };
+        if !room.restore() {
+            return handle;
+        }
         let span = tracing::info_span!("room", room = parts.id, game = ?G::KIND);
         tokio::spawn(tracing::Instrument::instrument(room.run(), span));
         handle
@@ -179,13 +191,14 @@ impl<G: OnWire> Room<G> {
             let deadline = self.next_deadline().map(|d| self.clock.instant(d));
             tokio::select! {
                 cmd = self.inbox.recv() => match cmd {
-                    Some(cmd) => self.on_command(cmd),
+                    Some(cmd) => if let Some(cmd) = self.rebot(cmd) { self.on_command(cmd) },
                     None => break,
                 },
                 () = sleep_until(deadline) => self.on_deadline(),
                 () = shutdown.wait() => break,
             }
             self.note_people();
+            self.settle().await;
             if self.finished() {
                 break;
             }
@@ -306,12 +319,9 @@ impl<G: OnWire> Room<G> {
                 return;
             }
         };
+        let logged = self.log_bytes(&action);
         match self.game.apply(seat, action, received) {
-            Ok(emits) => {
-                outbox.send(&ServerMsg::Ok { seq });
-                self.publish_game(emits);
-                self.note_over();
-            }
+            Ok(emits) => self.accepted(seat, seq, outbox, logged, received, emits),
             Err(e) => {
                 use qipai_games::Coded;
                 outbox.send(&ServerMsg::Error {
@@ -334,6 +344,7 @@ impl<G: OnWire> Room<G> {
     fn on_deadline(&mut self) {
         let now = self.clock.now();
         if self.game.deadline().is_some_and(|d| d <= now) {
+            self.log_step(StepKind::Deadline, Seat(0), now);
             let emits = self.game.on_deadline(now);
             self.publish_game(emits);
             self.note_over();
@@ -349,6 +360,7 @@ impl<G: OnWire> Room<G> {
             }
             let seat = Seat(index as u8);
             if self.started && !self.game.is_over() {
+                self.log_step(StepKind::Forfeit, seat, now);
                 let emits = self.game.forfeit(seat, now);
                 self.publish_game(emits);
                 self.note_over();

@@ -14,7 +14,7 @@ use super::RoomHandle;
 use crate::config::Config;
 
 /// A [`Game`] whose actions, views and events travel in the protocol's enums.
-pub trait OnWire: Game {
+pub trait OnWire: Game<Action: serde::Serialize + serde::de::DeserializeOwned> {
     /// The protocol's name for this game.
     const KIND: GameKind;
     /// This game's action, or the action back when it is for another game.

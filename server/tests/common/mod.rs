@@ -55,6 +55,8 @@ impl TestServer {
     /// Starts a server with `config` changed by `tweak`, on 127.0.0.1:0.
     pub async fn with(mut config: Config, tweak: impl FnOnce(&mut Config)) -> TestServer {
         config.server.addr = "127.0.0.1:0".parse().expect("addr");
+        // No store unless a test asks for one (tests/store.rs): servers share no file.
+        config.store.url = String::new();
         tweak(&mut config);
         let listener = qipai_server::bind(&config).await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
@@ -71,7 +73,21 @@ impl TestServer {
     pub fn url(&self) -> String {
         format!("ws://{}/ws", self.addr)
     }
+}
 
+/// Something clients connect to: a server in this process or a spawned binary.
+pub trait Endpoint {
+    /// The WebSocket URL.
+    fn ws_url(&self) -> String;
+}
+
+impl Endpoint for TestServer {
+    fn ws_url(&self) -> String {
+        self.url()
+    }
+}
+
+impl TestServer {
     pub fn stop(&self) {
         self.trigger.fire();
     }
@@ -89,8 +105,8 @@ pub struct Client {
 
 impl Client {
     /// Connects without saying hello.
-    pub async fn connect(server: &TestServer) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(server.url())
+    pub async fn connect(server: &impl Endpoint) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(server.ws_url())
             .await
             .expect("connect");
         Client {
@@ -136,7 +152,7 @@ impl Client {
     }
 
     /// Connects and says hello as `name`.
-    pub async fn hello(server: &TestServer, name: &str) -> Client {
+    pub async fn hello(server: &impl Endpoint, name: &str) -> Client {
         Client::connect(server).await.say_hello(name).await
     }
 
@@ -154,7 +170,7 @@ impl Client {
     }
 
     /// Reconnects with `token`.
-    pub async fn resume(server: &TestServer, token: &str) -> Client {
+    pub async fn resume(server: &impl Endpoint, token: &str) -> Client {
         let mut c = Client::connect(server).await;
         c.send(&ClientMsg::Hello {
             protocol_version: PROTOCOL_VERSION,

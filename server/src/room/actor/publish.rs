@@ -24,7 +24,13 @@ impl<G: OnWire> Room<G> {
     }
 
     pub(super) fn publish_game(&mut self, emits: Vec<Emit<G::Event>>) {
-        let emits = emits
+        let emits = Self::wire_emits(emits);
+        self.publish(emits);
+    }
+
+    /// The game's events as the protocol's.
+    pub(super) fn wire_emits(emits: Vec<Emit<G::Event>>) -> Vec<Emit<Event>> {
+        emits
             .into_iter()
             .map(|e| match e {
                 Emit::All(e) => Emit::All(G::wire_event(e)),
@@ -34,13 +40,13 @@ impl<G: OnWire> Room<G> {
                     others: G::wire_event(others),
                 },
             })
-            .collect();
-        self.publish(emits);
+            .collect()
     }
 
     /// Sends each event to everybody: a public event is encoded once and the same bytes go
     /// to every connection; a split event is encoded twice.
     pub(super) fn publish(&mut self, emits: Vec<Emit<Event>>) {
+        self.remember(&emits);
         let server_time = self.clock.now().0;
         for emit in emits {
             self.event_seq += 1;

@@ -89,11 +89,15 @@ impl<G: OnWire> Room<G> {
             }
         }
         if self.started && !from_bot {
-            let emits = self.game.reseat(Seat(seat), self.clock.now());
+            let now = self.clock.now();
+            self.log_step(StepKind::Reseat, Seat(seat), now);
+            let emits = self.game.reseat(Seat(seat), now);
             self.publish_game(emits);
         } else if self.seats.iter().all(Option::is_some) {
             self.started = true;
-            let emits = self.game.start(self.clock.now());
+            let now = self.clock.now();
+            self.log_step(StepKind::Start, Seat(0), now);
+            let emits = self.game.start(now);
             self.publish_game(emits);
         }
         Ok(seat)
@@ -108,7 +112,9 @@ impl<G: OnWire> Room<G> {
             .seat_of(player)
             .ok_or_else(|| wire(ErrorCode::NotInRoom, "you are not in this room"))?;
         if self.started && !self.game.is_over() {
-            let emits = self.game.forfeit(seat, self.clock.now());
+            let now = self.clock.now();
+            self.log_step(StepKind::Forfeit, seat, now);
+            let emits = self.game.forfeit(seat, now);
             self.publish_game(emits);
             self.note_over();
         }
@@ -184,7 +190,9 @@ impl<G: OnWire> Room<G> {
                 away_since: None,
             });
             self.send_joined(&outbox, None, Some(seat.0));
-            let emits = self.game.reseat(seat, self.clock.now());
+            let now = self.clock.now();
+            self.log_step(StepKind::Reseat, seat, now);
+            let emits = self.game.reseat(seat, now);
             self.publish_game(emits);
             Some(seat.0)
         } else {

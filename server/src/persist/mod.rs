@@ -1,0 +1,172 @@
+//! Persistence: the server's side of `qipai-store`.
+//!
+//! - [`open`]: at start-up, opens the configured store (migrations applied) and starts its
+//!   group-commit writer; the server's time line goes on from where the log left it.
+//! - [`recover`]: gives the lobby and the sessions the writer, then reopens every unfinished
+//!   room from its log (under the same id) and restores its players' sessions, so that they
+//!   come back with their resume tokens.
+//!
+//! The rooms themselves log through `room::actor::Journal` (write-ahead: an action's `ok`
+//! goes out after its commit).
+
+pub mod api;
+pub mod records;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use qipai_games::Millis;
+use qipai_protocol::RoomId;
+use qipai_store::writer::{Writer, WriterConfig};
+use qipai_store::{seated, Store, StoreError};
+
+use crate::config::Config;
+use crate::session::{Place, Restored};
+use crate::Shared;
+
+/// The open store and what start-up read from it.
+pub struct Persist {
+    pub store: Arc<dyn Store>,
+    pub writer: Writer,
+    /// Where the server's time line goes on from.
+    pub clock_base: Millis,
+    next_room: RoomId,
+}
+
+/// Opens the configured store; `None` when `[store] url` is empty.
+///
+/// # Errors
+/// The store's error: the server must not run without the store it was told to use.
+pub async fn open(config: &Config) -> Result<Option<Persist>, StoreError> {
+    let url = config.store.url.trim();
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let store = qipai_store::open(url).await?;
+    let (writer, _task) = Writer::spawn(
+        Arc::clone(&store),
+        WriterConfig {
+            window: Duration::from_millis(config.store.group_commit_ms),
+            ..WriterConfig::default()
+        },
+    );
+    Ok(Some(Persist {
+        clock_base: Millis(store.last_time().await?),
+        next_room: store.next_room_id().await?,
+        store,
+        writer,
+    }))
+}
+
+/// Reopens every unfinished room and restores the sessions of the people seated in them.
+/// A room that cannot be reopened is closed with a logged reason; the others go on.
+///
+/// # Errors
+/// The store's error when the logs cannot be read.
+pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), StoreError> {
+    shared
+        .lobby
+        .set_store(persist.writer.clone(), persist.next_room);
+    shared.sessions.set_store(persist.writer.clone());
+    let logs = persist.store.unfinished().await?;
+    let mut places: HashMap<u64, Place> = HashMap::new();
+    let count = logs.len();
+    for log in logs {
+        let id = log.room.id;
+        let seats: Vec<(u64, u8)> = seated(&log.seats, usize::from(u8::MAX))
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((s?.player?, i as u8)))
+            .collect();
+        match shared.lobby.reopen(log) {
+            Ok(room) if shared.lobby.get(id).is_some() => {
+                for (player, seat) in seats {
+                    places.insert(
+                        player,
+                        Place {
+                            room: room.clone(),
+                            seat: Some(seat),
+                        },
+                    );
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!(room = id, error = %e.message, "cannot reopen the room: closed");
+                persist.writer.post(qipai_store::Write::Closed {
+                    room: id,
+                    reason: e.message,
+                });
+            }
+        }
+    }
+    let sessions = persist.store.open_sessions().await?;
+    let restored = sessions.len();
+    for s in sessions {
+        shared.sessions.restore(
+            s.token_hash,
+            Restored {
+                player_id: s.player,
+                name: s.name,
+                bot: s.bot,
+                place: places.remove(&s.player),
+            },
+        );
+    }
+    tracing::info!(
+        rooms = count,
+        sessions = restored,
+        "recovered from the store"
+    );
+    prune_daily(
+        shared.config.store.prune_after_days,
+        Arc::clone(&persist.store),
+    );
+    // Nobody comes back for a restored session after the longest reconnection grace.
+    let grace = shared
+        .config
+        .server
+        .reconnect_grace_ms
+        .max(shared.config.tuolaji.seat_grace_ms);
+    let weak = Arc::downgrade(shared);
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(grace)).await;
+        if let Some(shared) = weak.upgrade() {
+            shared.sessions.forget_restored();
+        }
+    });
+    Ok(())
+}
+
+/// With `days` > 0: now and every day, the raw logs of games finished more than `days`
+/// days ago are deleted (their records stay).
+fn prune_daily(days: u64, store: Arc<dyn Store>) {
+    if days == 0 {
+        return;
+    }
+    tokio::spawn(async move {
+        loop {
+            let cut = qipai_store::unix_ms() - (days as i64).saturating_mul(86_400_000);
+            match store.prune(cut).await {
+                Ok(rows) => tracing::info!(rows, days, "pruned finished games' logs"),
+                Err(error) => tracing::error!(%error, "pruning failed"),
+            }
+            tokio::time::sleep(Duration::from_secs(86_400)).await;
+        }
+    });
+}
+
+/// `qipai-server backup FILE`: an online copy of the configured SQLite store into a new
+/// file (`VACUUM INTO`: a consistent snapshot while the server runs and writes).
+///
+/// # Errors
+/// No store configured, a PostgreSQL store (use `pg_dump`), or the copy failed.
+pub async fn backup(config: &Config, file: &std::path::Path) -> Result<(), StoreError> {
+    let url = config.store.url.trim();
+    if url.is_empty() {
+        return Err(StoreError::Unsupported("no [store] url is configured"));
+    }
+    let store = qipai_store::open(url).await?;
+    store.backup(file).await
+}

@@ -1,0 +1,113 @@
+//! Finished games' records: the JSON record of every game (players, the final public view,
+//! and every event of the game, private ones with the seat they went to: for Tuolaji the
+//! deal, bids, bottom before and after, every trick, points and level changes), and for
+//! xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]` movetext,
+//! as the xqbase and ChessDB PGN files write it) with the Chinese notation as comments.
+
+use qipai_games::Emit;
+use qipai_protocol::xiangqi::{EndReason, Side, XiangqiView};
+use qipai_protocol::{Event, RoomId, View};
+use qipai_store::RecordRow;
+
+/// The record of room `room`'s finished game.
+pub fn build(
+    room: RoomId,
+    game: &str,
+    players: Vec<String>,
+    view: &View,
+    history: &[Emit<Event>],
+    finished_ms: i64,
+) -> RecordRow {
+    let events: Vec<serde_json::Value> = history
+        .iter()
+        .map(|e| match e {
+            Emit::All(e) => serde_json::json!({ "event": e }),
+            Emit::Split { seat, own, .. } => serde_json::json!({ "seat": seat.0, "event": own }),
+        })
+        .collect();
+    let pgn = match view {
+        View::Xiangqi(v) => Some(xiangqi_pgn(room, &players, v, finished_ms)),
+        _ => None,
+    };
+    let body = serde_json::json!({
+        "room_id": room,
+        "game": game,
+        "players": players,
+        "finished_ms": finished_ms,
+        "final": view,
+        "events": events,
+    });
+    RecordRow {
+        room,
+        game: game.to_owned(),
+        finished_ms,
+        body: body.to_string(),
+        pgn,
+        players,
+    }
+}
+
+/// PGN with ICCS movetext (`H2-E2`, files A–I from Red's left, ranks 0–9 from Red's side).
+pub fn xiangqi_pgn(room: RoomId, players: &[String], v: &XiangqiView, finished_ms: i64) -> String {
+    let name = |i: usize| players.get(i).map_or("?", String::as_str).replace('"', "'");
+    let result = match &v.result {
+        Some(r) if r.reason == EndReason::Aborted => "*",
+        Some(r) => match r.winner {
+            Some(Side::Red) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        },
+        None => "*",
+    };
+    let mut out = format!(
+        "[Game \"Chinese Chess\"]\n[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n\n",
+        pgn_date(finished_ms),
+        name(0),
+        name(1),
+    );
+    for (i, m) in v.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            out.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        out.push_str(&iccs_dashed(&m.iccs));
+        out.push_str(&format!(" {{{}}} ", m.chinese));
+    }
+    out.push_str(result);
+    out.push('\n');
+    out
+}
+
+/// `h2e2` as `H2-E2`.
+fn iccs_dashed(iccs: &str) -> String {
+    let up = iccs.to_ascii_uppercase();
+    match (up.get(..2), up.get(2..)) {
+        (Some(from), Some(to)) => format!("{from}-{to}"),
+        _ => up,
+    }
+}
+
+/// `YYYY.MM.DD` of a Unix time in milliseconds (UTC; the civil-from-days algorithm).
+fn pgn_date(ms: i64) -> String {
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_moves() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(1_764_547_200_000), "2025.12.01");
+        assert_eq!(iccs_dashed("h2e2"), "H2-E2");
+    }
+}

@@ -1,0 +1,384 @@
+//! Write-ahead: a room with a [`Journal`] logs every input its game is given (start, each
+//! accepted action, deadlines, forfeits, reseats) and every seat change to the store, and
+//! sends an action's `ok` and events only once the step is committed. After a restart the
+//! same log, replayed through the same game code, rebuilds the room ([`Room::restore`]).
+//!
+//! The room never waits inside a command: a step is queued and its output held; the run
+//! loop then [`Room::settle`]s — hands the queue to the store's group-commit writer and waits
+//! for the commit — before it takes the next command.
+
+use qipai_store::writer::{Ack, Writer};
+use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
+
+use super::*;
+
+/// What a room writes to the store, and what it still owes its players.
+pub struct Journal {
+    writer: Writer,
+    /// The seed the game was made from (logged with the room).
+    seed: u64,
+    /// The next step's index.
+    next: u64,
+    /// Writes not yet handed to the writer.
+    queue: Vec<Write>,
+    /// Accepted actions whose `ok` and events wait for their commit.
+    held: Vec<Held<Event>>,
+    /// Who sat where when the seats were last logged: (player, bot).
+    logged_seats: Vec<Option<(PlayerId, bool)>>,
+    /// Whether the end of the game has been logged.
+    logged_end: bool,
+    /// The log of a room being reopened after a restart.
+    replay: Option<RoomLog>,
+    /// Every event of the game so far, for its record.
+    history: Vec<Emit<Event>>,
+}
+
+/// An accepted action's answer, sent after the commit.
+struct Held<E> {
+    outbox: Outbox,
+    seq: Seq,
+    emits: Vec<Emit<E>>,
+}
+
+impl Journal {
+    /// A journal for a new room made from `seed`.
+    pub fn new(writer: Writer, seed: u64) -> Journal {
+        Journal {
+            writer,
+            seed,
+            next: 0,
+            queue: Vec::new(),
+            held: Vec::new(),
+            logged_seats: Vec::new(),
+            logged_end: false,
+            replay: None,
+            history: Vec::new(),
+        }
+    }
+
+    /// A journal for a room reopened from `log`.
+    pub fn reopen(writer: Writer, log: RoomLog) -> Journal {
+        let mut journal = Journal::new(writer, log.room.seed);
+        journal.next = log.steps.len() as u64;
+        journal.replay = Some(log);
+        journal
+    }
+}
+
+/// Why a room's log could not be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("step {index}: the action cannot be read: {reason}")]
+    Unreadable { index: u64, reason: String },
+    #[error("step {index}: the game refused the logged action: {reason}")]
+    Refused { index: u64, reason: String },
+    #[error("step {index} is out of order")]
+    Gap { index: u64 },
+}
+
+impl<G: OnWire> Room<G> {
+    /// A new room logs itself; a reopened one replays its log. `false` when the log could
+    /// not be replayed: the room is then closed (logged, and marked closed in the store)
+    /// and must not run.
+    pub(super) fn restore(&mut self) -> bool {
+        let Some(journal) = self.journal.as_mut() else {
+            return true;
+        };
+        journal.logged_seats = vec![None; self.seats.len()];
+        let Some(log) = journal.replay.take() else {
+            let options = qipai_protocol::encode(&self.options).unwrap_or_default();
+            journal.queue.push(Write::Room(RoomRow {
+                id: self.id,
+                game: G::KIND.name().to_owned(),
+                options,
+                seed: journal.seed,
+                created_ms: unix_ms(),
+            }));
+            return true;
+        };
+        match self.replay(&log) {
+            Ok(()) => {
+                tracing::info!(steps = log.steps.len(), "reopened from the store");
+                true
+            }
+            Err(error) => {
+                tracing::error!(%error, "the room's log cannot be replayed: closed");
+                self.registry.remove(&self.id);
+                if let Some(j) = &self.journal {
+                    j.writer.post(Write::Closed {
+                        room: self.id,
+                        reason: error.to_string(),
+                    });
+                }
+                false
+            }
+        }
+    }
+
+    fn replay(&mut self, log: &RoomLog) -> Result<(), ReplayError> {
+        for (expected, step) in (0u64..).zip(&log.steps) {
+            let index = step.index;
+            if index != expected {
+                return Err(ReplayError::Gap { index });
+            }
+            let (seat, at) = (Seat(step.seat), Millis(step.at_ms));
+            let emits = match step.kind {
+                StepKind::Start => {
+                    self.started = true;
+                    self.game.start(at)
+                }
+                StepKind::Action => {
+                    let bytes = step.action.as_deref().unwrap_or_default();
+                    let action: G::Action =
+                        rmp_serde::from_slice(bytes).map_err(|e| ReplayError::Unreadable {
+                            index,
+                            reason: e.to_string(),
+                        })?;
+                    let received = Received {
+                        at,
+                        lag: Millis(step.lag_ms),
+                    };
+                    self.game
+                        .apply(seat, action, received)
+                        .map_err(|e| ReplayError::Refused {
+                            index,
+                            reason: e.to_string(),
+                        })?
+                }
+                StepKind::Deadline => self.game.on_deadline(at),
+                StepKind::Forfeit => self.game.forfeit(seat, at),
+                StepKind::Reseat => self.game.reseat(seat, at),
+            };
+            self.event_seq = step.event_seq + emits.len() as u64;
+            let emits = Self::wire_emits(emits);
+            self.remember(&emits);
+        }
+        // Everybody is away until they come back with their token (the reconnection grace
+        // runs from now); the server's bots are summoned again.
+        let now = self.clock.now();
+        for (index, row) in seated(&log.seats, self.seats.len()).into_iter().enumerate() {
+            let Some(SeatRow {
+                player: Some(player),
+                name,
+                bot,
+                ..
+            }) = row
+            else {
+                continue;
+            };
+            self.seats[index] = Some(Occupant {
+                player,
+                name,
+                bot,
+                outbox: None,
+                away_since: (!bot).then_some(now),
+            });
+            if let Some(j) = self.journal.as_mut() {
+                j.logged_seats[index] = Some((player, bot));
+            }
+            if bot {
+                self.summon_bot(index as u8);
+            }
+        }
+        if self.seats.iter().any(Option::is_some) {
+            self.fill_delay = None;
+        }
+        self.note_over();
+        Ok(())
+    }
+
+    /// A bot summoned for a reopened room takes the seat its predecessor held.
+    pub(super) fn rebot(&mut self, cmd: Command) -> Option<Command> {
+        let Command::Join {
+            who,
+            seat: Some(seat),
+            seq,
+            reply,
+        } = cmd
+        else {
+            return Some(cmd);
+        };
+        let index = usize::from(seat);
+        let orphan = self.seats.get(index).and_then(Option::as_ref);
+        if !(who.bot && orphan.is_some_and(|o| o.bot && o.outbox.is_none())) {
+            return Some(Command::Join {
+                who,
+                seat: Some(seat),
+                seq,
+                reply,
+            });
+        }
+        self.seats[index] = Some(Occupant {
+            player: who.player,
+            name: who.name,
+            bot: true,
+            outbox: Some(who.outbox.clone()),
+            away_since: None,
+        });
+        self.send_joined(&who.outbox, seq, Some(seat));
+        self.publish(vec![Emit::All(Event::Room(RoomEvent::Back { seat }))]);
+        let _ = reply.send(Ok(seat));
+        None
+    }
+
+    /// Keeps the events for the game's record.
+    pub(super) fn remember(&mut self, emits: &[Emit<Event>]) {
+        if let Some(j) = self.journal.as_mut() {
+            j.history.extend(emits.iter().cloned());
+        }
+    }
+
+    /// The action's bytes for the log, when there is one.
+    pub(super) fn log_bytes(&self, action: &G::Action) -> Option<Vec<u8>> {
+        self.journal.as_ref()?;
+        qipai_protocol::encode(action).ok()
+    }
+
+    /// Logs a game input other than an action (its output is not held: replaying the log
+    /// without it reaches the same state, as the game does the same at the same time).
+    pub(super) fn log_step(&mut self, kind: StepKind, seat: Seat, at: Millis) {
+        self.queue_step(kind, seat, Received::at(at), None);
+    }
+
+    fn queue_step(&mut self, kind: StepKind, seat: Seat, at: Received, action: Option<Vec<u8>>) {
+        let event_seq = self.event_seq;
+        let id = self.id;
+        if let Some(j) = self.journal.as_mut() {
+            j.queue.push(Write::Step(StepRow {
+                room: id,
+                index: j.next,
+                kind,
+                seat: seat.0,
+                at_ms: at.at.0,
+                lag_ms: at.lag.0,
+                action,
+                event_seq,
+            }));
+            j.next += 1;
+        }
+    }
+
+    /// An action was accepted: with a journal its answer waits for the commit.
+    pub(super) fn accepted(
+        &mut self,
+        seat: Seat,
+        seq: Seq,
+        outbox: Outbox,
+        logged: Option<Vec<u8>>,
+        received: Received,
+        emits: Vec<Emit<G::Event>>,
+    ) {
+        if self.journal.is_none() {
+            outbox.send(&ServerMsg::Ok { seq });
+            self.publish_game(emits);
+            self.note_over();
+            return;
+        }
+        self.queue_step(StepKind::Action, seat, received, logged);
+        let emits = Self::wire_emits(emits);
+        if let Some(j) = self.journal.as_mut() {
+            j.held.push(Held { outbox, seq, emits });
+        }
+    }
+
+    /// Writes what this command queued (seat changes and the end of the game included),
+    /// waits for the commit, then sends the answers held for it.
+    pub(super) async fn settle(&mut self) {
+        self.queue_seats();
+        self.queue_end();
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        if j.queue.is_empty() {
+            return;
+        }
+        let writer = j.writer.clone();
+        let queue = std::mem::take(&mut j.queue);
+        let held = std::mem::take(&mut j.held);
+        let mut last: Option<Ack> = None;
+        for write in queue {
+            last = Some(writer.send(write).await);
+        }
+        // The writer commits in order: the last item's commit covers the others.
+        let durable = match last {
+            Some(ack) => ack.durable().await,
+            None => true,
+        };
+        if !durable {
+            tracing::error!("the store did not take this room's steps: answering anyway");
+        }
+        for h in held {
+            h.outbox.send(&ServerMsg::Ok { seq: h.seq });
+            self.publish(h.emits);
+        }
+        self.note_over();
+    }
+
+    fn queue_seats(&mut self) {
+        let now = self.clock.now();
+        let id = self.id;
+        let current: Vec<Option<(PlayerId, bool, String)>> = self
+            .seats
+            .iter()
+            .map(|o| o.as_ref().map(|o| (o.player, o.bot, o.name.clone())))
+            .collect();
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        for (index, now_at) in current.into_iter().enumerate() {
+            let key = now_at.as_ref().map(|(p, b, _)| (*p, *b));
+            if j.logged_seats.get(index) == Some(&key) {
+                continue;
+            }
+            if let Some(slot) = j.logged_seats.get_mut(index) {
+                *slot = key;
+            }
+            let (player, bot, name) = match now_at {
+                Some((p, b, n)) => (Some(p), b, n),
+                None => (None, false, String::new()),
+            };
+            j.queue.push(Write::Seat(SeatRow {
+                room: id,
+                seat: index as u8,
+                player,
+                name,
+                bot,
+                at_ms: now.0,
+            }));
+        }
+    }
+
+    /// The game is over: its result (the final public view, as JSON) is logged once.
+    fn queue_end(&mut self) {
+        if !self.game.is_over() || self.journal.as_ref().is_none_or(|j| j.logged_end) {
+            return;
+        }
+        let view = G::wire_view(self.game.view(Viewer::Spectator, self.clock.now()));
+        let result = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
+        let room = self.id;
+        let players = self
+            .seats
+            .iter()
+            .map(|o| o.as_ref().map_or_else(String::new, |o| o.name.clone()))
+            .collect();
+        let finished_ms = unix_ms();
+        if let Some(j) = self.journal.as_mut() {
+            j.logged_end = true;
+            let history = std::mem::take(&mut j.history);
+            let record = crate::persist::records::build(
+                room,
+                G::KIND.name(),
+                players,
+                &view,
+                &history,
+                finished_ms,
+            );
+            j.queue.push(Write::Result {
+                room,
+                result,
+                finished_ms,
+            });
+            j.queue.push(Write::Record(record));
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! The store, in process: a server that stops and a new one on the same SQLite file reopens
+//! the room under the same id, players come back with their tokens, and the game goes on.
+//! (The SIGKILL test of the real binary is `tests/crash.rs`.)
+
+mod common;
+
+use common::{Client, TestServer};
+use qipai_protocol::xiangqi::{EndReason, XiangqiEvent, XiangqiOptions};
+use qipai_protocol::{Event, View};
+
+fn store_file(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir()
+        .join(format!("qipai_{name}_{}_{nanos}.db", std::process::id()))
+        .display()
+        .to_string()
+}
+
+async fn with_store(file: &str) -> TestServer {
+    let file = file.to_owned();
+    TestServer::start(move |c| c.store.url = file).await
+}
+
+async fn http_get(server: &TestServer, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut out = Vec::new();
+    stream.read_to_end(&mut out).await.expect("read");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn xq(view: View) -> qipai_protocol::xiangqi::XiangqiView {
+    match view {
+        View::Xiangqi(v) => v,
+        other => panic!("not xiangqi: {other:?}"),
+    }
+}
+
+/// 4.1.1 mate after a restart: three plies before, two after, on the same room id; the
+/// position and move list survive, the next room gets a new id.
+#[tokio::test]
+async fn a_xiangqi_game_goes_on_after_a_restart() {
+    let file = store_file("restart");
+    let first = with_store(&file).await;
+    let mut red = Client::hello(&first, "Red").await;
+    let mut black = Client::hello(&first, "Black").await;
+    let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    black.join(room, Some(1)).await;
+    red.play("b2b4").await;
+    black.play("a6a5").await;
+    red.play("b4c4").await;
+    let (_, before) = red.snapshot().await;
+    let before = xq(before);
+    first.stop();
+
+    let second = with_store(&file).await;
+    let mut red2 = Client::resume(&second, &red.token).await;
+    let mut black2 = Client::resume(&second, &black.token).await;
+    assert_eq!(red2.player_id, red.player_id);
+    let (_, after) = red2.snapshot().await;
+    let after = xq(after);
+    assert_eq!(after.fen, before.fen);
+    assert_eq!(after.moves, before.moves);
+    assert_eq!(after.legal_moves, before.legal_moves);
+    // Red has moved: Red's clock is as it was; Black's runs from the restart.
+    assert_eq!(after.clocks.red_ms, before.clocks.red_ms);
+    black2.play("f9e8").await;
+    red2.play("c4c9").await;
+    match red2
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
+        .await
+    {
+        Event::Xiangqi(XiangqiEvent::Over { result, .. }) => {
+            assert_eq!(result.reason, EndReason::Checkmate)
+        }
+        _ => unreachable!(),
+    }
+    // The record: PGN with ICCS movetext and the Chinese notation, JSON, and by player.
+    let pgn = http_get(&second, &format!("/api/games/{room}.pgn")).await;
+    assert!(pgn.starts_with("HTTP/1.1 200"), "{pgn}");
+    assert!(
+        pgn.contains("[Red \"Red\"]") && pgn.contains("[Result \"1-0\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Format \"ICCS\"]"), "{pgn}");
+    assert!(pgn.contains("1. B2-B4 {炮八进二} A6-A5"), "{pgn}");
+    assert!(pgn.contains("3. C4-C9"), "{pgn}");
+    let json = http_get(&second, &format!("/api/games/{room}")).await;
+    assert!(json.contains("\"players\":[\"Red\",\"Black\"]"), "{json}");
+    assert!(json.contains("\"checkmate\""), "{json}");
+    let list = http_get(&second, "/api/players/Black/games?page=0").await;
+    assert!(list.contains(&format!("\"room_id\":{room}")), "{list}");
+    let none = http_get(&second, "/api/players/Black/games?page=1").await;
+    assert!(none.contains("\"games\":[]"), "{none}");
+    let missing = http_get(&second, "/api/games/999999").await;
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+
+    let mut other = Client::hello(&second, "Other").await;
+    let next = other.create_xiangqi(XiangqiOptions::default(), None).await;
+    assert!(next > room, "room ids go on: {next} after {room}");
+}
+
+/// A Tuolaji table of one person and three bots survives a restart mid-hand: same hand
+/// number, levels and dealer, every card played before is still played, the person's cards
+/// are theirs again, and the bots come back to their seats by themselves.
+#[tokio::test]
+async fn a_tuolaji_table_goes_on_after_a_restart_with_its_bots() {
+    use qipai_protocol::{ClientMsg, RoomOptions, ServerMsg};
+    let file = store_file("tuolaji");
+    let start = |file: String| {
+        TestServer::start(move |c| {
+            c.store.url = file;
+            c.tuolaji.seed = Some(common::tuolaji::SEED);
+        })
+    };
+    let first = start(file.clone()).await;
+    let mut me = Client::hello(&first, "Me").await;
+    let seq = me.seq();
+    me.send(&ClientMsg::CreateRoom {
+        seq,
+        options: RoomOptions::Tuolaji(common::tuolaji::fast_options()),
+        seat: Some(0),
+        bots: true,
+    })
+    .await;
+    me.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+    // Let the deal and the bots run a little.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, before) = me.tl_view().await;
+    assert!(before.dealt > 0, "the deal had begun");
+    eprintln!(
+        "before the restart: {:?}, {} dealt, {} played",
+        before.phase,
+        before.dealt,
+        before.played.len()
+    );
+    first.stop();
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+
+    let second = start(file).await;
+    let mut back = Client::resume(&second, &me.token).await;
+    back.until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+    let (_, after) = back.tl_view().await;
+    assert_eq!(after.hand_number, before.hand_number);
+    assert_eq!(after.levels, before.levels);
+    if before.dealer.is_some() {
+        assert_eq!(after.dealer, before.dealer);
+    }
+    assert!(
+        after.played.starts_with(&before.played),
+        "before {:?}, after {:?}",
+        before.played,
+        after.played
+    );
+    assert!(after.dealt >= before.dealt);
+    // Waiting for the person to follow (they have not acted): nothing moved meanwhile.
+    if matches!(
+        before.phase,
+        qipai_protocol::tuolaji::Phase::Following { seat: 0, .. }
+    ) {
+        assert_eq!(after.phase, before.phase);
+        assert_eq!(after.hand, before.hand);
+        assert_eq!(after.current_trick, before.current_trick);
+        assert_eq!(after.trump, before.trump);
+    }
+    // The bots are back in seats 1–3, connected.
+    let mut seated = 0;
+    for _ in 0..100 {
+        let seq = back.seq();
+        back.send(&ClientMsg::Snapshot { seq }).await;
+        if let ServerMsg::Snapshot { seats, .. } = back
+            .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await
+        {
+            seated = seats
+                .iter()
+                .skip(1)
+                .filter(|s| s.as_ref().is_some_and(|s| s.bot && s.connected))
+                .count();
+        }
+        if seated == 3 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(seated, 3, "the bots are back");
+}

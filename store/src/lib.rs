@@ -1,0 +1,253 @@
+//! qipai's durable store: everything that must survive a crash.
+//!
+//! - [`Store`]: the one trait, with two backends: [`sqlite::SqliteStore`] (embedded, the
+//!   default, WAL mode) and [`postgres::PostgresStore`] (a server, for several nodes).
+//! - [`Write`]: what the server writes: rooms, game steps (every input a game was given,
+//!   with its time), seat changes, results, sessions (resume tokens hashed), records.
+//! - [`writer::Writer`]: group commit — one task takes whatever the rooms have ready, writes
+//!   it in one transaction and acknowledges each item after the commit.
+//! - [`migrate`]: versioned SQL files under `migrations/`, applied at start-up.
+//!
+//! The store knows nothing of games: actions and options arrive as the protocol's
+//! MessagePack bytes, results and records as JSON text.
+
+pub mod migrate;
+pub mod postgres;
+pub mod sqlite;
+pub mod writer;
+
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+
+/// A boxed future, so that [`Store`] can be used as `dyn Store`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("postgres: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("the store's task failed: {0}")]
+    Task(String),
+    #[error("the store's writer has stopped")]
+    WriterGone,
+    #[error("{0}")]
+    Unsupported(&'static str),
+}
+
+/// Results of store calls.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A room as created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomRow {
+    pub id: u64,
+    /// The protocol's game name (`xiangqi`, `tuolaji`).
+    pub game: String,
+    /// The protocol's `RoomOptions`, MessagePack, defaults filled in.
+    pub options: Vec<u8>,
+    pub seed: u64,
+    /// Unix time in milliseconds.
+    pub created_ms: i64,
+}
+
+/// What kind of input a game was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// Every seat was filled: `Game::start`.
+    Start = 0,
+    /// A player's action: `Game::apply`.
+    Action = 1,
+    /// The game's deadline came: `Game::on_deadline`.
+    Deadline = 2,
+    /// A seat was given up: `Game::forfeit`.
+    Forfeit = 3,
+    /// A newcomer sat in a forfeited seat: `Game::reseat`.
+    Reseat = 4,
+}
+
+impl StepKind {
+    /// The kind stored as `n`, if any.
+    pub fn from_i64(n: i64) -> Option<StepKind> {
+        Some(match n {
+            0 => StepKind::Start,
+            1 => StepKind::Action,
+            2 => StepKind::Deadline,
+            3 => StepKind::Forfeit,
+            4 => StepKind::Reseat,
+            _ => return None,
+        })
+    }
+}
+
+/// One input given to a room's game, in order: replaying a room's steps through the same
+/// game code rebuilds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepRow {
+    pub room: u64,
+    /// 0, 1, 2, … per room.
+    pub index: u64,
+    pub kind: StepKind,
+    pub seat: u8,
+    /// On the server's time line (milliseconds).
+    pub at_ms: u64,
+    /// The lag allowance of an action.
+    pub lag_ms: u64,
+    /// The protocol's `GameAction`, MessagePack, for [`StepKind::Action`].
+    pub action: Option<Vec<u8>>,
+    /// The room's event sequence number before the step.
+    pub event_seq: u64,
+}
+
+/// Somebody sat down (`player` set) or a seat was freed (`player` `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    pub room: u64,
+    pub seat: u8,
+    pub player: Option<u64>,
+    pub name: String,
+    pub bot: bool,
+    pub at_ms: u64,
+}
+
+/// A session: a player and the hash of their resume token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    /// [`hash_token`] of the resume token.
+    pub token_hash: Vec<u8>,
+    pub player: u64,
+    pub name: String,
+    pub bot: bool,
+    pub created_ms: i64,
+}
+
+/// A finished game's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordRow {
+    pub room: u64,
+    pub game: String,
+    pub finished_ms: i64,
+    /// The record as JSON.
+    pub body: String,
+    /// The xiangqi record as PGN-style text other software reads.
+    pub pgn: Option<String>,
+    /// The name at each seat, by seat.
+    pub players: Vec<String>,
+}
+
+/// One line of a player's list of games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    pub room: u64,
+    pub game: String,
+    pub finished_ms: i64,
+    pub seat: u8,
+}
+
+/// Something to write; the writer puts a batch of them in one transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    Room(RoomRow),
+    Step(StepRow),
+    Seat(SeatRow),
+    /// The game ended with this result (JSON): the room is finished.
+    Result {
+        room: u64,
+        result: String,
+        finished_ms: i64,
+    },
+    /// The room closed without a result (abandoned, or its log could not be replayed).
+    Closed {
+        room: u64,
+        reason: String,
+    },
+    Session(SessionRow),
+    Record(RecordRow),
+}
+
+/// An unfinished room with everything needed to rebuild it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomLog {
+    pub room: RoomRow,
+    /// In order.
+    pub steps: Vec<StepRow>,
+    /// In order; the last row per seat says who sits there.
+    pub seats: Vec<SeatRow>,
+}
+
+/// The durable store. Every method is one round trip (or one transaction) to the backend.
+pub trait Store: Send + Sync + 'static {
+    /// Applies the migrations not yet applied; returns the schema version.
+    fn migrate(&self) -> BoxFuture<'_, StoreResult<u32>>;
+    /// Writes `batch` in one transaction: all of it, or (on error) none of it.
+    fn write(&self, batch: Vec<Write>) -> BoxFuture<'_, StoreResult<()>>;
+    /// One more than the largest room id ever stored (1 when none).
+    fn next_room_id(&self) -> BoxFuture<'_, StoreResult<u64>>;
+    /// The largest player id of any stored session (0 when none).
+    fn max_player_id(&self) -> BoxFuture<'_, StoreResult<u64>>;
+    /// The latest moment on the server's time line that any step or seat change names.
+    fn last_time(&self) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Every room still open, with its log.
+    fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>>;
+    /// The sessions of players who sit in an open room.
+    fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>>;
+    /// A finished game's record.
+    fn record(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RecordRow>>>;
+    /// The finished games `name` sat in, newest first, `limit` from `offset`.
+    fn player_games(
+        &self,
+        name: String,
+        offset: u64,
+        limit: u64,
+    ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>>;
+    /// Deletes the steps and seat changes of rooms finished or closed before `before_ms`
+    /// (Unix time); their records stay. Returns how many rows went.
+    fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Copies the whole store, online, into a new file at `path` (SQLite only).
+    fn backup<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, StoreResult<()>>;
+}
+
+/// The hash a resume token is stored under (SHA-256): a stolen database gives no token.
+pub fn hash_token(token: &str) -> Vec<u8> {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// Unix time now, in milliseconds.
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Folds seat changes into who sits where: per seat, the last change.
+pub fn seated(seats: &[SeatRow], count: usize) -> Vec<Option<SeatRow>> {
+    let mut out = vec![None; count];
+    for row in seats {
+        if let Some(slot) = out.get_mut(usize::from(row.seat)) {
+            *slot = row.player.map(|_| row.clone());
+        }
+    }
+    out
+}
+
+/// Opens the store that `url` names: `postgres://…` or `postgresql://…` for PostgreSQL,
+/// anything else is a SQLite file path (`sqlite://` prefix optional). Migrations are applied.
+///
+/// # Errors
+/// The backend's error when it cannot be opened or migrated.
+pub async fn open(url: &str) -> StoreResult<std::sync::Arc<dyn Store>> {
+    let store: std::sync::Arc<dyn Store> =
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            std::sync::Arc::new(postgres::PostgresStore::connect(url).await?)
+        } else {
+            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            std::sync::Arc::new(sqlite::SqliteStore::open(Path::new(path)).await?)
+        };
+    let version = store.migrate().await?;
+    tracing::info!(version, "store ready");
+    Ok(store)
+}

@@ -1,0 +1,26 @@
+//! Versioned migrations: one SQL file per version and backend under `migrations/`, applied
+//! in order at start-up; the applied version is kept in `schema_version`.
+
+/// A migration: its version and its SQL for each backend.
+pub struct Migration {
+    pub version: u32,
+    pub sqlite: &'static str,
+    pub postgres: &'static str,
+}
+
+/// Every migration, oldest first. A new version is a new pair of files added here; a file
+/// once released never changes.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    sqlite: include_str!("../migrations/sqlite/0001_init.sql"),
+    postgres: include_str!("../migrations/postgres/0001_init.sql"),
+}];
+
+/// The latest version.
+pub fn latest() -> u32 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+/// Creates the version table if missing (same SQL on both backends).
+pub const VERSION_TABLE: &str =
+    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL, applied_ms BIGINT NOT NULL)";

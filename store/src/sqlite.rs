@@ -1,0 +1,348 @@
+//! The embedded backend: one SQLite file in WAL mode (readers never wait for the writer),
+//! `synchronous = FULL` so a commit is on disk before it is acknowledged. rusqlite is
+//! blocking, so every call runs on tokio's blocking pool.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::migrate::{MIGRATIONS, VERSION_TABLE};
+use crate::{
+    unix_ms, BoxFuture, GameSummary, RecordRow, RoomLog, RoomRow, SeatRow, SessionRow, StepKind,
+    StepRow, Store, StoreError, StoreResult, Write,
+};
+
+/// A SQLite file.
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the file at `path`, creating its folder.
+    ///
+    /// # Errors
+    /// SQLite's error when the file cannot be opened.
+    pub async fn open(path: &Path) -> StoreResult<SqliteStore> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Task(e.to_string()))?;
+        }
+        let owned = path.to_owned();
+        let conn = blocking(move || {
+            let conn = Connection::open(&owned)?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "FULL")?;
+            conn.pragma_update(None, "foreign_keys", "ON")?;
+            conn.busy_timeout(std::time::Duration::from_secs(5))?;
+            Ok(conn)
+        })
+        .await?;
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+            path: path.to_owned(),
+        })
+    }
+
+    /// The file this store lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on the connection on the blocking pool.
+    fn call<T, F>(&self, f: F) -> BoxFuture<'_, StoreResult<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> StoreResult<T> + Send + 'static,
+    {
+        let conn = Arc::clone(&self.conn);
+        Box::pin(blocking(move || {
+            let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
+            f(&mut conn)
+        }))
+    }
+}
+
+async fn blocking<T, F>(f: F) -> StoreResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> StoreResult<T> + Send + 'static,
+{
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+}
+
+fn i(n: u64) -> i64 {
+    n as i64
+}
+
+fn u(n: i64) -> u64 {
+    n as u64
+}
+
+fn write_one(tx: &rusqlite::Transaction<'_>, w: &Write) -> rusqlite::Result<()> {
+    match w {
+        Write::Room(r) => tx.execute(
+            "INSERT INTO rooms (id, game, options, seed, created_ms, status) VALUES (?1, ?2, ?3, ?4, ?5, 'open')",
+            params![i(r.id), r.game, r.options, i(r.seed), r.created_ms],
+        ),
+        Write::Step(s) => tx.execute(
+            "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, event_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![i(s.room), i(s.index), s.kind as i64, s.seat, i(s.at_ms), i(s.lag_ms), s.action, i(s.event_seq)],
+        ),
+        Write::Seat(s) => tx.execute(
+            "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![i(s.room), s.seat, s.player.map(i), s.name, i64::from(s.bot), i(s.at_ms)],
+        ),
+        Write::Result { room, result, finished_ms } => {
+            tx.execute(
+                "INSERT INTO results (room, result, finished_ms) VALUES (?1, ?2, ?3) ON CONFLICT (room) DO UPDATE SET result = excluded.result, finished_ms = excluded.finished_ms",
+                params![i(*room), result, finished_ms],
+            )?;
+            tx.execute("UPDATE rooms SET status = 'finished' WHERE id = ?1", params![i(*room)])
+        }
+        Write::Closed { room, reason } => tx.execute(
+            "UPDATE rooms SET status = 'closed', reason = ?2 WHERE id = ?1 AND status = 'open'",
+            params![i(*room), reason],
+        ),
+        Write::Session(s) => tx.execute(
+            "INSERT INTO sessions (token_hash, player, name, bot, created_ms) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (token_hash) DO NOTHING",
+            params![s.token_hash, i(s.player), s.name, i64::from(s.bot), s.created_ms],
+        ),
+        Write::Record(r) => {
+            tx.execute(
+                "INSERT INTO records (room, game, finished_ms, body, pgn) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room) DO UPDATE SET body = excluded.body, pgn = excluded.pgn, finished_ms = excluded.finished_ms",
+                params![i(r.room), r.game, r.finished_ms, r.body, r.pgn],
+            )?;
+            for (seat, name) in r.players.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO record_players (room, seat, name) VALUES (?1, ?2, ?3) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name",
+                    params![i(r.room), seat as i64, name],
+                )?;
+            }
+            Ok(1)
+        }
+    }
+    .map(|_| ())
+}
+
+fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
+    let mut rooms = conn.prepare(
+        "SELECT id, game, options, seed, created_ms FROM rooms WHERE status = 'open' ORDER BY id",
+    )?;
+    let rooms: Vec<RoomRow> = rooms
+        .query_map([], |r| {
+            Ok(RoomRow {
+                id: u(r.get(0)?),
+                game: r.get(1)?,
+                options: r.get(2)?,
+                seed: u(r.get(3)?),
+                created_ms: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut steps = conn.prepare(
+        "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq FROM steps WHERE room = ?1 ORDER BY idx",
+    )?;
+    let mut seats = conn.prepare(
+        "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = ?1 ORDER BY id",
+    )?;
+    let mut out = Vec::with_capacity(rooms.len());
+    for room in rooms {
+        let id = room.id;
+        let steps = steps
+            .query_map(params![i(id)], |r| {
+                let kind: i64 = r.get(1)?;
+                Ok(StepRow {
+                    room: id,
+                    index: u(r.get(0)?),
+                    kind: StepKind::from_i64(kind).unwrap_or(StepKind::Action),
+                    seat: r.get(2)?,
+                    at_ms: u(r.get(3)?),
+                    lag_ms: u(r.get(4)?),
+                    action: r.get(5)?,
+                    event_seq: u(r.get(6)?),
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let seats = seats
+            .query_map(params![i(id)], |r| {
+                Ok(SeatRow {
+                    room: id,
+                    seat: r.get(0)?,
+                    player: r.get::<_, Option<i64>>(1)?.map(u),
+                    name: r.get(2)?,
+                    bot: r.get::<_, i64>(3)? != 0,
+                    at_ms: u(r.get(4)?),
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        out.push(RoomLog { room, steps, seats });
+    }
+    Ok(out)
+}
+
+impl Store for SqliteStore {
+    fn migrate(&self) -> BoxFuture<'_, StoreResult<u32>> {
+        self.call(|conn| {
+            conn.execute(VERSION_TABLE, [])?;
+            let current: i64 = conn.query_row(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_version",
+                [],
+                |r| r.get(0),
+            )?;
+            let mut version = current as u32;
+            for m in MIGRATIONS.iter().filter(|m| i64::from(m.version) > current) {
+                let tx = conn.transaction()?;
+                tx.execute_batch(m.sqlite)?;
+                tx.execute(
+                    "INSERT INTO schema_version (version, applied_ms) VALUES (?1, ?2)",
+                    params![i64::from(m.version), unix_ms()],
+                )?;
+                tx.commit()?;
+                version = m.version;
+            }
+            Ok(version)
+        })
+    }
+
+    fn write(&self, batch: Vec<Write>) -> BoxFuture<'_, StoreResult<()>> {
+        self.call(move |conn| {
+            let tx = conn.transaction()?;
+            for w in &batch {
+                write_one(&tx, w)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn next_room_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.call(|conn| {
+            let max: i64 =
+                conn.query_row("SELECT COALESCE(MAX(id), 0) FROM rooms", [], |r| r.get(0))?;
+            Ok(u(max) + 1)
+        })
+    }
+
+    fn max_player_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.call(|conn| {
+            let max: i64 = conn.query_row(
+                "SELECT MAX(COALESCE((SELECT MAX(player) FROM sessions), 0), COALESCE((SELECT MAX(player) FROM seat_changes), 0))",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok(u(max))
+        })
+    }
+
+    fn last_time(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.call(|conn| {
+            let max: i64 = conn.query_row(
+                "SELECT MAX(COALESCE((SELECT MAX(at_ms) FROM steps), 0), COALESCE((SELECT MAX(at_ms) FROM seat_changes), 0))",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok(u(max))
+        })
+    }
+
+    fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>> {
+        self.call(|conn| room_logs(conn))
+    }
+
+    fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
+        self.call(|conn| {
+            let mut q = conn.prepare(
+                "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE r.status = 'open' AND s.player IS NOT NULL) ORDER BY player",
+            )?;
+            let rows = q
+                .query_map([], |r| {
+                    Ok(SessionRow {
+                        token_hash: r.get(0)?,
+                        player: u(r.get(1)?),
+                        name: r.get(2)?,
+                        bot: r.get::<_, i64>(3)? != 0,
+                        created_ms: r.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn record(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RecordRow>>> {
+        self.call(move |conn| {
+            let row = conn
+                .query_row(
+                    "SELECT game, finished_ms, body, pgn FROM records WHERE room = ?1",
+                    params![i(room)],
+                    |r| {
+                        Ok(RecordRow {
+                            room,
+                            game: r.get(0)?,
+                            finished_ms: r.get(1)?,
+                            body: r.get(2)?,
+                            pgn: r.get(3)?,
+                            players: Vec::new(),
+                        })
+                    },
+                )
+                .optional()?;
+            let Some(mut row) = row else { return Ok(None) };
+            let mut q =
+                conn.prepare("SELECT name FROM record_players WHERE room = ?1 ORDER BY seat")?;
+            row.players = q
+                .query_map(params![i(room)], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(Some(row))
+        })
+    }
+
+    fn player_games(
+        &self,
+        name: String,
+        offset: u64,
+        limit: u64,
+    ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>> {
+        self.call(move |conn| {
+            let mut q = conn.prepare(
+                "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = ?1 ORDER BY r.room DESC LIMIT ?2 OFFSET ?3",
+            )?;
+            let rows = q
+                .query_map(params![name, i(limit), i(offset)], |r| {
+                    Ok(GameSummary {
+                        room: u(r.get(0)?),
+                        game: r.get(1)?,
+                        finished_ms: r.get(2)?,
+                        seat: r.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>> {
+        self.call(move |conn| {
+            let tx = conn.transaction()?;
+            let done = "SELECT id FROM rooms WHERE status <> 'open' AND id NOT IN (SELECT room FROM results WHERE finished_ms >= ?1) AND created_ms < ?1";
+            let steps = tx.execute(&format!("DELETE FROM steps WHERE room IN ({done})"), params![before_ms])?;
+            let seats = tx.execute(
+                &format!("DELETE FROM seat_changes WHERE room IN ({done})"),
+                params![before_ms],
+            )?;
+            tx.commit()?;
+            Ok((steps + seats) as u64)
+        })
+    }
+
+    fn backup<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, StoreResult<()>> {
+        let target = path.to_string_lossy().into_owned();
+        self.call(move |conn| {
+            conn.execute("VACUUM INTO ?1", params![target])?;
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,170 @@
+//! Group commit: one task owns the store's writes. Rooms hand it [`Write`]s; it takes
+//! whatever is ready (waiting `window` after the first item for more), writes the lot in
+//! one transaction — one fsync for the batch — and then acknowledges each item. Items are
+//! committed in the order they were handed in, so a room's steps stay in order.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::{Store, Write};
+
+/// Counters of the writer's work.
+#[derive(Debug, Default)]
+pub struct WriterStats {
+    /// Transactions committed (each one fsync on SQLite with `synchronous = FULL`).
+    pub commits: AtomicU64,
+    /// Items written.
+    pub items: AtomicU64,
+    /// Batches that failed after every retry (their items were acknowledged as lost).
+    pub failures: AtomicU64,
+    /// Items refused because the queue was full.
+    pub refused: AtomicU64,
+}
+
+type Item = (Write, Option<oneshot::Sender<bool>>);
+
+/// The writer's handle: cheap to clone, shared by every room.
+#[derive(Clone)]
+pub struct Writer {
+    tx: mpsc::Sender<Item>,
+    stats: Arc<WriterStats>,
+}
+
+/// Resolves to `true` once the item is committed, `false` if it could not be.
+pub struct Ack(oneshot::Receiver<bool>);
+
+impl Ack {
+    /// Waits for the commit.
+    pub async fn durable(self) -> bool {
+        self.0.await.unwrap_or(false)
+    }
+}
+
+/// How the writer batches.
+#[derive(Clone, Copy, Debug)]
+pub struct WriterConfig {
+    /// After the first item of a batch, how long to wait for more (0: take only what is
+    /// already queued).
+    pub window: Duration,
+    /// Most items in one transaction.
+    pub max_batch: usize,
+    /// Items queued before `post` refuses and `send` waits.
+    pub queue: usize,
+    /// The first pause before a failed transaction is tried again (then ×4, five tries).
+    pub retry: Duration,
+}
+
+impl Default for WriterConfig {
+    fn default() -> WriterConfig {
+        WriterConfig {
+            window: Duration::from_millis(2),
+            max_batch: 4096,
+            queue: 65536,
+            retry: Duration::from_millis(10),
+        }
+    }
+}
+
+impl Writer {
+    /// Starts the writer task over `store`. It ends when every handle is dropped, after
+    /// writing what was queued.
+    pub fn spawn(
+        store: Arc<dyn Store>,
+        config: WriterConfig,
+    ) -> (Writer, tokio::task::JoinHandle<()>) {
+        let (tx, rx) = mpsc::channel(config.queue.max(1));
+        let stats = Arc::new(WriterStats::default());
+        let task = tokio::spawn(run(store, config, rx, Arc::clone(&stats)));
+        (Writer { tx, stats }, task)
+    }
+
+    /// Queues `write`; the [`Ack`] resolves once it is committed.
+    pub async fn send(&self, write: Write) -> Ack {
+        let (ack, rx) = oneshot::channel();
+        // A send error means the writer is gone: the dropped sender resolves the ack false.
+        let _ = self.tx.send((write, Some(ack))).await;
+        Ack(rx)
+    }
+
+    /// Queues `write` without waiting and without an acknowledgement; `false` (counted in
+    /// `refused`) when the queue is full or the writer gone.
+    pub fn post(&self, write: Write) -> bool {
+        let ok = self.tx.try_send((write, None)).is_ok();
+        if !ok {
+            self.stats.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        ok
+    }
+
+    /// Queues `write` without waiting; the [`Ack`] resolves once it is committed (false
+    /// at once when the queue is full).
+    pub fn try_send(&self, write: Write) -> Ack {
+        let (ack, rx) = oneshot::channel();
+        if self.tx.try_send((write, Some(ack))).is_err() {
+            self.stats.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        Ack(rx)
+    }
+
+    /// The writer's counters.
+    pub fn stats(&self) -> &Arc<WriterStats> {
+        &self.stats
+    }
+}
+
+async fn run(
+    store: Arc<dyn Store>,
+    config: WriterConfig,
+    mut rx: mpsc::Receiver<Item>,
+    stats: Arc<WriterStats>,
+) {
+    let max = config.max_batch.max(1);
+    let mut writes = Vec::new();
+    let mut acks = Vec::new();
+    while let Some((write, ack)) = rx.recv().await {
+        writes.push(write);
+        acks.extend(ack);
+        if !config.window.is_zero() {
+            tokio::time::sleep(config.window).await;
+        }
+        while writes.len() < max {
+            match rx.try_recv() {
+                Ok((write, ack)) => {
+                    writes.push(write);
+                    acks.extend(ack);
+                }
+                Err(_) => break,
+            }
+        }
+        let count = writes.len() as u64;
+        let ok = commit(&*store, std::mem::take(&mut writes), config.retry).await;
+        if ok {
+            stats.commits.fetch_add(1, Ordering::Relaxed);
+            stats.items.fetch_add(count, Ordering::Relaxed);
+        } else {
+            stats.failures.fetch_add(1, Ordering::Relaxed);
+        }
+        for ack in acks.drain(..) {
+            let _ = ack.send(ok);
+        }
+    }
+}
+
+/// Writes a batch, retrying a failed transaction a few times (a busy or restarting
+/// database) before giving up on it.
+async fn commit(store: &dyn Store, batch: Vec<Write>, mut delay: Duration) -> bool {
+    for attempt in 1..=5 {
+        match store.write(batch.clone()).await {
+            Ok(()) => return true,
+            Err(error) => {
+                tracing::error!(%error, attempt, items = batch.len(), "a store batch failed");
+                tokio::time::sleep(delay).await;
+                delay *= 4;
+            }
+        }
+    }
+    false
+}
