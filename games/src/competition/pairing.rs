@@ -27,7 +27,7 @@ const JITTER: u64 = 16;
 /// In fields larger than this, an entry is joined only to this many entries either side of
 /// it in the ranking (and to the bye): keeps 1,000-entry rounds well under a second, while
 /// a rematch-free same-score opponent is always among them in a Swiss of a few rounds.
-pub const NEIGHBOURS: usize = 40;
+pub const NEIGHBOURS: usize = 20;
 
 /// What an edge costs, part by part (see the module doc for the order of priority).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
