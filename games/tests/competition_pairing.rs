@@ -218,3 +218,31 @@ fn next_round_waits_for_results() {
     c.rounds.push(round);
     assert!(pair_next_round(&c).is_err());
 }
+
+/// 2.9: a knockout draws pairs each round, an odd one out draws the bye and goes through,
+/// until one is left; the draw replays from the seed.
+#[test]
+fn knockout_runs_to_a_final() {
+    use qipai_games::competition::pairing::knockout_remaining;
+    use qipai_games::competition::Format;
+    let mut c = competition(Event::XiangqiSingles, 13, 10, 77);
+    c.settings.format = Format::Knockout;
+    let mut sizes = vec![];
+    loop {
+        let left = knockout_remaining(&c);
+        sizes.push(left.len());
+        if left.len() < 2 {
+            break;
+        }
+        let round = pair_next_round(&c).unwrap();
+        assert_eq!(round, pair_next_round(&c).unwrap());
+        assert_eq!(round.bye.is_some(), left.len() % 2 == 1);
+        let number = round.number;
+        let tables: Vec<u32> = round.pairings.iter().map(|p| p.table).collect();
+        c.rounds.push(round);
+        for t in tables {
+            c.record(number, t, GameResult::SecondWins).unwrap();
+        }
+    }
+    assert_eq!(sizes, vec![13, 7, 4, 2, 1]);
+}
