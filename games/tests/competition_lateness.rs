@@ -69,3 +69,58 @@ fn xiangqi_limit_is_a_setting() {
     assert!(!xiangqi_late_loses(25, 30));
     assert!(xiangqi_late_loses(1, 0));
 }
+
+/// 2.6: best of three, decided as soon as the rest cannot change it; a tie goes to an extra
+/// game or lots.
+#[test]
+fn best_of_three_matches() {
+    use qipai_games::competition::{best_of_three, GameResult::*, MatchState};
+    assert_eq!(best_of_three(&[]), MatchState::Undecided);
+    assert_eq!(best_of_three(&[FirstWins]), MatchState::Undecided);
+    assert_eq!(
+        best_of_three(&[FirstWins, FirstWins]),
+        MatchState::Decided(FirstWins)
+    );
+    assert_eq!(
+        best_of_three(&[FirstWins, SecondWins]),
+        MatchState::Undecided
+    );
+    assert_eq!(
+        best_of_three(&[Draw, SecondForfeits, Draw]),
+        MatchState::Decided(FirstWins)
+    );
+    assert_eq!(
+        best_of_three(&[FirstWins, Draw, SecondWins]),
+        MatchState::Tied
+    );
+    assert_eq!(best_of_three(&[Draw, Draw, Draw]), MatchState::Tied);
+}
+
+/// Every refusal carries a stable protocol code of its own.
+#[test]
+fn refusals_have_distinct_codes() {
+    use qipai_games::competition::CompetitionError as E;
+    use qipai_games::Coded;
+    let all = [
+        E::AlreadyEntered {
+            name: String::new(),
+            team: String::new(),
+        },
+        E::WrongEntrySize {
+            event: "",
+            expected: 2,
+            got: 1,
+        },
+        E::DuplicatePlayer {
+            name: String::new(),
+            team: String::new(),
+        },
+        E::NoRoundLeft { rounds: 4 },
+        E::RoundUnfinished { round: 1, table: 1 },
+        E::TooFewEntries,
+        E::UnknownTable { round: 1, table: 1 },
+        E::MissingReason,
+    ];
+    let codes: std::collections::HashSet<&str> = all.iter().map(|e| e.code().as_str()).collect();
+    assert_eq!(codes.len(), all.len());
+}

@@ -1,6 +1,8 @@
 //! What the competition's rules refuse.
 
-use super::EntryId;
+use qipai_protocol::ErrorCode;
+
+use crate::Coded;
 
 /// A refusal from the competition's rules; nothing changes when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -31,9 +33,6 @@ pub enum CompetitionError {
         /// The player's department.
         team: String,
     },
-    /// No entry has this id.
-    #[error("no entry {0:?}")]
-    UnknownEntry(EntryId),
     /// Every round of the competition has been paired already.
     #[error("all {rounds} rounds are paired")]
     NoRoundLeft {
@@ -62,4 +61,19 @@ pub enum CompetitionError {
     /// An arbiter's correction must say why (六; corrections are kept and shown).
     #[error("a correction needs a reason")]
     MissingReason,
+}
+
+impl Coded for CompetitionError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            CompetitionError::AlreadyEntered { .. } => ErrorCode::AlreadyEntered,
+            CompetitionError::WrongEntrySize { .. } => ErrorCode::WrongEntrySize,
+            CompetitionError::DuplicatePlayer { .. } => ErrorCode::DuplicatePlayer,
+            CompetitionError::NoRoundLeft { .. } => ErrorCode::NoRoundLeft,
+            CompetitionError::RoundUnfinished { .. } => ErrorCode::RoundUnfinished,
+            CompetitionError::TooFewEntries => ErrorCode::TooFewEntries,
+            CompetitionError::UnknownTable { .. } => ErrorCode::UnknownTable,
+            CompetitionError::MissingReason => ErrorCode::MissingReason,
+        }
+    }
 }

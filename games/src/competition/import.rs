@@ -12,7 +12,10 @@
 //! group are optional and kept as director-only contact details. A header row is optional; a
 //! blank line is skipped. Fields may be quoted with `"` (a doubled `""` inside is a quote).
 
+use qipai_protocol::ErrorCode;
+
 use super::{Competition, CompetitionError, Contact, DirectorOnly, Event, Player};
+use crate::Coded;
 
 /// What is wrong with an import, and on which line (from 1).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -232,4 +235,14 @@ pub fn import_form(
     *tuolaji = t;
     *xiangqi = x;
     Ok(())
+}
+
+impl Coded for ImportError {
+    /// A refused entry keeps the rules' own code; every other bad line is `bad_entry_form`.
+    fn code(&self) -> ErrorCode {
+        match self {
+            ImportError::Refused { error, .. } => error.code(),
+            _ => ErrorCode::BadEntryForm,
+        }
+    }
 }

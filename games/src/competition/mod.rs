@@ -203,6 +203,39 @@ impl GameResult {
     }
 }
 
+/// Where a best-of-three match (2.6) stands after its games so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchState {
+    /// More games are needed.
+    Undecided,
+    /// The match's result, from the first-named entry's side.
+    Decided(GameResult),
+    /// Three games and equal points: an extra game or lots decide (2.6).
+    Tied,
+}
+
+/// 2.6: a best-of-three match, games scored 2/1/0 (a forfeit loses the game); decided as soon
+/// as the remaining games cannot change the winner. Games past the third are ignored.
+pub fn best_of_three(games: &[GameResult]) -> MatchState {
+    let games = &games[..games.len().min(3)];
+    let (mut a, mut b) = (0u32, 0u32);
+    for g in games {
+        let (x, y) = g.scores();
+        a += x.points;
+        b += y.points;
+    }
+    let left = 2 * (3 - games.len() as u32);
+    if a > b + left {
+        MatchState::Decided(GameResult::FirstWins)
+    } else if b > a + left {
+        MatchState::Decided(GameResult::SecondWins)
+    } else if games.len() == 3 {
+        MatchState::Tied
+    } else {
+        MatchState::Undecided
+    }
+}
+
 /// **\[D\]** A bye scores as a win: 2 points, 级差 +2, and adds nothing to 对手分.
 pub const BYE: Score = Score {
     points: 2,
