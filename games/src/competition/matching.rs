@@ -54,6 +54,17 @@ pub fn max_weight_matching(vertices: usize, edges: &[Edge]) -> Vec<Option<usize>
         .collect()
 }
 
+/// Which way round a blossom to walk from the sub-blossom at `index` to its base so the path
+/// has even length: (start position, step, endpoint trick). An odd index goes forward (from
+/// `index - len`, wrapping), an even one backward.
+fn direction(index: usize, len: usize) -> (isize, isize, usize) {
+    if index % 2 == 1 {
+        (index as isize - len as isize, 1, 0)
+    } else {
+        (index as isize, -1, 1)
+    }
+}
+
 /// The algorithm's state. Vertices are `0..n`; non-trivial blossoms `n..2n`. Edge k has the
 /// endpoints `2k` (at `edges[k].a`) and `2k + 1` (at `edges[k].b`); `p ^ 1` is the far end.
 struct Matcher {
@@ -305,13 +316,8 @@ impl Matcher {
             // Relabel the sub-blossoms on the even path from the entry child to the base.
             let entry = self.in_blossom[self.endpoint(self.label_end[b] ^ 1)];
             let len = children.len() as isize;
-            let mut j = children.iter().position(|&c| c == entry).unwrap_or(0) as isize;
-            let (step, trick): (isize, usize) = if j & 1 == 1 {
-                j -= len;
-                (1, 0)
-            } else {
-                (-1, 1)
-            };
+            let start = children.iter().position(|&c| c == entry).unwrap_or(0);
+            let (mut j, step, trick) = direction(start, children.len());
             let at = |i: isize| -> usize { i.rem_euclid(len) as usize };
             let mut p = self.label_end[b];
             while j != 0 {
@@ -375,13 +381,7 @@ impl Matcher {
         }
         let len = self.children[b].len() as isize;
         let i = self.children[b].iter().position(|&c| c == t).unwrap_or(0);
-        let mut j = i as isize;
-        let (step, trick): (isize, usize) = if j & 1 == 1 {
-            j -= len;
-            (1, 0)
-        } else {
-            (-1, 1)
-        };
+        let (mut j, step, trick) = direction(i, self.children[b].len());
         let at = |i: isize| -> usize { i.rem_euclid(len) as usize };
         while j != 0 {
             j += step;

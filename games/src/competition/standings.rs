@@ -105,18 +105,28 @@ pub fn standings(c: &Competition) -> Vec<Standing> {
     for row in &mut rows {
         row.opponents_points = row.opponents.iter().map(|o| points[o.index()]).sum();
     }
-    rows.sort_by(|x, y| {
-        (y.points, y.opponents_points, y.level_diff, x.lot).cmp(&(
-            x.points,
-            x.opponents_points,
-            x.level_diff,
-            y.lot,
-        ))
+    rank(
+        &mut rows,
+        |r| (r.points, r.opponents_points, r.level_diff, r.lot),
+        |r| &mut r.rank,
+    );
+    rows
+}
+
+/// 六1: sorts best first by (points, 对手分, 级差) descending, then the lot ascending, and
+/// numbers the places from 1.
+fn rank<T>(
+    rows: &mut [T],
+    key: impl Fn(&T) -> (u32, u32, i32, u32),
+    place: impl Fn(&mut T) -> &mut u32,
+) {
+    rows.sort_by_key(|r| {
+        let (points, opponents, level, lot) = key(r);
+        (std::cmp::Reverse((points, opponents, level)), lot)
     });
     for (i, row) in rows.iter_mut().enumerate() {
-        row.rank = i as u32 + 1;
+        *place(row) = i as u32 + 1;
     }
-    rows
 }
 
 /// One department's team result (六1).
@@ -187,17 +197,11 @@ pub fn team_standings(events: &[&Competition], seed: u64) -> Vec<TeamStanding> {
             }
         })
         .collect();
-    out.sort_by(|x, y| {
-        (y.total, y.opponents_points, y.level_diff, x.lot).cmp(&(
-            x.total,
-            x.opponents_points,
-            x.level_diff,
-            y.lot,
-        ))
-    });
-    for (i, t) in out.iter_mut().enumerate() {
-        t.rank = i as u32 + 1;
-    }
+    rank(
+        &mut out,
+        |t| (t.total, t.opponents_points, t.level_diff, t.lot),
+        |t| &mut t.rank,
+    );
     out
 }
 
