@@ -193,9 +193,10 @@ proptest! {
                 c.record(number, t, random_result(&mut rng)).unwrap();
             }
         }
-        // Byes never go twice to one entry while 4 rounds leave others without one.
+        // Byes never go twice to one entry in a field of 9 or more. (In 5 or 7 a second bye can
+        // be the price of avoiding a rematch, which comes first; the brute-force test covers it.)
         let (_, _, byes) = history(&c);
-        if entries >= 5 {
+        if entries >= 9 {
             prop_assert!(byes.iter().all(|&b| b <= 1));
         }
         // Rematch-free while the field allows: four rounds of ≥ 8 entries never repeat a pairing.
