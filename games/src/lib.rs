@@ -11,6 +11,7 @@
 //! - [`tuolaji`]: three-deck Tuolaji (三副牌拖拉机).
 //! - [`xiangqi`]: Chinese chess (象棋).
 //! - [`draughts`]: international draughts (国际跳棋, 10×10).
+//! - [`competition`]: competitions: entries, Swiss pairing, standings, awards, lateness (竞赛).
 //!
 //! # Glossary
 //! The rules' own words name the types. Where one English word would cover two rule terms,
@@ -40,9 +41,20 @@
 //! | `draughts::Kind::Man`, `King` | 普通棋子, 王棋 | a draughts man; a king, which flies along diagonals |
 //! | capture, majority capture | 吃子, 吃最多 (第六条12) | taking the most pieces is compulsory |
 //! | promotion row | 升变线 (第六条14) | the far row where a man ending its move becomes a king |
+//! | `competition::Competition` | 竞赛 | one event's competition: settings, entries, rounds |
+//! | `competition::Entry`, `Team` | 参赛队/参赛人员, 部门工会 | a Tuolaji pair or a xiangqi player; a department |
+//! | Swiss, `Round`, `Pairing`, `Bye` | 积分编排法, 轮, 对阵, 轮空 | rounds paired by score |
+//! | `Standing::points` | 轮分 | round points: 2 win, 1 draw, 0 loss or forfeit |
+//! | `Standing::opponents_points` | 对手分 | the points of every opponent met |
+//! | `Standing::level_diff` | 级差 | level difference: +2, 0, −2 per round |
+//! | lots | 抽签 | draws from a recorded seed |
+//! | forfeit | 弃权 | |
+//! | not entering both events | 不得兼项 | a player may enter one event only |
+//! | arbiter, `Correction` | 仲裁 | a corrected result, kept with its reason |
 
 pub mod cards;
 pub mod clock;
+pub mod competition;
 pub mod draughts;
 pub mod game;
 pub mod tuolaji;

@@ -156,6 +156,26 @@ error_codes! {
     /// A throw that can be split into units in more than one valid way, led undeclared: the
     /// leader must declare one (the message, and the error's `splits`, list them).
     DeclareStructure = "declare_structure",
+
+    // --- competitions (issue 15) ---
+    /// 四1 不得兼项: the player is already entered in the other event.
+    AlreadyEntered = "already_entered",
+    /// A Tuolaji entry is a pair, a xiangqi entry one player (一).
+    WrongEntrySize = "wrong_entry_size",
+    /// The same player twice in one event.
+    DuplicatePlayer = "duplicate_player",
+    /// Every round of the competition is already paired.
+    NoRoundLeft = "no_round_left",
+    /// The previous round still has a table without a result.
+    RoundUnfinished = "round_unfinished",
+    /// Fewer than two entries to pair.
+    TooFewEntries = "too_few_entries",
+    /// No such table in that round.
+    UnknownTable = "unknown_table",
+    /// An arbiter's correction without a reason.
+    MissingReason = "missing_reason",
+    /// The registration-form CSV has a bad line (the message names it).
+    BadEntryForm = "bad_entry_form",
 }
 
 /// An error as it travels: a stable code and a sentence for people.
@@ -231,6 +251,15 @@ mod tests {
                 "man_backward",
                 "declaration_splits_unit",
                 "declare_structure",
+                "already_entered",
+                "wrong_entry_size",
+                "duplicate_player",
+                "no_round_left",
+                "round_unfinished",
+                "too_few_entries",
+                "unknown_table",
+                "missing_reason",
+                "bad_entry_form",
             ]
         );
     }
