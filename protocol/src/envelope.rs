@@ -431,6 +431,6 @@ mod tests {
         };
         let bytes = encode(&hello).unwrap();
         assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());
-        assert_eq!(ClientMsg::TYPES.len(), 11);
+        assert_eq!(ClientMsg::TYPES.len(), 12);
     }
 }
