@@ -27,6 +27,7 @@ pub mod table;
 pub mod tuolaji;
 pub mod xiangqi;
 
+pub use draughts::table::DraughtsTable;
 pub use draughts::DraughtsBot;
 pub use strategy::{clock_budget, ClockState, Strategy, Strength};
 pub use table::{Ending, Table, Verdict};

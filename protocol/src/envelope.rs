@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::draughts::{DraughtsAction, DraughtsEvent, DraughtsOptions, DraughtsView};
 use crate::error::ErrorCode;
 use crate::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use crate::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions, XiangqiView};
@@ -33,17 +34,20 @@ pub type Seq = u64;
 pub enum GameKind {
     Xiangqi,
     Tuolaji,
+    Draughts,
 }
 
 impl GameKind {
     /// Every game.
-    pub const ALL: &'static [GameKind] = &[GameKind::Xiangqi, GameKind::Tuolaji];
+    pub const ALL: &'static [GameKind] =
+        &[GameKind::Xiangqi, GameKind::Tuolaji, GameKind::Draughts];
 
     /// The game's name on the wire.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Xiangqi => "xiangqi",
             GameKind::Tuolaji => "tuolaji",
+            GameKind::Draughts => "draughts",
         }
     }
 }
@@ -54,6 +58,7 @@ impl GameKind {
 pub enum RoomOptions {
     Xiangqi(XiangqiOptions),
     Tuolaji(TuolajiOptions),
+    Draughts(DraughtsOptions),
 }
 
 impl RoomOptions {
@@ -62,6 +67,7 @@ impl RoomOptions {
         match self {
             RoomOptions::Xiangqi(_) => GameKind::Xiangqi,
             RoomOptions::Tuolaji(_) => GameKind::Tuolaji,
+            RoomOptions::Draughts(_) => GameKind::Draughts,
         }
     }
 }
@@ -127,6 +133,8 @@ pub enum ClientMsg {
     Xiangqi { seq: Seq, action: XiangqiAction },
     /// A Tuolaji action in the current room.
     Tuolaji { seq: Seq, action: TuolajiAction },
+    /// A draughts action in the current room.
+    Draughts { seq: Seq, action: DraughtsAction },
 }
 
 impl ClientMsg {
@@ -143,6 +151,7 @@ impl ClientMsg {
         "snapshot",
         "xiangqi",
         "tuolaji",
+        "draughts",
     ];
 
     /// The request's sequence number (`hello` has none).
@@ -158,7 +167,8 @@ impl ClientMsg {
             | ClientMsg::Leave { seq }
             | ClientMsg::Snapshot { seq }
             | ClientMsg::Xiangqi { seq, .. }
-            | ClientMsg::Tuolaji { seq, .. } => Some(*seq),
+            | ClientMsg::Tuolaji { seq, .. }
+            | ClientMsg::Draughts { seq, .. } => Some(*seq),
         }
     }
 }
@@ -168,6 +178,7 @@ impl ClientMsg {
 pub enum GameAction {
     Xiangqi(XiangqiAction),
     Tuolaji(TuolajiAction),
+    Draughts(DraughtsAction),
 }
 
 impl GameAction {
@@ -176,6 +187,7 @@ impl GameAction {
         match self {
             GameAction::Xiangqi(_) => GameKind::Xiangqi,
             GameAction::Tuolaji(_) => GameKind::Tuolaji,
+            GameAction::Draughts(_) => GameKind::Draughts,
         }
     }
 }
@@ -222,6 +234,7 @@ pub enum RoomStatus {
 pub enum View {
     Xiangqi(XiangqiView),
     Tuolaji(Box<TuolajiView>),
+    Draughts(DraughtsView),
 }
 
 /// Something that happened in a room; tagged by `game` (`room` for seat changes).
@@ -231,6 +244,7 @@ pub enum Event {
     Room(RoomEvent),
     Xiangqi(XiangqiEvent),
     Tuolaji(TuolajiEvent),
+    Draughts(DraughtsEvent),
 }
 
 /// Seat changes, the same for every game.
@@ -422,6 +436,6 @@ mod tests {
         };
         let bytes = encode(&hello).unwrap();
         assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());
-        assert_eq!(ClientMsg::TYPES.len(), 11);
+        assert_eq!(ClientMsg::TYPES.len(), 12);
     }
 }

@@ -7,10 +7,12 @@
 //! - [`envelope`]: [`ClientMsg`] and [`ServerMsg`], the lobby's and rooms' shared types.
 //! - [`codec`]: the only caller of rmp-serde; classifies decoding errors.
 //! - [`error`]: [`ErrorCode`], the stable error codes, and [`WireError`].
+//! - [`draughts`]: international draughts options, actions, view and events.
 //! - [`tuolaji`]: Tuolaji options, actions, the per-seat view and events.
 //! - [`xiangqi`]: xiangqi options, actions, view and events.
 
 pub mod codec;
+pub mod draughts;
 pub mod envelope;
 pub mod error;
 pub mod tuolaji;

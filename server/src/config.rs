@@ -18,6 +18,7 @@ pub const ENV_PREFIX: &str = "QIPAI_";
 pub struct Config {
     pub server: ServerConfig,
     pub xiangqi: XiangqiConfig,
+    pub draughts: DraughtsConfig,
     pub tuolaji: TuolajiConfig,
     /// What one client, one address and all of them together may make the server spend.
     pub limits: LimitsConfig,
@@ -74,6 +75,20 @@ pub struct XiangqiConfig {
     pub first_move_ms: u64,
     pub natural_limit_moves: u32,
     pub natural_limit_counts_checks: bool,
+    pub draw_offer_every_moves: u32,
+    pub max_lag_ms: u64,
+    pub bot_fill_ms: u64,
+    pub bot_think_ms: u64,
+}
+
+/// Defaults for draughts rooms (`rules/draughts.md`); a room's own options override them.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DraughtsConfig {
+    pub time_control: String,
+    pub king_moves: u32,
+    pub endgame_rules: bool,
+    pub first_move_ms: u64,
     pub draw_offer_every_moves: u32,
     pub max_lag_ms: u64,
     pub bot_fill_ms: u64,

@@ -199,6 +199,7 @@ impl Lobby {
         let fill_ms = match options.game() {
             GameKind::Xiangqi => self.config.xiangqi.bot_fill_ms,
             GameKind::Tuolaji => self.config.tuolaji.bot_fill_ms,
+            GameKind::Draughts => self.config.draughts.bot_fill_ms,
         };
         let bot_fill = match (bots, fill_ms) {
             (true, _) => Some(qipai_games::Millis::ZERO),

@@ -311,6 +311,9 @@ impl Player {
             ClientMsg::Tuolaji { seq, action } => {
                 self.act(session, seq, GameAction::Tuolaji(action))
             }
+            ClientMsg::Draughts { seq, action } => {
+                self.act(session, seq, GameAction::Draughts(action))
+            }
         }
     }
 

@@ -15,7 +15,9 @@ use std::time::Duration;
 use qipai_bots::client::{play_over, ClientConfig, Entry};
 use qipai_bots::memory::duplex;
 use qipai_bots::observe::Observer;
-use qipai_bots::{Strength, TuolajiBot, TuolajiTable, XiangqiBot, XiangqiTable};
+use qipai_bots::{
+    DraughtsBot, DraughtsTable, Strength, TuolajiBot, TuolajiTable, XiangqiBot, XiangqiTable,
+};
 use qipai_protocol::{RoomId, RoomOptions};
 
 use crate::connection::serve_in_memory;
@@ -93,6 +95,13 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
                     Arc::clone(&cancel),
                 );
                 play_over::<XiangqiTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
+                    .await
+            }
+            RoomOptions::Draughts(o) => {
+                let think = o.bot_think_ms.unwrap_or(500).min(budget.bot_think_max_ms);
+                let mib = (budget.bot_table_bytes >> 20).max(1);
+                let bot = DraughtsBot::with_table(Strength::think_ms(think), mib);
+                play_over::<DraughtsTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
                     .await
             }
             RoomOptions::Tuolaji(_) => {

@@ -15,7 +15,11 @@ use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
 use qipai_bots::random::RandomXiangqi;
-use qipai_bots::{HintStrategy, Strength, TuolajiTable, Verdict, XiangqiBot, XiangqiTable};
+use qipai_bots::{
+    DraughtsBot, DraughtsTable, HintStrategy, Strength, TuolajiTable, Verdict, XiangqiBot,
+    XiangqiTable,
+};
+use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
@@ -24,6 +28,7 @@ use qipai_protocol::RoomOptions;
 enum GameArg {
     Xiangqi,
     Tuolaji,
+    Draughts,
 }
 
 /// How the bot chooses its moves.
@@ -106,6 +111,11 @@ async fn main() -> anyhow::Result<()> {
             ..XiangqiOptions::default()
         }),
         GameArg::Tuolaji => RoomOptions::Tuolaji(TuolajiOptions::default()),
+        GameArg::Draughts => RoomOptions::Draughts(DraughtsOptions {
+            time_control: args.time_control.clone(),
+            start_fen: args.start_fen.clone(),
+            ..DraughtsOptions::default()
+        }),
     };
     let mut tasks = Vec::new();
     for i in 0..args.clients {
@@ -154,6 +164,11 @@ async fn main() -> anyhow::Result<()> {
                 (GameArg::Xiangqi, StrategyArg::Random) => {
                     let bot = RandomXiangqi::new(u64::from(i));
                     client::play::<XiangqiTable, _>(&config, bot, print).await
+                }
+                // The draughts bot always searches (there is no random draughts player).
+                (GameArg::Draughts, _) => {
+                    let bot = DraughtsBot::with_table(Strength::think_ms(think_ms), tt_mb);
+                    client::play::<DraughtsTable, _>(&config, bot, print).await
                 }
                 (GameArg::Tuolaji, _) => {
                     client::play::<TuolajiTable, _>(&config, HintStrategy, print).await

@@ -3,6 +3,7 @@
 //! move in notation.
 //!
 //! - [`eval`]: material, advancement (tempo), centre, back row, trading down.
+//! - [`table`]: [`table::DraughtsTable`], the glue for the bot client.
 //! - [`search`]: iterative-deepening alpha-beta with a transposition table, move ordering
 //!   and a capture quiescence, limited by nodes or time.
 //!
@@ -11,6 +12,7 @@
 
 pub mod eval;
 pub mod search;
+pub mod table;
 
 use std::time::Duration;
 

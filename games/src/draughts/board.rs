@@ -117,45 +117,21 @@ pub fn squares(mut bits: u64) -> impl Iterator<Item = Square> {
     })
 }
 
-/// A side: White moves first and sits at seat 0, Black at seat 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    White,
-    Black,
+pub use qipai_protocol::draughts::Side;
+
+/// The steps a man of `side` moves along without capturing.
+pub const fn forward(side: Side) -> [i32; 2] {
+    match side {
+        Side::White => [STEPS[0], STEPS[1]],
+        Side::Black => [STEPS[2], STEPS[3]],
+    }
 }
 
-impl Side {
-    /// The other side.
-    pub const fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black (clock and seat index).
-    pub const fn index(self) -> usize {
-        match self {
-            Side::White => 0,
-            Side::Black => 1,
-        }
-    }
-
-    /// The steps a man of this side moves along without capturing.
-    pub const fn forward(self) -> [i32; 2] {
-        match self {
-            Side::White => [STEPS[0], STEPS[1]],
-            Side::Black => [STEPS[2], STEPS[3]],
-        }
-    }
-
-    /// The row on which this side's men become kings (6.14: only at the end of a move).
-    pub const fn promotion_row(self) -> u64 {
-        match self {
-            Side::White => WHITE_PROMOTION,
-            Side::Black => BLACK_PROMOTION,
-        }
+/// The row on which `side`'s men become kings (6.14: only at the end of a move).
+pub const fn promotion_row(side: Side) -> u64 {
+    match side {
+        Side::White => WHITE_PROMOTION,
+        Side::Black => BLACK_PROMOTION,
     }
 }
 

@@ -9,71 +9,7 @@ use super::error::DraughtsError;
 use super::moves::Move;
 use super::position::Position;
 
-/// Why a game ended. Each reason has a stable numeric [`id`](EndReason::id) and a snake_case
-/// wire name; neither depends on declaration order and neither is ever reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReason {
-    /// The side to move has no legal move (all pieces taken or blocked); it loses.
-    NoLegalMove,
-    /// The same position, same side to move, for the third time; a draw.
-    Repetition,
-    /// 25 moves by each side in which only kings moved and nothing was captured; a draw.
-    KingMoves,
-    /// Three pieces with a king (3 kings, 2 kings + man, king + 2 men) against a lone king:
-    /// drawn after 16 moves by each side.
-    SixteenMoves,
-    /// Two pieces or fewer with a king (2 kings, king + man, king) against a lone king:
-    /// drawn after 5 moves by each side.
-    FiveMoves,
-    /// A player resigned.
-    Resignation,
-    /// A player's time ran out.
-    TimeForfeit,
-    /// Both players agreed to a draw.
-    Agreement,
-    /// A player left after their first move; a loss. **\[D\]**
-    Abandoned,
-    /// A side did not make its first move in time, or left before it; no result. **\[D\]**
-    Aborted,
-}
-
-impl EndReason {
-    /// Every reason.
-    pub const ALL: [EndReason; 10] = [
-        EndReason::NoLegalMove,
-        EndReason::Repetition,
-        EndReason::KingMoves,
-        EndReason::SixteenMoves,
-        EndReason::FiveMoves,
-        EndReason::Resignation,
-        EndReason::TimeForfeit,
-        EndReason::Agreement,
-        EndReason::Abandoned,
-        EndReason::Aborted,
-    ];
-
-    /// The stable number stored with finished games (the shared ones have xiangqi's numbers).
-    pub const fn id(self) -> u16 {
-        match self {
-            EndReason::Aborted => 25,
-            EndReason::Resignation => 31,
-            EndReason::NoLegalMove => 32,
-            EndReason::Agreement => 34,
-            EndReason::TimeForfeit => 35,
-            EndReason::Abandoned => 36,
-            EndReason::Repetition => 41,
-            EndReason::KingMoves => 50,
-            EndReason::SixteenMoves => 51,
-            EndReason::FiveMoves => 52,
-        }
-    }
-
-    /// The reason with this [`id`](EndReason::id).
-    pub fn from_id(id: u16) -> Option<EndReason> {
-        EndReason::ALL.into_iter().find(|r| r.id() == id)
-    }
-}
+pub use qipai_protocol::draughts::EndReason;
 
 /// How a game ended: the winner (`None` for a draw or an abort) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -13,7 +13,7 @@
 //! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`], [`EndReason`] (no legal
 //!   move, repetition, 25 king moves, the 16- and 5-move endgames).
 //! - [`wire`]: what a client sends and sees ([`DraughtsAction`], [`DraughtsView`],
-//!   [`DraughtsEvent`]); they move to `protocol` when the game is registered.
+//!   [`DraughtsEvent`]), re-used from `qipai_protocol::draughts`.
 //! - [`view`]: [`view::fold`], the one function that applies an event to a view.
 //! - [`game`]: [`DraughtsGame`], the timed game the server's room drives (clock,
 //!   resignation, draw offers), through the [`crate::Game`] trait.
@@ -36,4 +36,7 @@ pub use game::{DraughtsGame, DraughtsGameError, DraughtsSettings};
 pub use moves::{Move, MoveText};
 pub use position::{Position, START_FEN};
 pub use view::fold;
-pub use wire::{Clocks, DraughtsAction, DraughtsEvent, DraughtsView, GameResult, Status, ToMove};
+pub use wire::{
+    Clocks, DraughtsAction, DraughtsEvent, DraughtsOptions, DraughtsView, GameResult, Status,
+    ToMove,
+};

@@ -5,7 +5,7 @@
 //! again (6.8), while empty squares may be crossed any number of times. The moving piece's
 //! own start square counts as empty.
 
-use super::board::{shift, Board, Side, Square, ON_BOARD, STEPS};
+use super::board::{forward, shift, Board, Side, Square, ON_BOARD, STEPS};
 use super::moves::{Move, MAX_CAPTURES};
 
 /// Which complete capture sequences a search keeps.
@@ -149,7 +149,7 @@ pub(crate) fn quiet_moves(board: &Board, side: Side, out: &mut Vec<Move>) {
     let own = board.side(side);
     let empty = board.empty();
     let men = own & !board.kings;
-    for step in side.forward() {
+    for step in forward(side) {
         for to in bits(shift(men, step) & empty) {
             push_quiet(out, shift(to, -step), to);
         }

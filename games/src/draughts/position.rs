@@ -1,6 +1,6 @@
 //! [`Position`]: the board and the side to move; legal moves, playing a move, perft.
 
-use super::board::{Board, Kind, Side, Square};
+use super::board::{forward, promotion_row, Board, Kind, Side, Square};
 use super::error::DraughtsError;
 use super::movegen::{self, Keep};
 use super::moves::{Move, MoveText};
@@ -79,7 +79,7 @@ impl Position {
         *own = (*own & !from) | to;
         *enemy &= !captured;
         self.board.kings &= !(captured | from);
-        if is_king || to & self.side.promotion_row() != 0 {
+        if is_king || to & promotion_row(self.side) != 0 {
             self.board.kings |= to;
         }
         self.side = self.side.opponent();
@@ -133,10 +133,7 @@ impl Position {
         }
         let to = written.landings.first().copied().unwrap_or(from);
         let man = self.board.kings & from.bit() == 0;
-        let backward = self
-            .side
-            .opponent()
-            .forward()
+        let backward = forward(self.side.opponent())
             .iter()
             .any(|&step| super::board::shift(from.bit(), step) == to.bit());
         if man && backward && self.board.piece(to).is_none() {

@@ -2,9 +2,11 @@
 //! events go into [`View`] and [`Event`]. The one place the server names a game.
 
 use qipai_games::clock::TimeControl;
+use qipai_games::draughts::{self, DraughtsGame, DraughtsSettings};
 use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions as Rules, TuolajiSettings};
 use qipai_games::xiangqi::{EndRules, Position, XiangqiGame, XiangqiSettings};
 use qipai_games::{Game, Millis};
+use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::{ErrorCode, Event, GameAction, GameKind, RoomOptions, View, WireError};
@@ -44,6 +46,25 @@ impl OnWire for XiangqiGame {
     }
 }
 
+impl OnWire for DraughtsGame {
+    const KIND: GameKind = GameKind::Draughts;
+
+    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
+        match action {
+            GameAction::Draughts(a) => Ok(a),
+            other => Err(other),
+        }
+    }
+
+    fn wire_view(view: Self::View) -> View {
+        View::Draughts(view)
+    }
+
+    fn wire_event(event: Self::Event) -> Event {
+        Event::Draughts(event)
+    }
+}
+
 impl OnWire for TuolajiGame {
     const KIND: GameKind = GameKind::Tuolaji;
 
@@ -72,6 +93,7 @@ pub fn normalize(options: &RoomOptions, config: &Config) -> Result<RoomOptions, 
     match options {
         RoomOptions::Xiangqi(o) => Ok(RoomOptions::Xiangqi(xiangqi_settings(o, config)?.0)),
         RoomOptions::Tuolaji(o) => Ok(RoomOptions::Tuolaji(tuolaji_settings(o, config)?.0)),
+        RoomOptions::Draughts(o) => Ok(RoomOptions::Draughts(draughts_settings(o, config)?.0)),
     }
 }
 
@@ -98,6 +120,11 @@ pub fn open(mut parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHand
                 .seed
                 .map_or(seed, |s| s.wrapping_add(parts.id));
             Ok(Room::spawn(TuolajiGame::new(&settings, seed), parts))
+        }
+        RoomOptions::Draughts(o) => {
+            let (options, settings) = draughts_settings(o, config)?;
+            parts.options = RoomOptions::Draughts(options);
+            Ok(Room::spawn(DraughtsGame::new(&settings, seed), parts))
         }
     }
 }
@@ -211,6 +238,66 @@ fn xiangqi_settings(
         natural_limit_counts_checks: Some(counts_checks),
         start_fen,
         preset: o.preset.clone(),
+    };
+    Ok((options, settings))
+}
+
+/// A draughts room's options with every default filled in, and the game's settings.
+fn draughts_settings(
+    o: &DraughtsOptions,
+    config: &Config,
+) -> Result<(DraughtsOptions, DraughtsSettings), WireError> {
+    let d = &config.draughts;
+    let bad = |message: String| WireError {
+        code: ErrorCode::BadOptions,
+        message,
+    };
+    let text = o.time_control.as_deref().unwrap_or(&d.time_control);
+    let time_control = TimeControl::parse(text)
+        .or_else(|e| TimeControl::preset(text.trim()).map_err(|_| e))
+        .and_then(|tc| tc.validate().map(|()| tc))
+        .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
+    let king_moves = o.king_moves.unwrap_or(d.king_moves);
+    if king_moves > 1000 {
+        return Err(bad(format!(
+            "king_moves must be 0 (off) to 1000, not {king_moves}"
+        )));
+    }
+    let endgame_rules = o.endgame_rules.unwrap_or(d.endgame_rules);
+    let start = match &o.start_fen {
+        Some(fen) => {
+            draughts::Position::from_fen(fen).map_err(|e| bad(format!("start_fen `{fen}`: {e}")))?
+        }
+        None => draughts::Position::start(),
+    };
+    if start.legal_moves().is_empty() {
+        return Err(bad(
+            "start_fen: the game would be over before the first move".into(),
+        ));
+    }
+    let bot_think_ms = o.bot_think_ms.unwrap_or(d.bot_think_ms);
+    if !(10..=60_000).contains(&bot_think_ms) {
+        return Err(bad(format!(
+            "bot_think_ms must be 10 to 60000, not {bot_think_ms}"
+        )));
+    }
+    let options = DraughtsOptions {
+        time_control: Some(time_control.to_string()),
+        king_moves: Some(king_moves),
+        endgame_rules: Some(endgame_rules),
+        bot_think_ms: Some(bot_think_ms),
+        start_fen: o.start_fen.as_ref().map(|_| start.to_fen()),
+    };
+    let settings = DraughtsSettings {
+        start,
+        time_control,
+        first_move_ms: d.first_move_ms,
+        end_rules: draughts::EndRules {
+            king_moves,
+            endgame_rules,
+        },
+        draw_offer_every_moves: d.draw_offer_every_moves,
+        max_lag_ms: d.max_lag_ms,
     };
     Ok((options, settings))
 }
