@@ -9,7 +9,7 @@ use qipai_games::tuolaji::{
     hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiOptions as Rules,
 };
 use qipai_games::{Millis, Seat};
-use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
+use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View};
 
 use super::{Client, TestServer};
