@@ -1,7 +1,7 @@
 // Tuolaji cards as the wire writes them ("Ts", "2h", "SJ", "BJ") and their order for one
 // hand (rules/tuolaji.md, 第四条, 第五条): trumps are the jokers, every level-rank card and the
-// trump suit; each other suit is a type of its own. Used to sort and group the hand and to
-// know which bids the cards held allow.
+// trump suit; each other suit is a type of its own. Used to sort and group the hand (the bids
+// the page offers are the ones the server sends, the view's `legal_bids`).
 
 export const RANKS = "23456789TJQKA";
 export const SUITS = ["s", "h", "c", "d"];
@@ -60,33 +60,6 @@ export function groupHand(cards, trump, level) {
     if (!list.length) continue;
     list.sort((a, b) => strength(b, trump, level) - strength(a, trump, level) || suitRank(a) - suitRank(b));
     out.push({ type, cards: list });
-  }
-  return out;
-}
-
-/**
- * 第十条: the bids this seat may make now with the cards it holds, as card lists: a first bid
- * of 1–3 identical level cards of one suit, strengthening its own standing bid in the same
- * suit with more cards, or a counter-bid with strictly more identical level cards than the
- * standing bid (of any suit). Three cannot be countered.
- */
-export function possibleBids(hand, level, bids, seat) {
-  const counts = {};
-  for (const card of hand) {
-    const { rank, suit } = parseCard(card);
-    if (rank === level && suit) counts[suit] = (counts[suit] ?? 0) + 1;
-  }
-  const standing = bids.length ? bids[bids.length - 1] : null;
-  const out = [];
-  for (const suit of SUITS) {
-    const held = Math.min(counts[suit] ?? 0, 3);
-    let from;
-    if (!standing) from = 1;
-    else if (standing.seat === seat) {
-      if (suit !== standing.suit) continue;
-      from = standing.cards.length + 1;
-    } else from = standing.cards.length + 1;
-    for (let k = from; k <= held; k++) out.push(Array(k).fill(`${level}${suit}`));
   }
   return out;
 }

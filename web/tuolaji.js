@@ -1,13 +1,13 @@
 // The Tuolaji table: four seats around the current trick, the player's hand sorted by the
-// hand's trump order and grouped by type, click or drag to select cards, the bids the cards
-// held allow, the bottom exchange, levels, trump, dealer, defenders' points, whose turn with
+// hand's trump order and grouped by type, click or drag to select cards, the bids the server
+// says are legal, the bottom exchange, levels, trump, dealer, defenders' points, whose turn with
 // a countdown, and panels for a failed throw and a hand's result. The server holds every
 // rule and every card: this file only draws the view and sends what the player chose.
 
 import { h, clear, botBadge } from "./dom.js";
 import { chooseSplit } from "./declare.js";
 import {
-  SUITS, SUIT_SYMBOLS, SUIT_NAMES, cardLabel, isRed, groupHand, possibleBids, levelName,
+  SUITS, SUIT_SYMBOLS, SUIT_NAMES, cardLabel, isRed, groupHand, levelName,
 } from "./cards.js";
 
 const TYPE_NAMES = { trump: "Trumps 主", s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -23,7 +23,7 @@ const GAME_END = {
  * One event's change to the view of seat `me` (null for a spectator): a line-by-line port
  * of the Rust fold `qipai_games::tuolaji::view::fold` (games/src/tuolaji/fold.rs), which a
  * property test proves gives exactly the server's snapshot after every step. The events are
- * enough: the phase, deadline and hint come in `turn`, so the page never asks for a
+ * enough: the phase, deadline and hint come in `turn`, a seat's legal bids in `legal_bids`, so the page never asks for a
  * snapshot except on joining, reconnecting or a gap in `event_seq`.
  */
 export function applyEvent(view, ev, me) {
@@ -108,6 +108,9 @@ export function applyEvent(view, ev, me) {
     case "turn":
       view.phase = ev.phase;
       view.hint = ev.hint ?? null;
+      break;
+    case "legal_bids":
+      if (me === ev.seat) view.legal_bids = ev.bids;
       break;
     default:
       break;
@@ -469,7 +472,8 @@ export class TuolajiTable {
     }
     const hint = v.hint;
     if ((p.type === "dealing" || p.type === "bidding") && v.hand) {
-      for (const cards of possibleBids(v.hand, v.level_rank, v.bids, me)) {
+      // The bids the server says this seat may make now (第十条; the rule is in games).
+      for (const cards of v.legal_bids ?? []) {
         const standing = v.bids[v.bids.length - 1];
         const kind = !standing ? "Bid" : standing.seat === me ? "Strengthen" : "Counter-bid";
         add(h("button", { class: "bid", "data-bid": cards.join(" "), onclick: () => this.act({ type: "bid", cards }) },

@@ -114,6 +114,7 @@ fn view(seat: u8, dealer: u8, hand: &str, leader: u8, plays: &[(u8, &str)]) -> S
         last_hand: false,
         outcome: None,
         hint: None,
+        legal_bids: Vec::new(),
     };
     SeatView::new(Some(seat), v)
 }

@@ -1,9 +1,9 @@
 // The Tuolaji card order the page sorts the hand by (rules/tuolaji.md, 第四条, 第五条) and the
-// bids it offers from the cards held (第十条).
+// names it shows (the bids it offers are the server's, in the view's `legal_bids`).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardType, groupHand, possibleBids, cardLabel, levelName } from "../../web/cards.js";
+import { cardType, groupHand, cardLabel, levelName } from "../../web/cards.js";
 
 test("trumps are the jokers, every level card and the trump suit", () => {
   assert.equal(cardType("BJ", "h", "5"), "trump");
@@ -19,18 +19,6 @@ test("the hand is grouped trumps first, strongest first within a type", () => {
   assert.deepEqual(groups.map((g) => g.type), ["trump", "s", "c"]);
   assert.deepEqual(groups[0].cards, ["BJ", "SJ", "5h", "5h", "5s", "Ah", "3h"]);
   assert.deepEqual(groups[1].cards, ["Ks", "Ts"]);
-});
-
-test("bids: any first bid, more of the same to strengthen, strictly more to counter", () => {
-  const hand = ["2h", "2h", "2s", "Kd", "2d", "2d", "2d"];
-  assert.deepEqual(possibleBids(hand, "2", [], 0).map((b) => b.join(" ")),
-    ["2s", "2h", "2h 2h", "2d", "2d 2d", "2d 2d 2d"]);
-  const one = [{ seat: 0, suit: "h", kind: "bid", cards: ["2h"] }];
-  assert.deepEqual(possibleBids(hand, "2", one, 0).map((b) => b.join(" ")), ["2h 2h"], "strengthen in hearts only");
-  assert.deepEqual(possibleBids(hand, "2", one, 1).map((b) => b.join(" ")), ["2h 2h", "2d 2d", "2d 2d 2d"], "counter with 2 or more");
-  const three = [{ seat: 3, suit: "c", kind: "bid", cards: ["2c", "2c", "2c"] }];
-  assert.deepEqual(possibleBids(hand, "2", three, 1), [], "three cannot be countered");
-  assert.deepEqual(possibleBids(["Kd", "BJ"], "2", [], 1), [], "jokers never bid");
 });
 
 test("cards and levels read as people write them", () => {

@@ -93,14 +93,14 @@ test("clocks read m:ss, h:mm:ss, and tenths in the last 20 s", () => {
   assert.equal(formatClock(-5), "0.0");
 });
 
-test("the Tuolaji fold port: cards in order, the bottom, plays, captured points, turn", async () => {
+test("the Tuolaji fold port: cards in order, legal bids, the bottom, plays, captured points, turn", async () => {
   const { applyEvent: applyTuolaji } = await import("../../web/tuolaji.js");
   const view = {
     phase: { type: "waiting" }, hand_number: 0, hand: [], card_counts: [0, 0, 0, 0], dealt: 0,
     first_drawer: null, dealer: null, level_rank: null, trump: null, bids: [], current_trick: null,
     previous_trick: null, played: [], defenders_point_cards: [], defenders_points: 0,
     levels: [2, 2], bottom: null, auto: [null, null, null, null], last_result: null,
-    round_ends_at: null, last_hand: false, outcome: null, hint: null,
+    round_ends_at: null, last_hand: false, outcome: null, hint: null, legal_bids: [],
   };
   const me = 1;
   applyTuolaji(view, { type: "hand_started", hand_number: 1, first_drawer: 1, dealer: 1, level_rank: "2", levels: [2, 2], round_ends_at: null }, me);
@@ -110,6 +110,10 @@ test("the Tuolaji fold port: cards in order, the bottom, plays, captured points,
   assert.deepEqual(view.hand, ["3s", "Kh", "Td", "BJ"], "suits s h c d, then the jokers");
   assert.deepEqual(view.card_counts, [0, 4, 1, 0]);
   assert.equal(view.dealt, 5);
+  applyTuolaji(view, { type: "legal_bids", seat: 1, bids: [["2s"], ["2s", "2s"]] }, me);
+  assert.deepEqual(view.legal_bids, [["2s"], ["2s", "2s"]], "its own legal bids, as sent");
+  applyTuolaji(view, { type: "legal_bids", seat: 2, bids: [] }, me);
+  assert.deepEqual(view.legal_bids, [["2s"], ["2s", "2s"]], "another seat's changed nothing");
   applyTuolaji(view, { type: "bid", seat: 2, suit: "h", kind: "bid", cards: ["2h"] }, me);
   assert.equal(view.trump, null, "a bid does not fix the trump");
   applyTuolaji(view, { type: "bidding_closed", dealer: 1, trump: "h" }, me);

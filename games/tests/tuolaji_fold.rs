@@ -2,8 +2,8 @@
 //! the `Game` trait as the room drives them (random legal plays, random bids, time-outs,
 //! seats left and taken again, a round time limit), every seat and a spectator that fold
 //! the events from the first snapshot hold, after every step, exactly the snapshot the
-//! server would send; and the bids `legal_bids` reads from a seat's view are exactly the
-//! ones the table accepts.
+//! server would send; and the legal bids a seat is sent (its view's `legal_bids`) are exactly
+//! the ones the table accepts.
 //!
 //! CI plays a few tables of a few hands each; the documented longer run plays 1,000:
 //! `QIPAI_FOLD_GAMES=1000 cargo test --release -p qipai-games --test tuolaji_fold`.
@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use qipai_games::tuolaji::suggest::candidate_actions;
-use qipai_games::tuolaji::view::{action_out, fold, legal_bids};
+use qipai_games::tuolaji::view::{action_out, fold};
 use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiOptions, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiView};
@@ -173,8 +173,9 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
             }
         } else if matches!(hand.phase(), Phase::Dealing | Phase::Bidding { .. }) {
             let (seat, bid) = random_bid(&f, &mut rng);
-            // The legal bids read from the seat's view are exactly the ones accepted.
-            let legal = legal_bids(&f.views[seat.index()], seat);
+            // The legal bids the seat was sent (folded into its view) are exactly the ones
+            // the table accepts.
+            let legal = f.views[seat.index()].legal_bids.clone();
             let TuolajiAction::Bid { cards } = &bid else {
                 unreachable!()
             };

@@ -143,7 +143,7 @@ fn no_event_shows_a_hidden_card_to_another_seat() {
     let mut game = TuolajiGame::new(&settings(), 11);
     let mut now = 0;
     let log = drive(&mut game, &mut now, [true; 4], 10);
-    let mut dealt = 0;
+    let (mut dealt, mut legal_bids) = (0, 0);
     for emit in &log {
         match emit {
             Emit::All(e) => match e {
@@ -188,11 +188,21 @@ fn no_event_shows_a_hidden_card_to_another_seat() {
                         hint: None,
                     },
                 ) => assert_eq!(phase, public),
+                // 第十条: a seat's legal bids go to that seat only.
+                (
+                    TuolajiEvent::LegalBids { seat: s, .. },
+                    TuolajiEvent::LegalBids { seat: public, bids },
+                ) => {
+                    assert_eq!((s, public), (&seat.0, &seat.0));
+                    assert!(bids.is_empty());
+                    legal_bids += 1;
+                }
                 other => panic!("unexpected private event {other:?}"),
             },
         }
     }
     assert!(dealt >= 10 * 156, "{dealt} cards dealt");
+    assert!(legal_bids > 0, "no legal bids sent");
 }
 
 /// 第十一条4: a seat's view shows its own hand only; a spectator's no hand, no played
@@ -454,7 +464,15 @@ fn a_last_call_between_hands_starts_no_next_hand() {
         .filter(|e| matches!(e, TuolajiEvent::HandStarted { .. }))
         .count();
     assert_eq!(started, 1, "no second hand started");
-    let tail: Vec<&TuolajiEvent> = log.iter().rev().take(2).collect();
+    // The step ends with its `turn` (the phase `over`); the two events before it.
+    assert!(matches!(
+        log.last(),
+        Some(TuolajiEvent::Turn {
+            phase: Phase::Over,
+            ..
+        })
+    ));
+    let tail: Vec<&TuolajiEvent> = log.iter().rev().skip(1).take(2).collect();
     assert!(matches!(
         tail[0],
         TuolajiEvent::GameOver { outcome } if outcome.reason == EndReason::RoundTime

@@ -274,6 +274,11 @@ pub struct TuolajiView {
     pub outcome: Option<Outcome>,
     /// For the seat that must act: one legal action (what the server would play for it).
     pub hint: Option<TuolajiAction>,
+    /// 第十条: to a seat during the deal and the bid window, every bid it could make now
+    /// (the `cards` of a `bid` action), fewest cards first in suit order s h c d; empty
+    /// otherwise and for spectators. Kept up to date by the `legal_bids` event.
+    #[serde(default)]
+    pub legal_bids: Vec<Vec<String>>,
 }
 
 /// What happened at a Tuolaji table. Events that show hidden cards reach only their owner;
@@ -376,6 +381,10 @@ pub enum TuolajiEvent {
         #[serde(default)]
         hint: Option<TuolajiAction>,
     },
+    /// 第十条: `seat`'s legal bids changed (a card it drew, a bid, the deal or the bid window
+    /// over): to `seat` only, `bids` is every bid it could make now (as the view's
+    /// `legal_bids`); everybody else gets `bids: []`. Sent before the step's `turn`.
+    LegalBids { seat: u8, bids: Vec<Vec<String>> },
 }
 
 #[cfg(test)]

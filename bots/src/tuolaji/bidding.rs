@@ -3,9 +3,7 @@
 //! random deal gives (54 trumps among 162 cards).
 
 use qipai_games::cards::{Card, CardCounts, Rank, Suit};
-use qipai_games::tuolaji::view::legal_bids;
 use qipai_games::tuolaji::Order;
-use qipai_games::Seat;
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiView};
 
 use super::read;
@@ -61,7 +59,6 @@ pub fn choose_bid(seat: u8, view: &TuolajiView) -> Option<TuolajiAction> {
         Some(b) => usize::from(count) > b.cards.len() && strength >= par + 4,
     };
     let cards = vec![Card::new(level, suit).to_string(); usize::from(count)];
-    // Whether the rule accepts it is the rule's to say (第十条, in `games`).
-    (wanted && legal_bids(view, Seat(seat)).contains(&cards))
-        .then_some(TuolajiAction::Bid { cards })
+    // Whether the rule accepts it is the rule's to say (第十条): the server sent the list.
+    (wanted && view.legal_bids.contains(&cards)).then_some(TuolajiAction::Bid { cards })
 }

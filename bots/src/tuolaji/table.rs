@@ -6,7 +6,7 @@
 //! Events that concern one's own cards need the seat: the client gives it with
 //! [`Table::seat`] (the snapshot's `you`); until then the view folds as a spectator's.
 
-use qipai_games::tuolaji::view::{fold, legal_bids};
+use qipai_games::tuolaji::view::fold;
 use qipai_games::{Seat, Viewer};
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiView};
 use qipai_protocol::{ClientMsg, Event, RoomOptions, Seq, View};
@@ -43,7 +43,11 @@ impl SeatView {
             .seat
             .map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
         fold(&mut self.view, viewer, event);
-        self.settling = awaits_turn(event);
+        // A seat's `legal_bids` comes just before the step's `turn`, if there is one: it
+        // settles nothing by itself.
+        if !matches!(event, TuolajiEvent::LegalBids { .. }) {
+            self.settling = awaits_turn(event);
+        }
     }
 }
 
@@ -63,9 +67,9 @@ fn awaits_turn(event: &TuolajiEvent) -> bool {
     )
 }
 
-/// Whether `seat` could show level cards now (第十条), by the rule in `games`.
-fn may_bid(view: &TuolajiView, seat: u8) -> bool {
-    !legal_bids(view, Seat(seat)).is_empty()
+/// Whether the seat could show level cards now (第十条): the server sent it some legal bids.
+fn may_bid(view: &TuolajiView) -> bool {
+    !view.legal_bids.is_empty()
 }
 
 /// The most identical level cards of one suit in the seat's hand.
@@ -135,7 +139,7 @@ impl Table for TuolajiTable {
     fn must_act(view: &SeatView, seat: u8) -> bool {
         !view.settling
             && view.view.outcome.is_none()
-            && (read::to_act(&view.view.phase) == Some(seat) || may_bid(&view.view, seat))
+            && (read::to_act(&view.view.phase) == Some(seat) || may_bid(&view.view))
     }
 
     /// Changes with every card played, bid, phase and hand, and with the level cards the

@@ -6,7 +6,8 @@
 //! gap in `event_seq`.
 //!
 //! It restates no rule: what an event changes is in the event (the cards captured, the
-//! bottom's size, the next phase and deadline in `turn`). Sorting a seat's cards uses the
+//! bottom's size, the next phase and deadline in `turn`, a seat's legal bids in
+//! `legal_bids`). Sorting a seat's cards uses the
 //! cards' own order ([`CardCounts`]), the one the snapshot uses.
 
 use qipai_protocol::tuolaji::{Play, TrickView, TuolajiEvent, TuolajiView};
@@ -137,6 +138,11 @@ pub fn fold(view: &mut TuolajiView, viewer: Viewer, event: &TuolajiEvent) {
         TuolajiEvent::Turn { phase, hint } => {
             view.phase = *phase;
             view.hint = hint.clone();
+        }
+        TuolajiEvent::LegalBids { seat, bids } => {
+            if me == Some(*seat) {
+                view.legal_bids = bids.clone();
+            }
         }
     }
 }

@@ -25,7 +25,9 @@ use super::hand::HandEvent;
 use super::matchplay::Match;
 use super::options::TuolajiOptions;
 use super::suggest::suggest;
-use super::view::{action_in, event_out, levels_out, outcome_out, result_out, turn, NotationError};
+use super::view::{
+    action_in, event_out, legal_bids, levels_out, outcome_out, result_out, turn, NotationError,
+};
 use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
 
 /// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
@@ -147,6 +149,8 @@ pub struct TuolajiGame {
     pub(super) abandoned: Option<Outcome>,
     /// The last `turn` announced: the phase, and the seat to act with its hint.
     last_turn: Option<(WirePhase, Option<(Seat, TuolajiAction)>)>,
+    /// Each seat's legal bids as last sent (the `legal_bids` event).
+    last_bids: [Vec<Vec<String>>; 4],
 }
 
 impl TuolajiGame {
@@ -267,11 +271,27 @@ impl TuolajiGame {
         }
     }
 
-    /// Ends a step: when what the table waits for changed, `out` gets a `turn` event last,
-    /// with the hint to the seat that must act only.
+    /// Ends a step: each seat whose legal bids changed gets a `legal_bids` event (the list
+    /// to that seat only); when what the table waits for changed, `out` gets a `turn` event
+    /// last, with the hint to the seat that must act only.
     fn with_turn(&mut self, mut out: Vec<Emit<TuolajiEvent>>) -> Vec<Emit<TuolajiEvent>> {
-        if self.game.is_none() {
+        let Some(game) = self.game.as_ref() else {
             return out;
+        };
+        // 第十条: each seat whose legal bids changed learns them, privately.
+        for (seat, sent) in (0u8..).zip(self.last_bids.iter_mut()) {
+            let bids = legal_bids(game.hand(), Seat(seat));
+            if *sent != bids {
+                *sent = bids.clone();
+                out.push(Emit::Split {
+                    seat: Seat(seat),
+                    own: TuolajiEvent::LegalBids { seat, bids },
+                    others: TuolajiEvent::LegalBids {
+                        seat,
+                        bids: Vec::new(),
+                    },
+                });
+            }
         }
         let now = turn(self);
         if self.last_turn.as_ref() == Some(&now) {
@@ -392,6 +412,7 @@ impl Game for TuolajiGame {
             last_call_made: false,
             abandoned: None,
             last_turn: None,
+            last_bids: Default::default(),
         }
     }
 

@@ -236,6 +236,15 @@ impl Hand {
         self.bidding.history()
     }
 
+    /// 第十条: every bid `seat` could make now ([`Bidding::legal`]); none outside the deal
+    /// and the bid window.
+    pub fn legal_bids(&self, seat: Seat) -> Vec<Vec<Card>> {
+        match self.phase {
+            Phase::Dealing | Phase::Bidding { .. } => self.bidding.legal(seat, self.holding(seat)),
+            _ => Vec::new(),
+        }
+    }
+
     /// The bottom: as dealt until the dealer takes it, then as put back. Secret: only the
     /// dealer between taking and putting back, and everybody once the hand is over.
     pub fn bottom(&self) -> &[Card] {

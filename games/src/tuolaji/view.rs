@@ -7,7 +7,7 @@ use qipai_protocol::tuolaji::{
     TuolajiView,
 };
 
-use crate::cards::{Card, CardCounts, ParseCardError, Rank, Suit};
+use crate::cards::{Card, ParseCardError, Suit};
 use crate::{Game, Millis, Seat, Viewer};
 
 pub use super::fold::fold;
@@ -15,9 +15,9 @@ pub use super::fold::fold;
 use super::game::TuolajiGame;
 use super::suggest::suggest;
 
-use super::bid::{Bid, BidKind, Bidding};
+use super::bid::BidKind;
 use super::deal::BOTTOM_SIZE;
-use super::hand::{HandAction, HandEvent, HandResult, Phase, TrickRecord};
+use super::hand::{Hand, HandAction, HandEvent, HandResult, Phase, TrickRecord};
 use super::level::{Levels, Team};
 use super::matchplay::{MatchEnd, MatchOutcome};
 use super::scoring::LevelChange;
@@ -245,52 +245,10 @@ pub fn event_out(event: &HandEvent) -> Option<TuolajiEvent> {
     })
 }
 
-/// 第十条: every bid `seat` could make now, read from its own view (its cards, the level
-/// rank, the bids so far) by the rule itself ([`Bidding::legal`]); empty outside the deal
-/// and the bid window, or when the view does not hold `seat`'s cards.
-pub fn legal_bids(view: &TuolajiView, seat: Seat) -> Vec<Vec<String>> {
-    if !matches!(view.phase, WirePhase::Dealing | WirePhase::Bidding { .. }) {
-        return Vec::new();
-    }
-    let level = view.level_rank.as_deref().and_then(|l| {
-        let mut chars = l.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Rank::from_letter(c),
-            _ => None,
-        }
-    });
-    let (Some(level), Some(hand)) = (level, view.hand.as_ref()) else {
-        return Vec::new();
-    };
-    let Ok(holding) = cards_in(hand).map(|c| c.into_iter().collect::<CardCounts>()) else {
-        return Vec::new();
-    };
-    let history = view
-        .bids
-        .iter()
-        .filter_map(|b| {
-            let suit = b.suit.chars().next().and_then(Suit::from_letter)?;
-            let count = u8::try_from(b.cards.len()).ok()?;
-            let kind = match b.kind {
-                wire::BidKind::Bid => BidKind::Bid,
-                wire::BidKind::Strengthen => BidKind::Strengthen,
-                wire::BidKind::CounterBid => BidKind::CounterBid,
-            };
-            Some((
-                Bid {
-                    seat: Seat(b.seat),
-                    suit,
-                    count,
-                },
-                kind,
-            ))
-        })
-        .collect();
-    Bidding::from_history(level, history)
-        .legal(seat, &holding)
-        .iter()
-        .map(|c| cards_out(c))
-        .collect()
+/// 第十条: the wire form of every bid `seat` could make now ([`Hand::legal_bids`]): the
+/// view's `legal_bids` and the `legal_bids` event's.
+pub(super) fn legal_bids(hand: &Hand, seat: Seat) -> Vec<Vec<String>> {
+    hand.legal_bids(seat).iter().map(|c| cards_out(c)).collect()
 }
 
 /// What the table waits for: the phase with its deadline, and the seat that must act with
@@ -366,6 +324,7 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiV
             last_hand: false,
             outcome: table.outcome(),
             hint: None,
+            legal_bids: Vec::new(),
         };
     };
     let hand = game.hand();
@@ -416,5 +375,6 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiV
         last_hand: table.last_call_made,
         outcome: table.outcome(),
         hint,
+        legal_bids: seat.map_or_else(Vec::new, |s| legal_bids(hand, s)),
     }
 }

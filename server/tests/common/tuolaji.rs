@@ -1,5 +1,5 @@
 //! Tuolaji over the test kit: short timings, seating, a player that acts from its own view
-//! (the view's hint, and bids from its own hand), and a replay of a table's events through
+//! (the view's hint, and the legal bids the server sent it), and a replay of a table's events through
 //! the engine alone.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -9,7 +9,7 @@ use qipai_games::tuolaji::{
     hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiOptions as Rules,
 };
 use qipai_games::{Millis, Seat};
-use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
+use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View};
 
 use super::{Client, TestServer};
@@ -136,29 +136,11 @@ pub fn tl_events(log: &[ServerMsg]) -> Vec<TuolajiEvent> {
         .collect()
 }
 
-/// A bid from `view`'s own level cards when it would stand: a first bid, a strengthening
-/// or a counter-bid with strictly more identical cards (第十条).
-pub fn bid_for(view: &TuolajiView, seat: u8) -> Option<TuolajiAction> {
-    if !matches!(view.phase, Phase::Dealing | Phase::Bidding { .. }) {
-        return None;
-    }
-    let level = view.level_rank.as_deref()?;
-    let hand = view.hand.as_ref()?;
-    let (count, suit, card) = ["s", "h", "c", "d"]
-        .into_iter()
-        .map(|suit| {
-            let card = format!("{level}{suit}");
-            (hand.iter().filter(|c| **c == card).count(), suit, card)
-        })
-        .max_by_key(|(n, _, _)| *n)?;
-    let stands = match view.bids.last() {
-        None => count > 0,
-        Some(b) if b.seat == seat => b.suit == suit && count > b.cards.len(),
-        Some(b) => count > b.cards.len(),
-    };
-    stands.then(|| TuolajiAction::Bid {
-        cards: vec![card; count],
-    })
+/// The bid with the most cards among those the server sent `view`'s seat as legal
+/// (第十条, the rule is in `games`), if any.
+pub fn bid_for(view: &TuolajiView) -> Option<TuolajiAction> {
+    let cards = view.legal_bids.iter().max_by_key(|c| c.len())?.clone();
+    Some(TuolajiAction::Bid { cards })
 }
 
 /// A seated client that plays legal moves from its own view.
@@ -271,7 +253,7 @@ impl Player {
             let action = if turn {
                 view.hint.clone()
             } else {
-                bid_for(&view, me)
+                bid_for(&view)
             };
             self.act_from(action).await;
         }
@@ -288,6 +270,7 @@ pub fn merged(logs: &[&[ServerMsg]]) -> Vec<TuolajiEvent> {
                 TuolajiEvent::Dealt { card, .. } => card.is_some(),
                 TuolajiEvent::BottomTaken { cards, .. }
                 | TuolajiEvent::BottomPutBack { cards, .. } => !cards.is_empty(),
+                TuolajiEvent::LegalBids { bids, .. } => !bids.is_empty(),
                 _ => true,
             };
             if shows || !all.contains_key(&seq) {
