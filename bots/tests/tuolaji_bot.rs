@@ -269,6 +269,9 @@ fn bids_a_strong_suit_once() {
     v.view.dealer = None;
     v.view.card_counts = [16; 4];
     v.view.phase = Phase::Bidding { closes_at: 100 };
+    // What the server sends this seat while bidding (games' `Hand::legal_bids`): one or
+    // both of its level hearts.
+    v.view.legal_bids = vec![vec!["2h".into()], vec!["2h".into(), "2h".into()]];
     let mut bot = bot(0);
     let bid = bot.decide(1, &v);
     assert_eq!(
