@@ -5,7 +5,7 @@ import { h, clear, botBadge } from "./dom.js";
 
 /** The time controls offered: the usual Fischer ones and the rules' presets (第6条). */
 export const TIME_CONTROLS = [
-  ["30+10", "30 min + 10 s a move (competition)"],
+  ["30+10", "30 min + 10 s a move"],
   ["10+5", "10 min + 5 s a move"],
   ["5+3", "5 min + 3 s a move"],
   ["3+2", "3 min + 2 s a move"],
@@ -17,6 +17,19 @@ export const TIME_CONTROLS = [
 ];
 
 const REFRESH_MS = 3000;
+
+/**
+ * The named presets the server knows (`preset` in a room's options): every option left out
+ * is filled from the rules' competition settings (xiangqi 五(二)2, Tuolaji 五(一)3).
+ */
+export const PRESETS = {
+  competition: "比赛 Competition",
+};
+
+/** What a table's preset is called in the lobby, or null for a table without one. */
+export function presetName(preset) {
+  return preset ? PRESETS[preset] ?? preset : null;
+}
 
 /** The xiangqi bot's strength: how long it thinks per move (`bot_think_ms`). */
 export const BOT_STRENGTHS = [
@@ -66,13 +79,21 @@ export class Lobby {
       h("h2", {}, "象棋 Xiangqi"),
       h("p", { class: "muted" }, "Meet the next player who wants the same clock."),
       h("label", {}, "Time control ", quickTc),
-      h("button", { type: "submit", class: "primary", id: "btn-quick-xiangqi" }, "Quick play"));
+      h("button", { type: "submit", class: "primary", id: "btn-quick-xiangqi" }, "Quick play"),
+      h("button", { type: "button", id: "btn-quick-xiangqi-competition",
+        title: "30 min + 10 s a move, draw after 40 moves without a capture (checks not counted), flag fall loses",
+        onclick: () => this.enter({ type: "quick_play", options: { game: "xiangqi", preset: "competition" } }) },
+      "Quick play: competition rules"));
 
     const tc = timeControlSelect("create-tc");
     const seat = h("select", { id: "create-seat" },
       h("option", { value: "0" }, "Red (moves first)"), h("option", { value: "1" }, "Black"));
     const limit = h("input", { id: "create-limit", type: "number", min: 1, max: 1000, value: 60 });
     const checks = h("input", { id: "create-checks", type: "checkbox", checked: true });
+    const competition = h("input", { id: "create-competition", type: "checkbox",
+      onchange: () => {
+        for (const input of [tc, limit, checks]) input.disabled = competition.checked;
+      } });
     const fen = h("input", { id: "create-fen", type: "text", placeholder: "the usual start", spellcheck: "false" });
     const strength = h("select", { id: "create-bot-strength", disabled: true },
       BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
@@ -84,7 +105,8 @@ export class Lobby {
     const createButton = h("button", { type: "submit", id: "btn-create" }, "Create table");
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
       e.preventDefault();
-      const options = {
+      // The competition preset fills the clock and the natural limit itself (五(二)2).
+      const options = competition.checked ? { game: "xiangqi", preset: "competition" } : {
         game: "xiangqi",
         time_control: tc.value,
         natural_limit_moves: Number(limit.value) || 60,
@@ -99,6 +121,8 @@ export class Lobby {
       this.enter(request);
     } },
       h("h2", {}, "New xiangqi table"),
+      h("label", { class: "check" }, competition,
+        " Competition rules (30 min + 10 s, draw after 40 moves without a capture, checks not counted)"),
       h("label", {}, "Time control ", tc),
       h("label", {}, "Your side ", seat),
       h("label", { class: "check" }, bots, " Play the bot (no need to wait for a person)"),
@@ -124,6 +148,10 @@ export class Lobby {
       h("button", { type: "button", id: "btn-tuolaji-bots",
         onclick: () => this.enter({ type: "create_room", options: { game: "tuolaji" }, bots: true }) },
       "Play with three bots"),
+      h("button", { type: "button", id: "btn-tuolaji-competition",
+        title: "a 90-minute round, the last hand called at 75 minutes",
+        onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji", preset: "competition" } }) },
+      "Quick play: competition rules"),
       h("details", {},
         h("summary", {}, "New Tuolaji table with its rules"),
         h("label", {}, "Your seat ", tlSeat),
@@ -220,6 +248,7 @@ export class Lobby {
         h("strong", {}, `#${room.room_id} ${tuolaji ? "拖拉机" : "象棋"}`),
         tuolaji ? h("span", { class: "tc" }, `${o.turn_ms / 1000} s a play`) : h("span", { class: "tc" }, o.time_control),
         !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, `bot: ${strengthName(o.bot_think_ms)}`) : null,
+        o.preset ? h("span", { class: "preset", "data-preset": o.preset }, presetName(o.preset)) : null,
         o.start_fen ? h("span", { class: "muted" }, "custom start") : null,
         h("span", { class: `status ${room.status}` }, STATUS[room.status] ?? room.status),
         room.spectators ? h("span", { class: "muted" }, `${room.spectators} watching`) : null),

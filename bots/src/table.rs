@@ -87,3 +87,108 @@ pub trait Table: Send + 'static {
     /// Whether `options` are for this game.
     fn accepts(options: &RoomOptions) -> bool;
 }
+
+/// The [`Table`] of a two-seat board game (xiangqi, draughts): seat 0 plays `$first`, seat 1
+/// `$second`; the view has `status`, `side_to_move`, `moves` and `result {winner, reason}`,
+/// the game's protocol module has `Status`, `EndReason::Aborted` and an action `Resign`, and
+/// `games` folds its events with `$fold`. One body for every duel, so that the games' glue
+/// differs only in its names.
+#[macro_export]
+macro_rules! duel_table {
+    (
+        $(#[$doc:meta])*
+        $table:ident for $variant:ident:
+        $module:ident::{$view:ident, $event:ident, $action:ident},
+        seats $first:ident, $second:ident,
+        fold $fold:path
+    ) => {
+        $(#[$doc])*
+        pub struct $table;
+
+        impl $table {
+            /// The side `seat` plays.
+            fn side_of(seat: u8) -> Option<qipai_protocol::$module::Side> {
+                match seat {
+                    0 => Some(qipai_protocol::$module::Side::$first),
+                    1 => Some(qipai_protocol::$module::Side::$second),
+                    _ => None,
+                }
+            }
+        }
+
+        impl $crate::table::Table for $table {
+            type View = qipai_protocol::$module::$view;
+            type Event = qipai_protocol::$module::$event;
+            type Action = qipai_protocol::$module::$action;
+
+            fn view(view: qipai_protocol::View) -> Option<Self::View> {
+                match view {
+                    qipai_protocol::View::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+
+            fn event(event: qipai_protocol::Event) -> Option<Self::Event> {
+                match event {
+                    qipai_protocol::Event::$variant(e) => Some(e),
+                    _ => None,
+                }
+            }
+
+            fn follow(view: &mut Self::View, event: &Self::Event) {
+                $fold(view, event);
+            }
+
+            fn started(view: &Self::View) -> bool {
+                view.status != qipai_protocol::$module::Status::Waiting
+            }
+
+            fn must_act(view: &Self::View, seat: u8) -> bool {
+                view.status == qipai_protocol::$module::Status::Playing
+                    && Self::side_of(seat) == Some(view.side_to_move)
+            }
+
+            fn turn(view: &Self::View) -> u64 {
+                u64::try_from(view.moves.len()).unwrap_or(u64::MAX)
+            }
+
+            fn ending(view: &Self::View, seat: u8) -> Option<$crate::table::Ending> {
+                use $crate::table::Verdict;
+                if view.status != qipai_protocol::$module::Status::Over {
+                    return None;
+                }
+                let result = view.result?;
+                let verdict = match (result.winner, Self::side_of(seat)) {
+                    (Some(w), Some(me)) if w == me => Verdict::Win,
+                    (Some(_), _) => Verdict::Loss,
+                    (None, _)
+                        if result.reason == qipai_protocol::$module::EndReason::Aborted =>
+                    {
+                        Verdict::NoResult
+                    }
+                    (None, _) => Verdict::Draw,
+                };
+                Some($crate::table::Ending {
+                    verdict,
+                    reason: format!("{:?}", result.reason),
+                    plies: view.moves.len(),
+                })
+            }
+
+            fn request(seq: qipai_protocol::Seq, action: Self::Action) -> qipai_protocol::ClientMsg {
+                qipai_protocol::ClientMsg::$variant { seq, action }
+            }
+
+            fn resignation(seq: qipai_protocol::Seq) -> Option<qipai_protocol::ClientMsg> {
+                Some(qipai_protocol::ClientMsg::$variant {
+                    seq,
+                    action: qipai_protocol::$module::$action::Resign,
+                })
+            }
+
+            fn accepts(options: &qipai_protocol::RoomOptions) -> bool {
+                matches!(options, qipai_protocol::RoomOptions::$variant(_))
+            }
+        }
+    };
+}
