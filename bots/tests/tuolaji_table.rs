@@ -45,7 +45,10 @@ fn deliver(views: &mut [SeatView], emits: &[Emit<TuolajiEvent>]) {
                 }
             };
             TuolajiTable::follow(view, event);
-            let bidding = matches!(view.view.phase, Phase::Dealing | Phase::Bidding { .. });
+            // A seat's legal bids come just before the step's `turn`, which brings the new
+            // phase: the client waits for that turn before it acts on them.
+            let bidding = matches!(view.view.phase, Phase::Dealing | Phase::Bidding { .. })
+                || matches!(event, TuolajiEvent::LegalBids { .. });
             if k + 1 < emits.len() && i < 4 && !bidding && TuolajiTable::must_act(view, i as u8) {
                 let vacant = view.view.auto[i] == Some(AutoReason::Vacant);
                 assert!(
