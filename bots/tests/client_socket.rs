@@ -20,6 +20,8 @@ const SHORT_GAME: &str = "3k5/9/9/1R7/9/9/9/8p/4A4/R3K4 w - - 0 1";
 async fn two_bots_play_a_game_over_sockets() {
     let mut config = Config::defaults().expect("default config");
     config.server.addr = "127.0.0.1:0".parse().expect("addr");
+    // No store: a test server keeps nothing, and never reopens an earlier run's rooms.
+    config.store.url = String::new();
     let listener = qipai_server::bind(&config).await.expect("bind");
     let url = format!("ws://{}/ws", listener.local_addr().expect("addr"));
     let (trigger, signal) = shutdown::channel();

@@ -22,6 +22,8 @@ async fn four_bots_play_a_hand_over_sockets() {
         .try_init();
     let mut config = Config::defaults().expect("default config");
     config.server.addr = "127.0.0.1:0".parse().expect("addr");
+    // No store: a test server keeps nothing, and never reopens an earlier run's rooms.
+    config.store.url = String::new();
     config.server.rate_per_sec = 10_000;
     config.server.rate_burst = 10_000;
     config.server.outbound_queue = 1 << 16;

@@ -8,6 +8,8 @@ use qipai_server::{shutdown, Config};
 async fn server() -> (String, shutdown::ShutdownTrigger) {
     let mut config = Config::defaults().unwrap();
     config.server.addr = "127.0.0.1:0".parse().unwrap();
+    // No store: a test server keeps nothing, and never reopens an earlier run's rooms.
+    config.store.url = String::new();
     // A closed loop at a few tables sends far more per connection than a person.
     config.server.rate_per_sec = 10_000;
     config.server.rate_burst = 10_000;
