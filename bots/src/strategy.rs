@@ -63,7 +63,21 @@ impl Strength {
             use_clock: false,
         }
     }
+
+    /// The time for this move: the cap, lowered by the clock budget; with neither a cap,
+    /// nor a clock, nor a node limit, [`UNBOUNDED_THINK`] (a search must end).
+    pub fn time_limit(&self, clock: Option<ClockState>) -> Option<Duration> {
+        let from_clock = clock.filter(|_| self.use_clock).map(clock_budget);
+        match (self.think, from_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (None, None) if self.max_nodes.is_none() => Some(UNBOUNDED_THINK),
+            (a, b) => a.or(b),
+        }
+    }
 }
+
+/// A search's time when nothing else limits it.
+pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
 
 /// A seat's time situation, as its view gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,19 +14,16 @@ pub mod eval;
 pub mod search;
 pub mod table;
 
-use std::time::Duration;
-
 use qipai_games::clock::TimeControl;
 use qipai_games::draughts::{DraughtsAction, DraughtsEvent, DraughtsView, Position, Side, Status};
 
-use crate::strategy::{clock_budget, ClockState, Strategy, Strength};
+use crate::strategy::{ClockState, Strategy, Strength};
 use search::{Limits, Report, Searcher};
 
 /// The transposition table's default size.
 pub const DEFAULT_TT_MEGABYTES: usize = 8;
 
-/// The think time of a bot given no limit of any kind.
-pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
+pub use crate::strategy::UNBOUNDED_THINK;
 
 /// A draughts player: a [`Searcher`] and how hard it may think.
 pub struct DraughtsBot {
@@ -65,21 +62,12 @@ impl DraughtsBot {
     pub fn choose(&mut self, position: &Position, clock: Option<ClockState>) -> Option<String> {
         let limits = Limits {
             nodes: self.strength.max_nodes,
-            time: self.time_limit(clock),
+            time: self.strength.time_limit(clock),
             depth: None,
         };
         let report = self.searcher.search(position, limits);
         self.last = Some(report);
         report.best.map(|mv| mv.to_string())
-    }
-
-    fn time_limit(&self, clock: Option<ClockState>) -> Option<Duration> {
-        let from_clock = clock.filter(|_| self.strength.use_clock).map(clock_budget);
-        match (self.strength.think, from_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (None, None) if self.strength.max_nodes.is_none() => Some(UNBOUNDED_THINK),
-            (a, b) => a.or(b),
-        }
     }
 }
 

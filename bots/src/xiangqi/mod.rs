@@ -19,20 +19,18 @@ pub mod tt;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 use qipai_games::clock::TimeControl;
 use qipai_games::xiangqi::{EndReason, EndRules, History, Move, Side};
 use qipai_protocol::xiangqi::{self as wire, Status, XiangqiAction, XiangqiEvent, XiangqiView};
 
-use crate::strategy::{clock_budget, ClockState, Strategy, Strength};
+use crate::strategy::{ClockState, Strategy, Strength};
 use search::{Limits, Report, RootMove, Searcher, MATE};
 
 /// The transposition table's default size.
 pub const DEFAULT_TT_MEGABYTES: usize = 8;
 
-/// The think time of a bot given no limit of any kind.
-pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
+pub use crate::strategy::UNBOUNDED_THINK;
 
 /// A xiangqi player: a [`Searcher`] and how hard it may think.
 pub struct XiangqiBot {
@@ -106,24 +104,13 @@ impl XiangqiBot {
         let root_moves = root_moves(history, me);
         let limits = Limits {
             nodes: self.strength.max_nodes,
-            time: self.time_limit(clock),
+            time: self.strength.time_limit(clock),
             depth: None,
         };
         let trail = repetition::trail(history);
         let report = self.searcher.search(position, &trail, &root_moves, limits);
         self.last = Some(report);
         report.best
-    }
-
-    /// The time for this move: the strength's cap, lowered by the clock budget; with
-    /// neither a cap, nor a clock, nor a node limit, [`UNBOUNDED_THINK`] (a search must end).
-    fn time_limit(&self, clock: Option<ClockState>) -> Option<Duration> {
-        let from_clock = clock.filter(|_| self.strength.use_clock).map(clock_budget);
-        match (self.strength.think, from_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (None, None) if self.strength.max_nodes.is_none() => Some(UNBOUNDED_THINK),
-            (a, b) => a.or(b),
-        }
     }
 }
 
