@@ -286,6 +286,10 @@ pub enum ServerMsg {
         /// (card lists), for the player to declare one of (第十一条1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         splits: Option<Vec<Vec<Vec<String>>>>,
+        /// What the client needs to say the refusal in the player's language (issue 18;
+        /// PROTOCOL.md lists each code's fields). Left out when there is none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        details: Option<crate::ErrorDetails>,
     },
     /// A request was accepted; its effects follow as events.
     Ok { seq: Seq },
@@ -342,6 +346,23 @@ impl ServerMsg {
             code,
             message: message.into(),
             splits: None,
+            details: None,
+        }
+    }
+
+    /// An error answer with the details a client renders it from.
+    pub fn error_with(
+        seq: Option<Seq>,
+        code: ErrorCode,
+        message: impl Into<String>,
+        details: crate::ErrorDetails,
+    ) -> ServerMsg {
+        ServerMsg::Error {
+            seq,
+            code,
+            message: message.into(),
+            splits: None,
+            details: Some(details),
         }
     }
 }

@@ -23,4 +23,4 @@ pub use envelope::{
     ClientMsg, Event, GameAction, GameKind, PlayerId, RoomEvent, RoomId, RoomInfo, RoomOptions,
     RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,
 };
-pub use error::{ErrorCode, WireError};
+pub use error::{ErrorCode, ErrorDetails, WireError};
