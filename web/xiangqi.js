@@ -4,6 +4,8 @@
 // result. The server holds every rule: this file only draws what the view says.
 
 import { h, clear, botBadge } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 const FILES = "abcdefghi";
 const CELL = 100;
@@ -12,32 +14,22 @@ const WIDTH = 8 * CELL + 2 * MARGIN;
 const HEIGHT = 9 * CELL + 2 * MARGIN;
 const SVG = "http://www.w3.org/2000/svg";
 
-/** Piece letters (FEN) to characters: upper case Red, lower case Black. */
-const GLYPHS = {
-  K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
-  k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒",
-};
-const RED_NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
-const BLACK_NUMERALS = ["１", "２", "３", "４", "５", "６", "７", "８", "９"];
-
-const REASONS = {
-  checkmate: "checkmate (将死)",
-  no_legal_move: "no legal move (困毙)",
-  perpetual_check: "perpetual check (长将)",
-  perpetual_chase: "perpetual chase (长捉)",
-  repetition: "repetition",
-  natural_limit: "the natural move limit (自然限着)",
-  dead_position: "no attacking pieces left",
-  resignation: "resignation",
-  time_forfeit: "time",
-  agreement: "agreement",
-  abandoned: "abandonment",
-  aborted: "abort",
-};
+/**
+ * The piece characters for FEN letters (upper case Red, lower case Black) come from the
+ * catalogue (`piece.K`, `piece.r`…): each side its own characters (帅/将, 仕/士, 相/象,
+ * 兵/卒, and 俥 傌 炮 against 車 馬 砲), so the colour is never the only sign.
+ */
+const glyph = (letter) => t(`piece.${letter}`);
+/** A piece's name for screen readers: "红车", "Red rook 车". */
+const pieceName = (letter) => t("xq.piece_name", {
+  side: t(letter === letter.toUpperCase() ? "side.red" : "side.black"),
+  piece: t(`piece_name.${letter.toLowerCase()}`),
+});
+const numerals = (side) => t(side === "red" ? "xq.red_numerals" : "xq.black_numerals").split(",");
 
 const sideOfSeat = (seat) => (seat === 0 ? "red" : seat === 1 ? "black" : null);
 const other = (side) => (side === "red" ? "black" : "red");
-const sideName = (side) => (side === "red" ? "Red" : "Black");
+const sideName = (side) => t(`side.${side}`);
 
 /**
  * PROTOCOL.md §9.5: one event's change to the view, a port of the Rust fold
@@ -114,12 +106,12 @@ export function formatClock(ms) {
   return hh > 0 ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
-/** A sentence for a result. */
+/** A sentence for a result, with the rules' term and article (将死, 困毙, 长将…). */
 export function describeResult(result) {
-  const why = REASONS[result.reason] ?? result.reason;
-  if (result.reason === "aborted") return "Game aborted before both sides had moved: no result.";
-  if (!result.winner) return `Draw by ${why}.`;
-  return `${sideName(result.winner)} wins by ${why}.`;
+  const why = t(`xq.reason.${result.reason}`);
+  if (result.reason === "aborted") return t("xq.result.aborted");
+  if (!result.winner) return t("xq.result.draw", { why });
+  return t("xq.result.win", { side: sideName(result.winner), why });
 }
 
 export class XiangqiTable {
@@ -165,7 +157,16 @@ export class XiangqiTable {
     this.svg = document.createElementNS(SVG, "svg");
     this.svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
     this.svg.setAttribute("class", "xq-board");
-    this.svg.setAttribute("role", "img");
+    // The board takes the keyboard (issue 18): Tab to it, arrows move a cursor, Space or
+    // Enter picks a piece and then its target, the confirm button plays the move.
+    this.svg.setAttribute("role", "application");
+    this.svg.setAttribute("tabindex", "0");
+    this.svg.setAttribute("aria-label", t("xq.board_label"));
+    this.svg.setAttribute("aria-describedby", "xq-board-help");
+    this.svg.addEventListener("keydown", (e) => this.keyDown(e));
+    this.svg.addEventListener("focus", () => this.placeCursor());
+    this.cursor = null;
+    this.proposed = null;
     this.layers = {};
     for (const name of ["grid", "marks", "pieces", "targets", "hits"]) {
       this.layers[name] = svgEl("g", { class: `xq-${name}` });
@@ -175,26 +176,32 @@ export class XiangqiTable {
     this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
     this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+    this.svg.addEventListener("blur", () => this.drawMarks());
 
     this.clockTop = clockBox();
     this.clockBottom = clockBox();
     this.status = h("div", { class: "status", id: "xq-status", "aria-live": "polite" });
     this.banner = h("div", { class: "banner hidden", id: "result" });
-    this.moveList = h("ol", { class: "moves", id: "moves" });
+    this.moveList = h("ol", { class: "moves", id: "moves", "aria-labelledby": "moves-title" });
     this.actions = h("div", { class: "actions" });
     this.roomLabel = h("div", { class: "room-label" });
+    this.confirmBox = h("div", { class: "confirm-move", id: "xq-confirm" });
+    this.announcer = h("div", { class: "visually-hidden", id: "xq-cursor", "aria-live": "polite" });
 
     this.root.append(
       h("div", { class: "xq-layout" },
         h("div", { class: "xq-main" },
           this.clockTop.el,
           h("div", { class: "board-wrap" }, this.svg, this.banner),
-          this.clockBottom.el),
+          this.clockBottom.el,
+          h("p", { class: "visually-hidden", id: "xq-board-help" }, t("xq.board_help")),
+          this.announcer),
         h("aside", { class: "xq-side panel" },
           this.roomLabel,
           this.status,
+          this.confirmBox,
           this.actions,
-          h("h3", {}, "Moves"),
+          h("h3", { id: "moves-title" }, t("xq.moves")),
           this.moveList)));
     this.drawnBottom = null;
     this.render();
@@ -210,7 +217,9 @@ export class XiangqiTable {
     }
     this.pieces = parseBoard(view.fen);
     if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
+    if (this.proposed && !this.movesFrom(this.proposed.slice(0, 2)).includes(this.proposed)) this.proposed = null;
     this.drawMarks();
+    this.renderConfirm();
     this.drawPieces();
     this.drawTargets();
     this.renderSide();
@@ -267,12 +276,11 @@ export class XiangqiTable {
     }
     g.append(svgEl("rect", { x: x0 - 8, y: y0 - 8, width: 8 * CELL + 16, height: 9 * CELL + 16, class: "xq-frame" }));
     const riverY = y0 + 4.5 * CELL + 14;
-    g.append(svgText("楚 河", x0 + 2 * CELL, riverY, "xq-river"));
-    g.append(svgText("汉 界", x0 + 6 * CELL, riverY, "xq-river"));
+    g.append(svgText(t("xq.river_left"), x0 + 2 * CELL, riverY, "xq-river"));
+    g.append(svgText(t("xq.river_right"), x0 + 6 * CELL, riverY, "xq-river"));
     // File numbers, each side counting from its own right.
     const bottom = this.bottomSide;
     const top = other(bottom);
-    const numerals = (side) => (side === "red" ? RED_NUMERALS : BLACK_NUMERALS);
     for (let c = 0; c < 9; c++) {
       const x = x0 + c * CELL;
       g.append(svgText(numerals(bottom)[8 - c], x, y9 + 76, `xq-file ${bottom}`));
@@ -304,6 +312,95 @@ export class XiangqiTable {
       const { x, y } = this.point(this.selected);
       g.append(svgEl("circle", { cx: x, cy: y, r: 50, class: "xq-selected" }));
     }
+    if (this.cursor && this.svg.matches(":focus")) {
+      const { x, y } = this.point(this.cursor);
+      g.append(svgEl("rect", { x: x - 50, y: y - 50, width: 100, height: 100, class: "xq-cursor", rx: 8 }));
+    }
+  }
+
+  // --- keyboard -------------------------------------------------------------
+
+  /** On focus: the cursor where it was, else on the first piece this side can move. */
+  placeCursor() {
+    if (!this.cursor) {
+      const first = this.canMove() ? this.view.legal_moves[0]?.slice(0, 2) : null;
+      this.cursor = first ?? (this.bottomSide === "red" ? "e0" : "e9");
+    }
+    this.drawMarks();
+    this.announce();
+  }
+
+  keyDown(e) {
+    if (!this.cursor) this.placeCursor();
+    const flipped = this.bottomSide === "black";
+    // Screen directions: up is toward the top of the board as drawn.
+    const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (e.key in steps) {
+      e.preventDefault();
+      const [df, dr] = steps[e.key].map((d) => (flipped ? -d : d));
+      const file = Math.max(0, Math.min(8, FILES.indexOf(this.cursor[0]) + df));
+      const rank = Math.max(0, Math.min(9, Number(this.cursor[1]) + dr));
+      this.cursor = `${FILES[file]}${rank}`;
+      this.drawMarks();
+      this.announce();
+    } else if (e.key === " " || e.key === "Enter") {
+      e.preventDefault();
+      this.choose(this.cursor);
+    } else if (e.key === "Escape") {
+      this.selected = null;
+      this.proposed = null;
+      this.render();
+    }
+  }
+
+  /** Space/Enter on `sq`: pick the piece there, or propose the move to it for confirming. */
+  choose(sq) {
+    if (this.selected && this.selected !== sq && this.movesFrom(this.selected).includes(this.selected + sq)) {
+      this.proposed = this.selected + sq;
+      this.renderConfirm();
+      this.confirmBox.querySelector("#btn-confirm-move")?.focus();
+      return;
+    }
+    this.selected = this.movesFrom(sq).length ? sq : null;
+    this.proposed = null;
+    this.drawMarks();
+    this.drawTargets();
+    this.renderConfirm();
+    this.announce();
+  }
+
+  /** Says what is under the cursor (a visually hidden live region). */
+  announce() {
+    const letter = this.pieces?.get(this.cursor);
+    const what = letter ? pieceName(letter) : t("xq.empty_point");
+    const target = this.selected && this.movesFrom(this.selected).includes(this.selected + this.cursor);
+    const picked = this.selected === this.cursor;
+    this.announcer.textContent = t("xq.cursor", { square: this.cursor, what }) +
+      (picked ? ` ${t("xq.cursor_selected")}` : target ? ` ${t("xq.cursor_target")}` : "");
+  }
+
+  /** The confirm button of a move picked with the keyboard. */
+  renderConfirm() {
+    clear(this.confirmBox);
+    if (!this.proposed) return;
+    const from = this.proposed.slice(0, 2);
+    const to = this.proposed.slice(2, 4);
+    const letter = this.pieces?.get(from);
+    const move = t("xq.move_text", { piece: letter ? pieceName(letter) : "", from, to });
+    this.confirmBox.append(
+      h("button", { class: "primary", id: "btn-confirm-move", onclick: () => {
+        const mv = this.proposed;
+        this.proposed = null;
+        this.renderConfirm();
+        this.play(mv);
+        this.svg.focus();
+      } }, t("xq.confirm_move", { move })),
+      h("button", { id: "btn-cancel-move", onclick: () => {
+        this.proposed = null;
+        this.selected = null;
+        this.render();
+        this.svg.focus();
+      } }, t("tl.cancel")));
   }
 
   drawPieces() {
@@ -321,7 +418,7 @@ export class XiangqiTable {
       });
       piece.append(svgEl("circle", { r: 44, class: "xq-disc" }));
       piece.append(svgEl("circle", { r: 37, class: "xq-ring" }));
-      piece.append(svgText(GLYPHS[letter], 0, 15, "xq-glyph"));
+      piece.append(svgText(glyph(letter), 0, 15, "xq-glyph"));
       g.append(piece);
       this.pieceEls.set(sq, piece);
     }
@@ -356,6 +453,8 @@ export class XiangqiTable {
   pointerDown(e) {
     const sq = this.squareAt(e);
     if (!sq || e.button > 0) return;
+    this.cursor = sq;
+    this.proposed = null;
     if (this.selected && this.selected !== sq && this.movesFrom(this.selected).some((m) => m.endsWith(sq))) {
       this.play(this.selected + sq);
       return;
@@ -419,7 +518,7 @@ export class XiangqiTable {
       this.pending = false;
     } catch (err) {
       this.pending = false;
-      this.ctx.toast(err.message);
+      this.ctx.toast(errorText(err));
       this.render();
     }
   }
@@ -428,7 +527,7 @@ export class XiangqiTable {
     try {
       await this.ctx.conn.request({ type: "xiangqi", action: { type } });
     } catch (err) {
-      this.ctx.toast(err.message);
+      this.ctx.toast(errorText(err));
     }
   }
 
@@ -458,8 +557,8 @@ export class XiangqiTable {
     const v = this.view;
     const room = this.ctx.room;
     const me = this.mySide;
-    this.roomLabel.textContent = `Xiangqi · table ${room.roomId} · ${v.time_control}` +
-      (me ? ` · you play ${sideName(me)}` : " · watching");
+    this.roomLabel.textContent = t("xq.room_label", { room: String(room.roomId), tc: v.time_control }) +
+      (me ? t("xq.you_play", { side: sideName(me) }) : t("xq.watching"));
 
     // Clocks: the bottom one is this page's side (or Red for spectators).
     const bottom = this.bottomSide;
@@ -468,20 +567,21 @@ export class XiangqiTable {
       box.side = side;
       box.el.className = `clock ${side}${v.status === "playing" && v.side_to_move === side ? " to-move" : ""}`;
       box.el.dataset.side = side;
-      box.name.textContent = seat ? seat.name : "(empty seat)";
+      box.name.textContent = seat ? seat.name : t("xq.empty_seat");
       box.dot.className = `dot ${seat?.connected ? "on" : "off"}`;
-      box.dot.title = seat?.connected ? "connected" : "disconnected";
+      box.dot.title = seat?.connected ? t("seat.connected") : t("seat.disconnected");
       box.dot.hidden = Boolean(seat?.bot);
       box.bot.hidden = !seat?.bot;
-      box.label.textContent = side === "red" ? "红 Red" : "黑 Black";
+      box.label.textContent = t(`xq.side_label.${side}`);
+      box.time.setAttribute("aria-label", t("xq.clock_of", { side: sideName(side) }));
     }
 
     // Status line.
     let status;
-    if (v.status === "waiting") status = "Waiting for an opponent to sit down…";
-    else if (v.status === "over") status = "Game over.";
-    else if (me === v.side_to_move) status = v.in_check ? "Your move — you are in check!" : "Your move.";
-    else status = `${sideName(v.side_to_move)} to move${v.in_check ? " (in check)" : ""}.`;
+    if (v.status === "waiting") status = t("xq.status.waiting");
+    else if (v.status === "over") status = t("xq.status.over");
+    else if (me === v.side_to_move) status = v.in_check ? t("xq.status.your_move_check") : t("xq.status.your_move");
+    else status = t(v.in_check ? "xq.status.to_move_check" : "xq.status.to_move", { side: sideName(v.side_to_move) });
     this.status.textContent = status;
     this.statusBase = status;
 
@@ -492,9 +592,9 @@ export class XiangqiTable {
       const lost = me && v.result.winner && v.result.winner !== me;
       clear(this.banner);
       this.banner.append(
-        h("strong", {}, won ? "You won!" : lost ? "You lost." : v.result.winner ? "Game over" : "Draw"),
+        h("strong", {}, t(won ? "xq.banner.won" : lost ? "xq.banner.lost" : v.result.winner ? "xq.banner.over" : "xq.banner.draw")),
         h("span", {}, describeResult(v.result)),
-        h("button", { onclick: () => this.ctx.leave(), id: "btn-back" }, "Back to the lobby"));
+        h("button", { onclick: () => this.ctx.leave(), id: "btn-back" }, t("table.back_to_lobby")));
     } else {
       this.banner.className = "banner hidden";
     }
@@ -504,24 +604,24 @@ export class XiangqiTable {
     if (me && v.status === "playing") {
       if (v.draw_offer === other(me)) {
         this.actions.append(
-          h("div", { class: "offer" }, `${sideName(other(me))} offers a draw.`),
-          h("button", { id: "btn-accept-draw", onclick: () => this.act("accept_draw") }, "Accept draw"),
-          h("button", { id: "btn-decline-draw", onclick: () => this.act("decline_draw") }, "Decline"));
+          h("div", { class: "offer", role: "status" }, t("xq.draw_offered_by", { side: sideName(other(me)) })),
+          h("button", { id: "btn-accept-draw", onclick: () => this.act("accept_draw") }, t("xq.accept_draw")),
+          h("button", { id: "btn-decline-draw", onclick: () => this.act("decline_draw") }, t("xq.decline_draw")));
       } else if (v.draw_offer === me) {
-        this.actions.append(h("button", { disabled: true }, "Draw offered…"));
+        this.actions.append(h("button", { disabled: true }, t("xq.draw_offered")));
       } else {
-        this.actions.append(h("button", { id: "btn-offer-draw", onclick: () => this.act("offer_draw") }, "Offer draw"));
+        this.actions.append(h("button", { id: "btn-offer-draw", onclick: () => this.act("offer_draw") }, t("xq.offer_draw")));
       }
       this.actions.append(
-        this.confirmButton("resign", "Resign", "Really resign?", () => this.act("resign")),
-        this.confirmButton("leave", "Leave", "Leave and lose?", () => this.ctx.leave()));
+        this.confirmButton("resign", t("xq.resign"), t("xq.resign_confirm"), () => this.act("resign")),
+        this.confirmButton("leave", t("table.leave"), t("xq.leave_confirm"), () => this.ctx.leave()));
     } else if (me) {
       this.actions.append(h("button", { id: "btn-leave", onclick: () => this.ctx.leave() },
-        v.status === "over" ? "Back to the lobby" : "Leave table"));
+        v.status === "over" ? t("table.back_to_lobby") : t("xq.leave_table")));
     } else {
       this.actions.append(
-        h("button", { id: "btn-flip", onclick: () => { this.flipForSpectator = !this.flipForSpectator; this.render(); } }, "Flip board"),
-        h("button", { id: "btn-leave", onclick: () => this.ctx.leave() }, "Stop watching"));
+        h("button", { id: "btn-flip", onclick: () => { this.flipForSpectator = !this.flipForSpectator; this.render(); } }, t("xq.flip")),
+        h("button", { id: "btn-leave", onclick: () => this.ctx.leave() }, t("table.stop_watching")));
     }
 
     // The record, a row per full move.
@@ -554,7 +654,7 @@ export class XiangqiTable {
     }
     if (v.status === "playing" && v.first_move_deadline != null) {
       const left = Math.max(0, Math.ceil((v.first_move_deadline - nowServer) / 1000));
-      const text = `${this.statusBase} First move within ${left} s.`;
+      const text = `${this.statusBase} ${t("xq.first_move_within", { n: left })}`;
       if (this.status.textContent !== text) this.status.textContent = text;
     }
   }
