@@ -60,7 +60,7 @@ export function errorText(err) {
   return d.article ? t("err.with_article", { article: articleText(d.article), text }) : text;
 }
 
-/** An article as the rules pages number it: 第十一条2 as it is, xiangqi's "2.2" as 第2条2.2. */
+/** An article as the rules pages number it: 第十一条2 as it is, xiangqi's "2.2" as 第2.2条. */
 export function articleText(article) {
-  return /^\d/.test(article) ? t("article.xiangqi", { article, chapter: article.split(".")[0] }) : article;
+  return /^\d/.test(article) ? t("article.xiangqi", { article }) : article;
 }

@@ -276,7 +276,7 @@ export default {
 
   // --- 服务器的拒绝原因（protocol/src/error.rs 的每个 ErrorCode；有测试核对） ---
   "err.with_article": "{article}：{text}",
-  "article.xiangqi": "第{chapter}条{article}",
+  "article.xiangqi": "第{article}条",
   "err.unknown": "服务器拒绝了该操作（{code}）。",
   "err.offline": "未连接到服务器，正在重试…",
   "err.malformed": "服务器无法读取本页面发出的消息。",
