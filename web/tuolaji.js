@@ -539,7 +539,7 @@ export class TuolajiTable {
           p.type === "leading" ? t("tl.lead") : t("tl.follow")));
       if (hint?.cards) add(h("button", { id: "btn-hint", onclick: () => this.selectCards(hint.cards) }, t("tl.suggest")));
     }
-    if (this.selected.size) add(h("button", { class: "small", onclick: () => { this.selected.clear(); this.renderHand(true); this.renderActions(); } }, t("tl.clear")));
+    if (this.selected.size) add(h("button", { class: "small", id: "btn-clear", onclick: () => { this.selected.clear(); this.renderHand(true); this.renderActions(); } }, t("tl.clear")));
     this.previousButton(add);
     add(h("button", { id: "btn-leave", class: "small", onclick: () => this.ctx.leave() },
       v.phase.type === "over" ? t("table.back_to_lobby") : t("tl.leave")));
