@@ -7,7 +7,6 @@ export default {
   // --- the page and its header ---
   "page.title": "qipai 棋牌 — Tuolaji and xiangqi online",
   "page.description": "Play three-deck Tuolaji at a table of four, or xiangqi on a clock.",
-  "page.home": "qipai 棋牌: home",
   "page.brand": "棋牌",
   "page.brand_latin": "qipai",
   "header.change_name": "change name",

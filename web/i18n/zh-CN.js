@@ -6,7 +6,6 @@ export default {
   // --- 页面与页眉 ---
   "page.title": "棋牌 qipai — 拖拉机与象棋在线对局",
   "page.description": "四人三副牌拖拉机，或计时象棋对局。",
-  "page.home": "棋牌 首页",
   "page.brand": "棋牌",
   "page.brand_latin": "qipai",
   "header.change_name": "改名",
