@@ -3,17 +3,16 @@
 // `count`. The English page keeps the players' Chinese terms beside the English ones
 // (主, 庄, 拖拉机, 将死, 困毙, 长将…) where they look for them.
 
+import SYMBOLS from "./symbols.js";
+
 export default {
+  ...SYMBOLS,
   // --- the page and its header ---
   "page.title": "qipai 棋牌 — Tuolaji and xiangqi online",
   "page.description": "Play three-deck Tuolaji at a table of four, or xiangqi on a clock.",
-  "page.brand": "棋牌",
-  "page.brand_latin": "qipai",
   "header.change_name": "change name",
   "header.language": "Language 语言",
   "header.leave_first": "Leave the table before changing your name.",
-  "lang.zh-CN": "中文",
-  "lang.en": "English",
   "name.title": "Sit down at a table",
   "name.explain": "Choose the name the other players will see.",
   "name.label": "Your name",
@@ -121,9 +120,6 @@ export default {
   // --- cards and Tuolaji ---
   "card.big_joker": "大王",
   "card.small_joker": "小王",
-  "card.big_face": "大",
-  "card.small_face": "小",
-  "card.joker_face": "王",
   "level.past_a": "past A",
   "type.trump": "trumps 主",
   "type.s": "spades",
@@ -207,8 +203,6 @@ export default {
   "tl.cancel": "Cancel",
 
   // --- xiangqi ---
-  "piece.K": "帅", "piece.A": "仕", "piece.B": "相", "piece.N": "傌", "piece.R": "俥", "piece.C": "炮", "piece.P": "兵",
-  "piece.k": "将", "piece.a": "士", "piece.b": "象", "piece.n": "馬", "piece.r": "車", "piece.c": "砲", "piece.p": "卒",
   "piece_name.k": "king 帅/将",
   "piece_name.a": "advisor 仕/士",
   "piece_name.b": "elephant 相/象",
@@ -217,10 +211,6 @@ export default {
   "piece_name.c": "cannon 炮",
   "piece_name.p": "pawn 兵/卒",
   "xq.piece_name": "{side} {piece}",
-  "xq.red_numerals": "一,二,三,四,五,六,七,八,九",
-  "xq.black_numerals": "１,２,３,４,５,６,７,８,９",
-  "xq.river_left": "楚 河",
-  "xq.river_right": "汉 界",
   "xq.moves": "Moves",
   "xq.board_label": "Xiangqi board",
   "xq.board_help": "Arrow keys move the cursor, Space or Enter picks a piece and then where it goes, the confirm button plays the move, Escape cancels.",

@@ -2,17 +2,16 @@
 // `{name}` 由 t() 填入；术语用规则原文的说法：主/副、对子、刻子、拖拉机、甩牌、抠底、级牌、
 // 庄家；将军、将死、困毙、长将、长捉、自然限着。条款号照规则页书写。
 
+import SYMBOLS from "./symbols.js";
+
 export default {
+  ...SYMBOLS,
   // --- 页面与页眉 ---
   "page.title": "棋牌 qipai — 拖拉机与象棋在线对局",
   "page.description": "四人三副牌拖拉机，或计时象棋对局。",
-  "page.brand": "棋牌",
-  "page.brand_latin": "qipai",
   "header.change_name": "改名",
   "header.language": "语言 Language",
   "header.leave_first": "请先离开牌桌/棋桌再改名。",
-  "lang.zh-CN": "中文",
-  "lang.en": "English",
   "name.title": "入座",
   "name.explain": "请输入其他玩家看到的名字。",
   "name.label": "你的名字",
@@ -120,9 +119,6 @@ export default {
   // --- 牌与拖拉机 ---
   "card.big_joker": "大王",
   "card.small_joker": "小王",
-  "card.big_face": "大",
-  "card.small_face": "小",
-  "card.joker_face": "王",
   "level.past_a": "过A",
   "type.trump": "主牌",
   "type.s": "黑桃",
@@ -206,8 +202,6 @@ export default {
   "tl.cancel": "取消",
 
   // --- 象棋 ---
-  "piece.K": "帅", "piece.A": "仕", "piece.B": "相", "piece.N": "傌", "piece.R": "俥", "piece.C": "炮", "piece.P": "兵",
-  "piece.k": "将", "piece.a": "士", "piece.b": "象", "piece.n": "馬", "piece.r": "車", "piece.c": "砲", "piece.p": "卒",
   "piece_name.k": "帅/将",
   "piece_name.a": "仕/士",
   "piece_name.b": "相/象",
@@ -216,10 +210,6 @@ export default {
   "piece_name.c": "炮",
   "piece_name.p": "兵/卒",
   "xq.piece_name": "{side}{piece}",
-  "xq.red_numerals": "一,二,三,四,五,六,七,八,九",
-  "xq.black_numerals": "１,２,３,４,５,６,７,８,９",
-  "xq.river_left": "楚 河",
-  "xq.river_right": "汉 界",
   "xq.moves": "棋谱",
   "xq.board_label": "象棋棋盘",
   "xq.board_help": "方向键移动光标，空格或回车先选棋子再选落点，按确认按钮走棋，Esc 取消。",
