@@ -235,7 +235,7 @@ export class Lobby {
       h("div", { class: "table-info" },
         h("strong", {}, `#${room.room_id} ${t(tuolaji ? "game.tuolaji" : "game.xiangqi")}`),
         tuolaji ? h("span", { class: "tc" }, t("lobby.per_play", { time: formatDuration(o.turn_ms) }))
-          : h("span", { class: "tc" }, TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : o.time_control),
+          : h("span", { class: "tc", title: TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : null }, o.time_control),
         !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, t("lobby.bot_strength_of", { strength: strengthName(o.bot_think_ms) })) : null,
         o.preset ? h("span", { class: "preset", "data-preset": o.preset }, presetName(o.preset)) : null,
         o.start_fen ? h("span", { class: "muted" }, t("lobby.custom_start")) : null,
