@@ -7,6 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{metric, Client, TestServer};
+use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::{XiangqiAction, XiangqiOptions};
 use qipai_protocol::{ClientMsg, ErrorCode, RoomOptions, ServerMsg, PROTOCOL_VERSION};
@@ -44,6 +45,10 @@ async fn answered_quickly(red: &mut Client, iccs: &str) {
 fn bot_table(game: &str) -> RoomOptions {
     match game {
         "xiangqi" => RoomOptions::Xiangqi(XiangqiOptions {
+            bot_think_ms: Some(60_000),
+            ..Default::default()
+        }),
+        "draughts" => RoomOptions::Draughts(DraughtsOptions {
             bot_think_ms: Some(60_000),
             ..Default::default()
         }),
@@ -295,6 +300,18 @@ async fn a_ping_flood_is_closed() {
 /// table that ends stops at once (its thread is free again), and think time is capped.
 #[tokio::test]
 async fn bot_tables_without_people_end_and_stop_thinking() {
+    bot_stops_thinking_when_its_table_ends("xiangqi").await;
+}
+
+/// The same for the draughts bot (issue 16: its search is cancelled like xiangqi's).
+#[tokio::test]
+async fn a_draughts_bot_stops_thinking_when_its_table_ends() {
+    bot_stops_thinking_when_its_table_ends("draughts").await;
+}
+
+/// A person opens a `game` table with a bot that moves first and thinks for 60 s, then
+/// leaves: the table ends and the bot's one search thread is free again at once.
+async fn bot_stops_thinking_when_its_table_ends(game: &str) {
     let server = TestServer::start(|c| {
         c.server.reconnect_grace_ms = 100;
         c.limits.empty_room_grace_ms = 50;
@@ -305,13 +322,13 @@ async fn bot_tables_without_people_end_and_stop_thinking() {
     let seq = me.seq();
     me.send(&ClientMsg::CreateRoom {
         seq,
-        options: bot_table("xiangqi"),
+        options: bot_table(game),
         seat: Some(1),
         bots: true,
     })
     .await;
     me.until(|m| matches!(m, ServerMsg::Joined { .. })).await;
-    // The bot is Red and moves first: wait until its thread is taken.
+    // The bot is Red (White) and moves first: wait until its thread is taken.
     settles(
         &server,
         "qipai_in_use{what=\"bot_threads_free\"}",

@@ -14,6 +14,9 @@ pub mod eval;
 pub mod search;
 pub mod table;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use qipai_games::clock::TimeControl;
 use qipai_games::draughts::{DraughtsAction, DraughtsEvent, DraughtsView, Position, Side, Status};
 
@@ -45,6 +48,19 @@ impl DraughtsBot {
             searcher: Searcher::new(megabytes),
             last: None,
         }
+    }
+
+    /// A bot with a table of about `megabytes` MiB whose searches stop as soon as `cancel`
+    /// is raised: how the server stops a bot's thinking when its game ends or a person
+    /// takes its seat (as [`XiangqiBot::with_budget`](crate::XiangqiBot::with_budget)).
+    pub fn with_cancel(
+        strength: Strength,
+        megabytes: usize,
+        cancel: Arc<AtomicBool>,
+    ) -> DraughtsBot {
+        let mut bot = DraughtsBot::with_table(strength, megabytes);
+        bot.searcher.set_cancel(cancel);
+        bot
     }
 
     /// What the last search found (depth, nodes, score), for logs and benchmarks.
@@ -126,6 +142,7 @@ mod tests {
     use super::*;
     use qipai_games::draughts::{DraughtsGame, DraughtsSettings};
     use qipai_games::{Game, Millis, Received, Seat, Viewer};
+    use std::sync::atomic::Ordering;
 
     /// The bot takes a free piece rather than leave it.
     #[test]
@@ -150,6 +167,36 @@ mod tests {
             bot.decide(0, &game.view(Viewer::Seat(Seat(0)), Millis(1))),
             None
         );
+    }
+
+    /// A raised cancel flag stops a search that would otherwise think for a minute: the
+    /// server raises it when the bot's room ends or a person takes its seat.
+    #[test]
+    fn a_cancelled_search_stops_at_once() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut bot = DraughtsBot::with_cancel(Strength::think_ms(60_000), 1, Arc::clone(&cancel));
+        let raise = std::thread::spawn({
+            let cancel = Arc::clone(&cancel);
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        let started = std::time::Instant::now();
+        let notation = bot.choose(&Position::start(), None);
+        raise.join().unwrap();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "searched {:?} after the cancel",
+            started.elapsed()
+        );
+        // Stopped early, it still answers with a legal move.
+        let legal: Vec<String> = Position::start()
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(legal.contains(&notation.unwrap()));
     }
 
     /// Under a node limit the bot is deterministic.
