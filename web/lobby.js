@@ -2,6 +2,7 @@
 // seats, to sit down at or to watch.
 
 import { h, clear, botBadge } from "./dom.js";
+import { TEXT as DRAUGHTS, DRAUGHTS_TIME_CONTROLS } from "./draughts.js";
 
 /** The time controls offered: the usual Fischer ones and the rules' presets (第6条). */
 export const TIME_CONTROLS = [
@@ -44,10 +45,19 @@ export function seatLabel(seat) {
     seat.bot ? botBadge() : h("span", { class: `dot ${seat.connected ? "on" : "off"}` }), seat.name);
 }
 
-function timeControlSelect(id) {
+function timeControlSelect(id, controls = TIME_CONTROLS) {
   return h("select", { id, name: "time_control" },
-    TIME_CONTROLS.map(([value, label]) => h("option", { value }, label)));
+    controls.map(([value, label]) => h("option", { value }, label)));
 }
+
+/** Each game's name in the list of tables, by the wire's game kind. */
+const GAME_NAMES = { xiangqi: "象棋", tuolaji: "拖拉机", draughts: DRAUGHTS.gameZh };
+
+/** The names of a two-seat game's seats (seat 0 first). */
+const SIDE_NAMES = {
+  xiangqi: [["Red", "red"], ["Black", "black"]],
+  draughts: [[DRAUGHTS.white, "white"], [DRAUGHTS.black, "black"]],
+};
 
 /** The strength shown for a table's `bot_think_ms`: its BOT_STRENGTHS name, else the time. */
 export function strengthName(ms) {
@@ -171,11 +181,54 @@ export class Lobby {
 
     this.root.append(
       h("div", { class: "lobby" },
-        h("section", { class: "play" }, quick, create, tuolaji),
+        h("section", { class: "play" }, quick, create, this.draughtsForm(), tuolaji),
         h("section", { class: "panel open-tables" },
           h("div", { class: "row" }, h("h2", {}, "Open tables"),
             h("button", { class: "small", onclick: () => this.refresh() }, "Refresh")),
           this.tables)));
+  }
+
+  /** Draughts: quick play, or a new table with its clock, side, bot and start position. */
+  draughtsForm() {
+    const T = DRAUGHTS;
+    const quickTc = timeControlSelect("dr-quick-tc", DRAUGHTS_TIME_CONTROLS);
+    const tc = timeControlSelect("dr-create-tc", DRAUGHTS_TIME_CONTROLS);
+    const seat = h("select", { id: "dr-create-seat" },
+      h("option", { value: "0" }, T.whiteFirst), h("option", { value: "1" }, T.black));
+    const strength = h("select", { id: "dr-bot-strength", disabled: true },
+      BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
+    const fen = h("input", { id: "dr-fen", type: "text", placeholder: T.startFenPlaceholder, spellcheck: "false" });
+    const create = h("button", { type: "button", id: "btn-create-draughts", onclick: () => {
+      const options = { game: "draughts", time_control: tc.value };
+      if (fen.value.trim()) options.start_fen = fen.value.trim();
+      const request = { type: "create_room", options, seat: Number(seat.value) };
+      if (bots.checked) {
+        options.bot_think_ms = Number(strength.value);
+        request.bots = true;
+      }
+      this.enter(request);
+    } }, T.createTable);
+    const bots = h("input", { id: "dr-bots", type: "checkbox",
+      onchange: () => {
+        strength.disabled = !bots.checked;
+        create.textContent = bots.checked ? T.playBotButton : T.createTable;
+      } });
+    return h("form", { class: "panel quick", id: "draughts-play", onsubmit: (e) => {
+      e.preventDefault();
+      this.enter({ type: "quick_play", options: { game: "draughts", time_control: quickTc.value } });
+    } },
+      h("h2", {}, T.lobbyTitle),
+      h("p", { class: "muted" }, T.lobbyBlurb),
+      h("label", {}, T.timeControl, quickTc),
+      h("button", { type: "submit", class: "primary", id: "btn-quick-draughts" }, T.quickPlay),
+      h("details", { id: "dr-create" },
+        h("summary", {}, T.newTable),
+        h("label", {}, T.timeControl, tc),
+        h("label", {}, T.yourSide, seat),
+        h("label", { class: "check" }, bots, T.playTheBot),
+        h("label", {}, T.botStrength, strength),
+        h("label", {}, T.startFen, fen),
+        create));
   }
 
   show() {
@@ -227,12 +280,13 @@ export class Lobby {
   tableRow(room) {
     const o = room.options;
     const tuolaji = o.game === "tuolaji";
-    const names = tuolaji ? ["Seat 1", "Seat 2", "Seat 3", "Seat 4"] : ["Red", "Black"];
+    const sides = SIDE_NAMES[o.game] ?? SIDE_NAMES.xiangqi;
+    const names = tuolaji ? ["Seat 1", "Seat 2", "Seat 3", "Seat 4"] : sides.map(([name]) => name);
     // Free seats, and bots' seats, may be taken while the game allows it (PROTOCOL.md,
-    // SeatInfo): xiangqi before the start, Tuolaji at any moment.
+    // SeatInfo): xiangqi and draughts before the start, Tuolaji at any moment.
     const open = room.status === "waiting" || (tuolaji && room.status === "playing");
     const join = (i) => this.enter({ type: "join", room_id: room.room_id, seat: i });
-    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : i === 0 ? "red" : "black"}`, "data-seat": `${room.room_id}:${i}` },
+    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : sides[i]?.[1] ?? ""}`, "data-seat": `${room.room_id}:${i}` },
       `${names[i]}: `,
       s ? seatLabel(s) : null,
       s?.bot && open
@@ -245,7 +299,7 @@ export class Lobby {
           : h("span", { class: "muted" }, "empty")));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
-        h("strong", {}, `#${room.room_id} ${tuolaji ? "拖拉机" : "象棋"}`),
+        h("strong", { "data-game": o.game }, `#${room.room_id} ${GAME_NAMES[o.game] ?? o.game}`),
         tuolaji ? h("span", { class: "tc" }, `${o.turn_ms / 1000} s a play`) : h("span", { class: "tc" }, o.time_control),
         !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, `bot: ${strengthName(o.bot_think_ms)}`) : null,
         o.preset ? h("span", { class: "preset", "data-preset": o.preset }, presetName(o.preset)) : null,
