@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qipai_bots::client::{play_observed, ClientConfig, ClientError, Entry, GameReport};
-use qipai_bots::random::RandomXiangqi;
-use qipai_bots::{HintStrategy, TuolajiTable, XiangqiTable};
+use qipai_bots::random::{RandomDraughts, RandomXiangqi};
+use qipai_bots::{DraughtsTable, HintStrategy, TuolajiTable, XiangqiTable};
+use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
@@ -30,20 +31,23 @@ const REGROUP_AFTER: Duration = Duration::from_secs(3);
 enum Game {
     Tuolaji,
     Xiangqi,
+    Draughts,
 }
 
 impl Game {
+    /// `mix` takes the three games in turn: Tuolaji, xiangqi, draughts.
     fn of(mix: GameMix, table: usize) -> Game {
-        match (mix, table % 2) {
+        match (mix, table % 3) {
             (GameMix::Tuolaji, _) | (GameMix::Mix, 0) => Game::Tuolaji,
-            (GameMix::Xiangqi, _) | (GameMix::Mix, _) => Game::Xiangqi,
+            (GameMix::Xiangqi, _) | (GameMix::Mix, 1) => Game::Xiangqi,
+            (GameMix::Draughts, _) | (GameMix::Mix, _) => Game::Draughts,
         }
     }
 
     fn seats(self) -> u8 {
         match self {
             Game::Tuolaji => 4,
-            Game::Xiangqi => 2,
+            Game::Xiangqi | Game::Draughts => 2,
         }
     }
 }
@@ -208,7 +212,8 @@ async fn ramp(run: Arc<Run>) -> JoinSet<()> {
 }
 
 /// One bot client: quick-plays games until the run stops it. Tuolaji seats play the
-/// server's own hint ([`HintStrategy`]), xiangqi seats a uniformly random legal move: both
+/// server's own hint ([`HintStrategy`]), xiangqi and draughts seats a uniformly random legal
+/// move: all
 /// take microseconds, so the load test measures the server, not a search.
 async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     let stats = Arc::clone(&run.stats);
@@ -236,6 +241,20 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
             play_observed::<XiangqiTable, _>(
                 &config,
                 RandomXiangqi::new(seed),
+                Box::new(probe),
+                on_game,
+            )
+            .await
+        }
+        Game::Draughts => {
+            let config = config(
+                &run,
+                name,
+                RoomOptions::Draughts(DraughtsOptions::default()),
+            );
+            play_observed::<DraughtsTable, _>(
+                &config,
+                RandomDraughts::new(seed),
                 Box::new(probe),
                 on_game,
             )

@@ -15,10 +15,11 @@ use serde::Serialize;
 #[derive(Clone, Debug, Parser)]
 #[command(version)]
 pub struct Options {
-    /// Which game the tables play: `tuolaji`, `xiangqi`, or `mix` (alternate tables).
+    /// Which game the tables play: `tuolaji`, `xiangqi`, `draughts`, or `mix` (the three in
+    /// turn).
     #[arg(long, value_enum, default_value_t = GameMix::Xiangqi)]
     pub game: GameMix,
-    /// Tables to fill (4 connections per Tuolaji table, 2 per xiangqi game).
+    /// Tables to fill (4 connections per Tuolaji table, 2 per xiangqi or draughts game).
     #[arg(long, default_value_t = 10)]
     pub tables: usize,
     /// Think time per action in ms: `0` (as fast as possible), `1500` (fixed) or
@@ -80,7 +81,8 @@ pub struct Options {
 pub enum GameMix {
     Tuolaji,
     Xiangqi,
-    /// Even tables Tuolaji, odd ones xiangqi.
+    Draughts,
+    /// Tables take the three games in turn: Tuolaji, xiangqi, draughts.
     Mix,
 }
 

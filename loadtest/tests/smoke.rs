@@ -58,6 +58,63 @@ async fn xiangqi_closed_loop_plays_games_without_errors() {
     assert!(report.server.is_some_and(|s| s.rss_window_kib > 0));
 }
 
+/// Four draughts games as fast as possible for three seconds (issue 16's arm): moves
+/// acknowledged and seen by the other seat, games completed, no error of any kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draughts_closed_loop_plays_games_without_errors() {
+    let (url, _server) = server().await;
+    let opts = Options::parse_from([
+        "qipai-loadtest",
+        "--url",
+        &url,
+        "--game",
+        "draughts",
+        "--tables",
+        "4",
+        "--warmup",
+        "0.2",
+        "--duration",
+        "3",
+        "--quiet",
+    ]);
+    let report = run(&opts, None).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.welcomed, 8);
+    assert!(report.actions > 100, "{}", report.actions);
+    assert!(report.all_seats_us.count > 100);
+    assert!(report.ack_us.p50 <= report.ack_us.max);
+    assert!(report.games_completed > 0);
+}
+
+/// `mix`: the three games in turn (Tuolaji, xiangqi, draughts) at once, no error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mix_plays_all_three_games_without_errors() {
+    let (url, _server) = server().await;
+    let opts = Options::parse_from([
+        "qipai-loadtest",
+        "--url",
+        &url,
+        "--game",
+        "mix",
+        "--tables",
+        "3",
+        "--warmup",
+        "0.5",
+        "--duration",
+        "2",
+        "--quiet",
+    ]);
+    let report = run(&opts, None).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
+    assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
+    // 4 Tuolaji seats, 2 xiangqi, 2 draughts.
+    assert_eq!(report.welcomed, 8);
+    assert!(report.actions > 100, "{}", report.actions);
+}
+
 /// Tuolaji tables as fast as possible for three seconds: cards played, acknowledged and
 /// seen by all three other seats, no error of any kind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
