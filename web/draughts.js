@@ -6,8 +6,8 @@
 // draw offers and the result. The server holds every rule: the legal moves, the pieces that
 // must capture and the refusals all come from it; this file only draws what the view says.
 
-import { h, clear, botBadge } from "./dom.js";
-import { formatClock } from "./xiangqi.js";
+import { h, clear } from "./dom.js";
+import { DuelTable, svgEl, svgText } from "./duel.js";
 
 /**
  * Every string a person reads on the draughts table and in its lobby form, in one place
@@ -97,9 +97,7 @@ export const DRAUGHTS_TIME_CONTROLS = [
 const CELL = 100;
 const MARGIN = 50;
 const SIZE = 10 * CELL + 2 * MARGIN;
-const SVG = "http://www.w3.org/2000/svg";
 
-const sideOfSeat = (seat) => (seat === 0 ? "white" : seat === 1 ? "black" : null);
 const other = (side) => (side === "white" ? "black" : "white");
 const sideName = (side) => (side === "white" ? TEXT.white : TEXT.black);
 
@@ -206,87 +204,26 @@ export function describeResult(result) {
   return TEXT.winsBy(sideName(result.winner), why);
 }
 
-export class DraughtsTable {
+export class DraughtsTable extends DuelTable {
   /**
    * @param root the element to draw in
    * @param ctx { conn, room, toast(text), leave() }
    */
   constructor(root, ctx) {
-    this.root = root;
-    this.ctx = ctx;
+    super(root, ctx, "draughts", ["white", "black"]);
     this.path = []; // the squares clicked so far: the piece, then landings
-    this.drag = null;
-    this.pending = false;
-    this.flipForSpectator = false;
-    this.confirming = null;
-    this.refusal = null;
+    this.refusal = null; // the server's last refusal of a move, shown until the next
     this.build();
-    this.frame = requestAnimationFrame(() => this.tick());
-  }
-
-  destroy() {
-    cancelAnimationFrame(this.frame);
-    clearTimeout(this.confirmTimer);
-    clear(this.root);
-  }
-
-  get view() {
-    return this.ctx.room.view;
-  }
-
-  /** The side this page plays, or null when watching. */
-  get mySide() {
-    return sideOfSeat(this.ctx.room.you);
-  }
-
-  /** The side drawn at the bottom. */
-  get bottomSide() {
-    if (this.mySide) return this.mySide;
-    return this.flipForSpectator ? "black" : "white";
+    this.startTicking();
   }
 
   build() {
-    clear(this.root);
-    this.svg = document.createElementNS(SVG, "svg");
-    this.svg.setAttribute("viewBox", `0 0 ${SIZE} ${SIZE}`);
-    this.svg.setAttribute("class", "dr-board");
-    this.svg.setAttribute("role", "img");
-    this.layers = {};
-    for (const name of ["grid", "marks", "pieces", "targets", "hits"]) {
-      this.layers[name] = svgEl("g", { class: `dr-${name}` });
-      this.svg.append(this.layers[name]);
-    }
-    this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-    this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    this.svg.addEventListener("pointercancel", () => this.cancelDrag());
-
-    this.clockTop = clockBox();
-    this.clockBottom = clockBox();
-    this.status = h("div", { class: "status", id: "dr-status", "aria-live": "polite" });
     this.notice = h("div", { class: "dr-notice", id: "dr-refusal", hidden: true });
     this.choices = h("div", { class: "dr-choices", id: "dr-choices", hidden: true });
-    this.banner = h("div", { class: "banner hidden", id: "result" });
-    this.moveList = h("ol", { class: "moves dr-moves", id: "moves" });
-    this.actions = h("div", { class: "actions" });
-    this.roomLabel = h("div", { class: "room-label" });
-
-    this.root.append(
-      h("div", { class: "xq-layout dr-layout" },
-        h("div", { class: "xq-main" },
-          this.clockTop.el,
-          h("div", { class: "board-wrap dr-wrap" }, this.svg, this.banner),
-          this.clockBottom.el),
-        h("aside", { class: "xq-side panel" },
-          this.roomLabel,
-          this.status,
-          this.notice,
-          this.choices,
-          this.actions,
-          h("h3", {}, TEXT.moves),
-          this.moveList)));
-    this.drawnBottom = null;
-    this.render();
+    this.buildFrame("dr", [SIZE, SIZE], {
+      status: "dr-status", wrap: "dr-wrap", layout: "dr-layout", moves: "dr-moves",
+      extra: [this.notice, this.choices], movesTitle: TEXT.moves,
+    });
   }
 
   /** Redraws from the view (called on every snapshot and event). */
@@ -484,20 +421,6 @@ export class DraughtsTable {
     }
   }
 
-  pointerMove(e) {
-    const d = this.drag;
-    if (!d || d.id !== e.pointerId) return;
-    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
-    d.moved = true;
-    const ctm = this.svg.getScreenCTM();
-    const el = this.pieceEls.get(d.from);
-    if (!ctm || !el) return;
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    el.setAttribute("transform", `translate(${p.x} ${p.y}) scale(1.08)`);
-    el.classList.add("dragging");
-    this.layers.pieces.append(el); // on top of the others
-  }
-
   pointerUp(e) {
     const d = this.drag;
     if (!d || d.id !== e.pointerId) return;
@@ -506,11 +429,6 @@ export class DraughtsTable {
     const to = this.squareAt(e);
     this.drawPieces();
     if (to && to !== d.from) this.choose(to);
-  }
-
-  cancelDrag() {
-    this.drag = null;
-    this.drawPieces();
   }
 
   async play(notation) {
@@ -530,34 +448,6 @@ export class DraughtsTable {
     }
   }
 
-  async act(type) {
-    try {
-      await this.ctx.conn.request({ type: "draughts", action: { type } });
-    } catch (err) {
-      this.ctx.toast(err.message);
-    }
-  }
-
-  /** A button that asks once more before doing something that cannot be undone. */
-  confirmButton(key, label, confirmLabel, run) {
-    const armed = this.confirming === key;
-    return h("button", {
-      class: armed ? "danger" : "",
-      id: `btn-${key}`,
-      onclick: () => {
-        if (armed) {
-          this.confirming = null;
-          run();
-        } else {
-          this.confirming = key;
-          clearTimeout(this.confirmTimer);
-          this.confirmTimer = setTimeout(() => { this.confirming = null; this.renderSide(); }, 4000);
-        }
-        this.renderSide();
-      },
-    }, armed ? confirmLabel : label);
-  }
-
   // --- panel ----------------------------------------------------------------
 
   renderSide() {
@@ -566,20 +456,10 @@ export class DraughtsTable {
     const me = this.mySide;
     this.roomLabel.textContent = TEXT.roomLabel(room.roomId, v.time_control) +
       (me ? TEXT.youPlay(sideName(me)) : TEXT.watching);
-
-    const bottom = this.bottomSide;
-    for (const [box, side] of [[this.clockBottom, bottom], [this.clockTop, other(bottom)]]) {
-      const seat = room.seats[side === "white" ? 0 : 1];
-      box.side = side;
-      box.el.className = `clock dr-clock ${side}${v.status === "playing" && v.side_to_move === side ? " to-move" : ""}`;
-      box.el.dataset.side = side;
-      box.name.textContent = seat ? seat.name : TEXT.emptySeat;
-      box.dot.className = `dot ${seat?.connected ? "on" : "off"}`;
-      box.dot.title = seat?.connected ? TEXT.connected : TEXT.disconnected;
-      box.dot.hidden = Boolean(seat?.bot);
-      box.bot.hidden = !seat?.bot;
-      box.label.textContent = side === "white" ? TEXT.whiteLabel : TEXT.blackLabel;
-    }
+    this.renderClocks({
+      emptySeat: TEXT.emptySeat, connected: TEXT.connected, disconnected: TEXT.disconnected,
+      label: (side) => (side === "white" ? TEXT.whiteLabel : TEXT.blackLabel),
+    });
 
     let status;
     if (v.status === "waiting") status = TEXT.waiting;
@@ -594,98 +474,17 @@ export class DraughtsTable {
     this.notice.textContent = this.refusal ? TEXT.refused(this.refusal.code, this.refusal.message) : "";
     if (this.refusal) this.notice.dataset.code = this.refusal.code;
 
-    if (v.status === "over" && v.result) {
-      this.banner.className = "banner";
-      const won = me && v.result.winner === me;
-      const lost = me && v.result.winner && v.result.winner !== me;
-      clear(this.banner);
-      this.banner.append(
-        h("strong", {}, won ? TEXT.youWon : lost ? TEXT.youLost : v.result.winner ? TEXT.gameOver : TEXT.draw),
-        h("span", {}, describeResult(v.result)),
-        h("button", { onclick: () => this.ctx.leave(), id: "btn-back" }, TEXT.backToLobby));
-    } else {
-      this.banner.className = "banner hidden";
-    }
-
-    clear(this.actions);
-    if (me && v.status === "playing") {
-      if (v.draw_offer === other(me)) {
-        this.actions.append(
-          h("div", { class: "offer" }, TEXT.offersDraw(sideName(other(me)))),
-          h("button", { id: "btn-accept-draw", onclick: () => this.act("accept_draw") }, TEXT.acceptDraw),
-          h("button", { id: "btn-decline-draw", onclick: () => this.act("decline_draw") }, TEXT.decline));
-      } else if (v.draw_offer === me) {
-        this.actions.append(h("button", { disabled: true }, TEXT.drawOffered));
-      } else {
-        this.actions.append(h("button", { id: "btn-offer-draw", onclick: () => this.act("offer_draw") }, TEXT.offerDraw));
-      }
-      this.actions.append(
-        this.confirmButton("resign", TEXT.resign, TEXT.reallyResign, () => this.act("resign")),
-        this.confirmButton("leave", TEXT.leave, TEXT.leaveAndLose, () => this.ctx.leave()));
-    } else if (me) {
-      this.actions.append(h("button", { id: "btn-leave", onclick: () => this.ctx.leave() },
-        v.status === "over" ? TEXT.backToLobby : TEXT.leaveTable));
-    } else {
-      this.actions.append(
-        h("button", { id: "btn-flip", onclick: () => { this.flipForSpectator = !this.flipForSpectator; this.render(); } }, TEXT.flip),
-        h("button", { id: "btn-leave", onclick: () => this.ctx.leave() }, TEXT.stopWatching));
-    }
-
-    // The record, a row per full move (White, Black).
-    clear(this.moveList);
-    const moves = v.moves;
-    const blackFirst = (moves.length % 2 === 0) === (v.side_to_move === "black");
-    const list = blackFirst ? [null, ...moves] : moves;
-    for (let i = 0; i < list.length; i += 2) {
-      this.moveList.append(h("li", {},
-        h("span", { class: "mv white" }, list[i] ?? "…"),
-        h("span", { class: "mv black" }, list[i + 1] ?? "")));
-    }
-    this.moveList.scrollTop = this.moveList.scrollHeight;
+    this.renderBanner({
+      won: TEXT.youWon, lost: TEXT.youLost, over: TEXT.gameOver, draw: TEXT.draw,
+      back: TEXT.backToLobby, describe: describeResult,
+    });
+    this.renderActions({ ...TEXT, offersDraw: (side) => TEXT.offersDraw(sideName(side)), back: TEXT.backToLobby });
+    // The record in numeric notation, a row per full move (White, Black).
+    this.renderMoves((m) => m);
   }
 
-  /** Every animation frame: the clocks and the first-move countdown. */
-  tick() {
-    this.frame = requestAnimationFrame(() => this.tick());
-    const v = this.view;
-    if (!v) return;
-    const nowServer = this.ctx.conn.serverNow();
-    const c = v.clocks;
-    for (const box of [this.clockTop, this.clockBottom]) {
-      if (!box.side) continue;
-      const base = box.side === "white" ? c.white_ms : c.black_ms;
-      const ms = c.running === box.side ? base - (nowServer - c.server_time) : base;
-      const text = formatClock(ms);
-      if (box.time.textContent !== text) box.time.textContent = text;
-      box.el.classList.toggle("low", ms < 20000);
-    }
-    if (v.status === "playing" && v.first_move_deadline != null) {
-      const left = Math.max(0, Math.ceil((v.first_move_deadline - nowServer) / 1000));
-      const text = `${this.statusBase} ${TEXT.firstMoveWithin(left)}`;
-      if (this.status.textContent !== text) this.status.textContent = text;
-    }
+  /** The first-move countdown's words (DuelTable.tick). */
+  firstMoveNote(seconds) {
+    return TEXT.firstMoveWithin(seconds);
   }
-}
-
-function clockBox() {
-  const name = h("span", { class: "name" });
-  const dot = h("span", { class: "dot" });
-  const bot = botBadge();
-  bot.hidden = true;
-  const label = h("span", { class: "side-label" });
-  const time = h("span", { class: "time" }, "–:––");
-  const el = h("div", { class: "clock" }, h("div", { class: "who" }, dot, bot, name, label), time);
-  return { el, name, dot, bot, label, time, side: null };
-}
-
-function svgEl(tag, attrs) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  return el;
-}
-
-function svgText(text, x, y, cls, anchor = "middle") {
-  const el = svgEl("text", { x, y, class: cls, "text-anchor": anchor });
-  el.textContent = text;
-  return el;
 }

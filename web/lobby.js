@@ -50,6 +50,32 @@ function timeControlSelect(id, controls = TIME_CONTROLS) {
     controls.map(([value, label]) => h("option", { value }, label)));
 }
 
+/**
+ * A two-seat game's "play the bot" checkbox and strength list (ids `botsId`, `strengthId`);
+ * `button` reads `botLabel` while it is ticked, else `createLabel`.
+ */
+function botChoice(botsId, strengthId, button, createLabel, botLabel) {
+  const strength = h("select", { id: strengthId, disabled: true },
+    BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
+  const bots = h("input", { id: botsId, type: "checkbox",
+    onchange: () => {
+      strength.disabled = !bots.checked;
+      button.textContent = bots.checked ? botLabel : createLabel;
+    } });
+  return { bots, strength };
+}
+
+/** `create_room` for a two-seat game: the start position if given, the bot if chosen. */
+function createRequest(options, fen, seat, { bots, strength }) {
+  if (fen.value.trim()) options.start_fen = fen.value.trim();
+  const request = { type: "create_room", options, seat: Number(seat.value) };
+  if (bots.checked) {
+    options.bot_think_ms = Number(strength.value);
+    request.bots = true;
+  }
+  return request;
+}
+
 /** Each game's name in the list of tables, by the wire's game kind. */
 const GAME_NAMES = { xiangqi: "象棋", tuolaji: "拖拉机", draughts: DRAUGHTS.gameZh };
 
@@ -105,14 +131,8 @@ export class Lobby {
         for (const input of [tc, limit, checks]) input.disabled = competition.checked;
       } });
     const fen = h("input", { id: "create-fen", type: "text", placeholder: "the usual start", spellcheck: "false" });
-    const strength = h("select", { id: "create-bot-strength", disabled: true },
-      BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
-    const bots = h("input", { id: "create-bots", type: "checkbox",
-      onchange: () => {
-        strength.disabled = !bots.checked;
-        createButton.textContent = bots.checked ? "Play the bot" : "Create table";
-      } });
     const createButton = h("button", { type: "submit", id: "btn-create" }, "Create table");
+    const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, "Create table", "Play the bot");
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
       e.preventDefault();
       // The competition preset fills the clock and the natural limit itself (五(二)2).
@@ -122,13 +142,7 @@ export class Lobby {
         natural_limit_moves: Number(limit.value) || 60,
         natural_limit_counts_checks: checks.checked,
       };
-      if (fen.value.trim()) options.start_fen = fen.value.trim();
-      const request = { type: "create_room", options, seat: Number(seat.value) };
-      if (bots.checked) {
-        options.bot_think_ms = Number(strength.value);
-        request.bots = true;
-      }
-      this.enter(request);
+      this.enter(createRequest(options, fen, seat, { bots, strength }));
     } },
       h("h2", {}, "New xiangqi table"),
       h("label", { class: "check" }, competition,
@@ -195,24 +209,11 @@ export class Lobby {
     const tc = timeControlSelect("dr-create-tc", DRAUGHTS_TIME_CONTROLS);
     const seat = h("select", { id: "dr-create-seat" },
       h("option", { value: "0" }, T.whiteFirst), h("option", { value: "1" }, T.black));
-    const strength = h("select", { id: "dr-bot-strength", disabled: true },
-      BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
     const fen = h("input", { id: "dr-fen", type: "text", placeholder: T.startFenPlaceholder, spellcheck: "false" });
-    const create = h("button", { type: "button", id: "btn-create-draughts", onclick: () => {
-      const options = { game: "draughts", time_control: tc.value };
-      if (fen.value.trim()) options.start_fen = fen.value.trim();
-      const request = { type: "create_room", options, seat: Number(seat.value) };
-      if (bots.checked) {
-        options.bot_think_ms = Number(strength.value);
-        request.bots = true;
-      }
-      this.enter(request);
-    } }, T.createTable);
-    const bots = h("input", { id: "dr-bots", type: "checkbox",
-      onchange: () => {
-        strength.disabled = !bots.checked;
-        create.textContent = bots.checked ? T.playBotButton : T.createTable;
-      } });
+    const create = h("button", { type: "button", id: "btn-create-draughts", onclick: () =>
+      this.enter(createRequest({ game: "draughts", time_control: tc.value }, fen, seat, choice)) }, T.createTable);
+    const choice = botChoice("dr-bots", "dr-bot-strength", create, T.createTable, T.playBotButton);
+    const { bots, strength } = choice;
     return h("form", { class: "panel quick", id: "draughts-play", onsubmit: (e) => {
       e.preventDefault();
       this.enter({ type: "quick_play", options: { game: "draughts", time_control: quickTc.value } });

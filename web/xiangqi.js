@@ -3,14 +3,16 @@
 // the server's `clocks`, the record in Chinese notation, resign and draw buttons and the
 // result. The server holds every rule: this file only draws what the view says.
 
-import { h, clear, botBadge } from "./dom.js";
+import { clear } from "./dom.js";
+import { DuelTable, svgEl, svgText } from "./duel.js";
+
+export { formatClock } from "./duel.js";
 
 const FILES = "abcdefghi";
 const CELL = 100;
 const MARGIN = 90;
 const WIDTH = 8 * CELL + 2 * MARGIN;
 const HEIGHT = 9 * CELL + 2 * MARGIN;
-const SVG = "http://www.w3.org/2000/svg";
 
 /** Piece letters (FEN) to characters: upper case Red, lower case Black. */
 const GLYPHS = {
@@ -35,7 +37,6 @@ const REASONS = {
   aborted: "abort",
 };
 
-const sideOfSeat = (seat) => (seat === 0 ? "red" : seat === 1 ? "black" : null);
 const other = (side) => (side === "red" ? "black" : "red");
 const sideName = (side) => (side === "red" ? "Red" : "Black");
 
@@ -103,17 +104,6 @@ export function parseBoard(fen) {
   return pieces;
 }
 
-/** How a clock reads: h:mm:ss, m:ss, or seconds and tenths in the last 20 s. */
-export function formatClock(ms) {
-  const t = Math.max(0, ms);
-  if (t < 20000) return (Math.floor(t / 100) / 10).toFixed(1);
-  const s = Math.floor(t / 1000);
-  const hh = Math.floor(s / 3600);
-  const mm = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, "0");
-  return hh > 0 ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
-}
-
 /** A sentence for a result. */
 export function describeResult(result) {
   const why = REASONS[result.reason] ?? result.reason;
@@ -122,82 +112,20 @@ export function describeResult(result) {
   return `${sideName(result.winner)} wins by ${why}.`;
 }
 
-export class XiangqiTable {
+export class XiangqiTable extends DuelTable {
   /**
    * @param root the element to draw in
    * @param ctx { conn, room, toast(text), leave() }
    */
   constructor(root, ctx) {
-    this.root = root;
-    this.ctx = ctx;
+    super(root, ctx, "xiangqi", ["red", "black"]);
     this.selected = null;
-    this.drag = null;
-    this.pending = false;
-    this.flipForSpectator = false;
-    this.confirming = null;
     this.build();
-    this.frame = requestAnimationFrame(() => this.tick());
-  }
-
-  destroy() {
-    cancelAnimationFrame(this.frame);
-    clearTimeout(this.confirmTimer);
-    clear(this.root);
-  }
-
-  get view() {
-    return this.ctx.room.view;
-  }
-
-  /** The side this page plays, or null when watching. */
-  get mySide() {
-    return sideOfSeat(this.ctx.room.you);
-  }
-
-  /** The side drawn at the bottom. */
-  get bottomSide() {
-    if (this.mySide) return this.mySide;
-    return this.flipForSpectator ? "black" : "red";
+    this.startTicking();
   }
 
   build() {
-    clear(this.root);
-    this.svg = document.createElementNS(SVG, "svg");
-    this.svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
-    this.svg.setAttribute("class", "xq-board");
-    this.svg.setAttribute("role", "img");
-    this.layers = {};
-    for (const name of ["grid", "marks", "pieces", "targets", "hits"]) {
-      this.layers[name] = svgEl("g", { class: `xq-${name}` });
-      this.svg.append(this.layers[name]);
-    }
-    this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-    this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    this.svg.addEventListener("pointercancel", () => this.cancelDrag());
-
-    this.clockTop = clockBox();
-    this.clockBottom = clockBox();
-    this.status = h("div", { class: "status", id: "xq-status", "aria-live": "polite" });
-    this.banner = h("div", { class: "banner hidden", id: "result" });
-    this.moveList = h("ol", { class: "moves", id: "moves" });
-    this.actions = h("div", { class: "actions" });
-    this.roomLabel = h("div", { class: "room-label" });
-
-    this.root.append(
-      h("div", { class: "xq-layout" },
-        h("div", { class: "xq-main" },
-          this.clockTop.el,
-          h("div", { class: "board-wrap" }, this.svg, this.banner),
-          this.clockBottom.el),
-        h("aside", { class: "xq-side panel" },
-          this.roomLabel,
-          this.status,
-          this.actions,
-          h("h3", {}, "Moves"),
-          this.moveList)));
-    this.drawnBottom = null;
-    this.render();
+    this.buildFrame("xq", [WIDTH, HEIGHT], { status: "xq-status", movesTitle: "Moves" });
   }
 
   /** Redraws from the view (called on every snapshot and event). */
@@ -371,20 +299,6 @@ export class XiangqiTable {
     this.drawTargets();
   }
 
-  pointerMove(e) {
-    const d = this.drag;
-    if (!d || d.id !== e.pointerId) return;
-    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
-    d.moved = true;
-    const ctm = this.svg.getScreenCTM();
-    const el = this.pieceEls.get(d.from);
-    if (!ctm || !el) return;
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    el.setAttribute("transform", `translate(${p.x} ${p.y}) scale(1.08)`);
-    el.classList.add("dragging");
-    this.layers.pieces.append(el); // on top of the others
-  }
-
   pointerUp(e) {
     const d = this.drag;
     if (!d || d.id !== e.pointerId) return;
@@ -396,11 +310,6 @@ export class XiangqiTable {
     } else {
       this.drawPieces();
     }
-  }
-
-  cancelDrag() {
-    this.drag = null;
-    this.drawPieces();
   }
 
   async play(iccs) {
@@ -424,34 +333,6 @@ export class XiangqiTable {
     }
   }
 
-  async act(type) {
-    try {
-      await this.ctx.conn.request({ type: "xiangqi", action: { type } });
-    } catch (err) {
-      this.ctx.toast(err.message);
-    }
-  }
-
-  /** A button that asks once more before doing something that cannot be undone. */
-  confirmButton(key, label, confirmLabel, run) {
-    const armed = this.confirming === key;
-    return h("button", {
-      class: armed ? "danger" : "",
-      id: `btn-${key}`,
-      onclick: () => {
-        if (armed) {
-          this.confirming = null;
-          run();
-        } else {
-          this.confirming = key;
-          clearTimeout(this.confirmTimer);
-          this.confirmTimer = setTimeout(() => { this.confirming = null; this.renderSide(); }, 4000);
-        }
-        this.renderSide();
-      },
-    }, armed ? confirmLabel : label);
-  }
-
   // --- panel ----------------------------------------------------------------
 
   renderSide() {
@@ -462,19 +343,10 @@ export class XiangqiTable {
       (me ? ` · you play ${sideName(me)}` : " · watching");
 
     // Clocks: the bottom one is this page's side (or Red for spectators).
-    const bottom = this.bottomSide;
-    for (const [box, side] of [[this.clockBottom, bottom], [this.clockTop, other(bottom)]]) {
-      const seat = room.seats[side === "red" ? 0 : 1];
-      box.side = side;
-      box.el.className = `clock ${side}${v.status === "playing" && v.side_to_move === side ? " to-move" : ""}`;
-      box.el.dataset.side = side;
-      box.name.textContent = seat ? seat.name : "(empty seat)";
-      box.dot.className = `dot ${seat?.connected ? "on" : "off"}`;
-      box.dot.title = seat?.connected ? "connected" : "disconnected";
-      box.dot.hidden = Boolean(seat?.bot);
-      box.bot.hidden = !seat?.bot;
-      box.label.textContent = side === "red" ? "红 Red" : "黑 Black";
-    }
+    this.renderClocks({
+      emptySeat: "(empty seat)", connected: "connected", disconnected: "disconnected",
+      label: (side) => (side === "red" ? "红 Red" : "黑 Black"),
+    });
 
     // Status line.
     let status;
@@ -485,100 +357,23 @@ export class XiangqiTable {
     this.status.textContent = status;
     this.statusBase = status;
 
-    // Result banner.
-    if (v.status === "over" && v.result) {
-      this.banner.className = "banner";
-      const won = me && v.result.winner === me;
-      const lost = me && v.result.winner && v.result.winner !== me;
-      clear(this.banner);
-      this.banner.append(
-        h("strong", {}, won ? "You won!" : lost ? "You lost." : v.result.winner ? "Game over" : "Draw"),
-        h("span", {}, describeResult(v.result)),
-        h("button", { onclick: () => this.ctx.leave(), id: "btn-back" }, "Back to the lobby"));
-    } else {
-      this.banner.className = "banner hidden";
-    }
-
-    // Buttons.
-    clear(this.actions);
-    if (me && v.status === "playing") {
-      if (v.draw_offer === other(me)) {
-        this.actions.append(
-          h("div", { class: "offer" }, `${sideName(other(me))} offers a draw.`),
-          h("button", { id: "btn-accept-draw", onclick: () => this.act("accept_draw") }, "Accept draw"),
-          h("button", { id: "btn-decline-draw", onclick: () => this.act("decline_draw") }, "Decline"));
-      } else if (v.draw_offer === me) {
-        this.actions.append(h("button", { disabled: true }, "Draw offered…"));
-      } else {
-        this.actions.append(h("button", { id: "btn-offer-draw", onclick: () => this.act("offer_draw") }, "Offer draw"));
-      }
-      this.actions.append(
-        this.confirmButton("resign", "Resign", "Really resign?", () => this.act("resign")),
-        this.confirmButton("leave", "Leave", "Leave and lose?", () => this.ctx.leave()));
-    } else if (me) {
-      this.actions.append(h("button", { id: "btn-leave", onclick: () => this.ctx.leave() },
-        v.status === "over" ? "Back to the lobby" : "Leave table"));
-    } else {
-      this.actions.append(
-        h("button", { id: "btn-flip", onclick: () => { this.flipForSpectator = !this.flipForSpectator; this.render(); } }, "Flip board"),
-        h("button", { id: "btn-leave", onclick: () => this.ctx.leave() }, "Stop watching"));
-    }
-
-    // The record, a row per full move.
-    clear(this.moveList);
-    const moves = v.moves;
-    const blackFirst = (moves.length % 2 === 0) === (v.side_to_move === "black");
-    const list = blackFirst ? [null, ...moves] : moves;
-    for (let i = 0; i < list.length; i += 2) {
-      this.moveList.append(h("li", {},
-        h("span", { class: "mv red" }, list[i]?.chinese ?? "…"),
-        h("span", { class: "mv black" }, list[i + 1]?.chinese ?? "")));
-    }
-    this.moveList.scrollTop = this.moveList.scrollHeight;
+    this.renderBanner({
+      won: "You won!", lost: "You lost.", over: "Game over", draw: "Draw",
+      back: "Back to the lobby", describe: describeResult,
+    });
+    this.renderActions({
+      offersDraw: (side) => `${sideName(side)} offers a draw.`, acceptDraw: "Accept draw",
+      decline: "Decline", drawOffered: "Draw offered…", offerDraw: "Offer draw",
+      resign: "Resign", reallyResign: "Really resign?", leave: "Leave",
+      leaveAndLose: "Leave and lose?", back: "Back to the lobby", leaveTable: "Leave table",
+      flip: "Flip board", stopWatching: "Stop watching",
+    });
+    // The record in Chinese notation, a row per full move.
+    this.renderMoves((m) => m.chinese);
   }
 
-  /** Every animation frame: the clocks and the first-move countdown. */
-  tick() {
-    this.frame = requestAnimationFrame(() => this.tick());
-    const v = this.view;
-    if (!v) return;
-    const nowServer = this.ctx.conn.serverNow();
-    const c = v.clocks;
-    for (const box of [this.clockTop, this.clockBottom]) {
-      if (!box.side) continue;
-      const base = box.side === "red" ? c.red_ms : c.black_ms;
-      const ms = c.running === box.side ? base - (nowServer - c.server_time) : base;
-      const text = formatClock(ms);
-      if (box.time.textContent !== text) box.time.textContent = text;
-      box.el.classList.toggle("low", ms < 20000);
-    }
-    if (v.status === "playing" && v.first_move_deadline != null) {
-      const left = Math.max(0, Math.ceil((v.first_move_deadline - nowServer) / 1000));
-      const text = `${this.statusBase} First move within ${left} s.`;
-      if (this.status.textContent !== text) this.status.textContent = text;
-    }
+  /** The first-move countdown's words (DuelTable.tick). */
+  firstMoveNote(seconds) {
+    return `First move within ${seconds} s.`;
   }
-}
-
-function clockBox() {
-  const name = h("span", { class: "name" });
-  const dot = h("span", { class: "dot" });
-  const bot = botBadge();
-  bot.hidden = true;
-  const label = h("span", { class: "side-label" });
-  const time = h("span", { class: "time" }, "–:––");
-  const el = h("div", { class: "clock" }, h("div", { class: "who" }, dot, bot, name, label), time);
-  return { el, name, dot, bot, label, time, side: null };
-}
-
-function svgEl(tag, attrs) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  return el;
-}
-
-function svgText(text, x, y, cls) {
-  const el = svgEl("text", { x, y, class: cls, "text-anchor": "middle" });
-  el.textContent = text;
-  return el;
 }

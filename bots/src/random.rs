@@ -3,9 +3,7 @@
 //! the load generator's xiangqi and draughts seats.
 
 use qipai_games::xiangqi::{History, Move};
-use qipai_protocol::draughts::{
-    DraughtsAction, DraughtsEvent, DraughtsView, Side as DraughtsSide, Status as DraughtsStatus,
-};
+use qipai_protocol::draughts::{DraughtsAction, DraughtsEvent, DraughtsView};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiEvent, XiangqiView};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -81,14 +79,7 @@ impl Strategy for RandomDraughts {
     type Action = DraughtsAction;
 
     fn decide(&mut self, seat: u8, view: &DraughtsView) -> Option<DraughtsAction> {
-        let side = match seat {
-            0 => DraughtsSide::White,
-            1 => DraughtsSide::Black,
-            _ => return None,
-        };
-        if view.status != DraughtsStatus::Playing || view.side_to_move != side {
-            return None;
-        }
+        crate::draughts::side_to_act(seat, view)?;
         let legal = &view.to_move.legal_moves;
         if legal.is_empty() {
             return None;

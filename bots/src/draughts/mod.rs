@@ -93,14 +93,7 @@ impl Strategy for DraughtsBot {
     type Action = DraughtsAction;
 
     fn decide(&mut self, seat: u8, view: &DraughtsView) -> Option<DraughtsAction> {
-        let side = match seat {
-            0 => Side::White,
-            1 => Side::Black,
-            _ => return None,
-        };
-        if view.status != Status::Playing || view.side_to_move != side {
-            return None;
-        }
+        let side = side_to_act(seat, view)?;
         if view.moves.len() < 2 {
             self.new_game();
         }
@@ -117,6 +110,16 @@ impl Strategy for DraughtsBot {
         };
         Some(DraughtsAction::Move { notation })
     }
+}
+
+/// The side `seat` plays (0 White, 1 Black) when it is that side's move in a game on.
+pub fn side_to_act(seat: u8, view: &DraughtsView) -> Option<Side> {
+    let side = match seat {
+        0 => Side::White,
+        1 => Side::Black,
+        _ => return None,
+    };
+    (view.status == Status::Playing && view.side_to_move == side).then_some(side)
 }
 
 /// The seat's clock as the view gives it. Period controls are planned as Fischer with no
