@@ -1,6 +1,7 @@
 //! A play run: start the tables at the ramp rate (each seat a bot client that quick-plays
 //! games one after another), let them warm up, measure a window, report.
 
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -204,18 +205,28 @@ async fn ramp(run: Arc<Run>) -> JoinSet<()> {
         for seat in 0..game.seats() {
             let run = Arc::clone(&run);
             let name = format!("lt{table}s{seat}");
-            set.spawn(async move { seat_task(run, game, name, index).await });
+            let source = table_address(table);
+            set.spawn(async move { seat_task(run, game, name, source, index).await });
             index += 1;
         }
     }
     set
 }
 
+/// The loopback address table `table`'s players connect from: one per table, in
+/// 127.1.0.0/16, as distinct people would come from distinct addresses, so that the server's
+/// per-address budgets (PROTOCOL.md §13) meet the load as they meet people, and an attacker
+/// on its own address meets them alone.
+pub(crate) fn table_address(table: usize) -> IpAddr {
+    let [_, _, hi, lo] = u32::try_from(table % 65_000 + 1).unwrap_or(1).to_be_bytes();
+    IpAddr::from([127, 1, hi, lo])
+}
+
 /// One bot client: quick-plays games until the run stops it. Tuolaji seats play the
 /// server's own hint ([`HintStrategy`]), xiangqi and draughts seats a uniformly random legal
 /// move: all
 /// take microseconds, so the load test measures the server, not a search.
-async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
+async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, index: usize) {
     let stats = Arc::clone(&run.stats);
     let probe = ClientProbe::new(
         Arc::clone(&run.stats),
@@ -233,11 +244,21 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     let seed = run.opts.seed.wrapping_mul(1_000_003) ^ index as u64;
     let outcome = match game {
         Game::Tuolaji => {
-            let config = config(&run, name, RoomOptions::Tuolaji(TuolajiOptions::default()));
+            let config = config(
+                &run,
+                name,
+                source,
+                RoomOptions::Tuolaji(TuolajiOptions::default()),
+            );
             play_observed::<TuolajiTable, _>(&config, HintStrategy, Box::new(probe), on_game).await
         }
         Game::Xiangqi => {
-            let config = config(&run, name, RoomOptions::Xiangqi(XiangqiOptions::default()));
+            let config = config(
+                &run,
+                name,
+                source,
+                RoomOptions::Xiangqi(XiangqiOptions::default()),
+            );
             play_observed::<XiangqiTable, _>(
                 &config,
                 RandomXiangqi::new(seed),
@@ -266,7 +287,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     }
 }
 
-fn config(run: &Run, name: String, options: RoomOptions) -> ClientConfig {
+fn config(run: &Run, name: String, source: IpAddr, options: RoomOptions) -> ClientConfig {
     ClientConfig {
         url: run.url.clone(),
         name,
@@ -275,6 +296,7 @@ fn config(run: &Run, name: String, options: RoomOptions) -> ClientConfig {
         games: u32::MAX,
         idle_timeout: IDLE_TIMEOUT,
         regroup_after: REGROUP_AFTER,
+        source: Some(source),
     }
 }
 

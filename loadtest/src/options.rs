@@ -61,6 +61,16 @@ pub struct Options {
     /// server's peak memory, off and on.
     #[arg(long, value_enum)]
     pub attack: Option<crate::attack::AttackKind>,
+    /// With `--attack`: the attacker's niceness. It runs as its own process (this binary
+    /// with `--attack-only`), so that its own CPU is not taken from the server it attacks as
+    /// if both were one machine's; 19 gives it only what the server and the reference load
+    /// leave, as an attacker on another machine costs the server nothing but its traffic.
+    #[arg(long, default_value_t = 19)]
+    pub attacker_nice: i32,
+    /// Internal: be the attacker of `--attack` against `--url` until stdin closes, then
+    /// print the attack's tally as one JSON line.
+    #[arg(long, value_enum, hide = true)]
+    pub attack_only: Option<crate::attack::AttackKind>,
     /// With `--idle`: seconds to wait after the last connection before reading the RSS.
     #[arg(long, default_value_t = 3.0)]
     pub settle: f64,

@@ -77,6 +77,7 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
         games: 1,
         idle_timeout: PATIENCE,
         regroup_after: PATIENCE,
+        source: None,
     };
     let span = tracing::debug_span!("seat_bot", room = room_id, seat);
     let cancel = Arc::new(AtomicBool::new(false));

@@ -432,3 +432,109 @@ async fn list_rooms_is_paged() {
     assert!(seen.iter().all(|&id| id > 0 && id < 1 << 53));
     assert!(seen.iter().any(|&id| id > 1_000_000), "{seen:?}");
 }
+
+/// Writes `request` on a raw TCP connection from `ip` and reads the answer's head.
+async fn raw_request(server: &TestServer, ip: &str, request: &str) -> String {
+    use tokio::io::AsyncReadExt;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(std::net::SocketAddr::new(ip.parse().unwrap(), 0))
+        .unwrap();
+    let mut tcp = socket.connect(server.addr).await.unwrap();
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    String::from_utf8_lossy(&buf[..n]).to_lowercase()
+}
+
+/// An address that connects and drops in a loop meets its bucket of new connections: past
+/// `connect_burst_per_addr` its upgrades are answered `429` before any handshake, while its
+/// plain HTTP is still served, another address still connects, and the reference game goes on.
+#[tokio::test]
+async fn connecting_in_a_loop_is_refused_before_the_handshake() {
+    let server = TestServer::start(|c| {
+        c.limits.connect_rate_per_addr = 1;
+        c.limits.connect_burst_per_addr = 10;
+    })
+    .await;
+    let (mut red, _black) = reference(&server).await;
+    let mut accepted = 0;
+    for _ in 0..30 {
+        if let Some(c) = Client::connect_from(&server, "127.0.0.13").await {
+            accepted += 1;
+            drop(c);
+        }
+    }
+    // The burst, and perhaps a token or two refilled while the loop ran.
+    assert!((10..=13).contains(&accepted), "accepted {accepted}");
+    let upgrade = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                   Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+    let refused = raw_request(&server, "127.0.0.13", upgrade).await;
+    assert!(refused.starts_with("http/1.1 429"), "{refused}");
+    assert!(refused.contains("retry-after: 1"), "{refused}");
+    let health = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    let healthy = raw_request(&server, "127.0.0.13", health).await;
+    assert!(healthy.starts_with("http/1.1 200"), "{healthy}");
+    assert!(Client::connect_from(&server, "127.0.0.14").await.is_some());
+    answered_quickly(&mut red, "h2e2").await;
+    assert!(metric(&server, "qipai_refused_total{what=\"connect_rate\"}").await >= 17.0);
+}
+
+/// `list_rooms` over and over from a client that never reads: the answers meet the
+/// connection's outbound budget in bytes (`max_outbound_bytes`), the server closes it (its
+/// queue dropped, counted in `qipai_queue_drops_total`), its memory stays bounded, and the
+/// reference game goes on.
+#[tokio::test]
+async fn a_list_rooms_flood_that_never_reads_is_closed() {
+    let server = TestServer::start(|c| {
+        // The rate limit would close the flood first: lift it so the byte budget is met.
+        c.server.rate_per_sec = 1_000_000;
+        c.server.rate_burst = 1_000_000;
+        c.limits.max_outbound_bytes = 64 * 1024;
+    })
+    .await;
+    let (mut red, _black) = reference(&server).await;
+    let mut hosts = Vec::new();
+    for i in 0..8 {
+        let mut c = Client::hello(&server, &format!("Host{i}")).await;
+        c.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+        hosts.push(c);
+    }
+    let rss_before = metric(&server, "qipai_process_resident_bytes").await;
+    let flood = Client::connect_from(&server, "127.0.0.15").await.unwrap();
+    let mut flood = flood.say_hello("Flood").await;
+    let started = Instant::now();
+    let mut sent = 0u64;
+    while started.elapsed() < Duration::from_secs(5) {
+        let seq = flood.seq();
+        let list = ClientMsg::ListRooms {
+            seq,
+            game: None,
+            limit: None,
+            after: None,
+        };
+        let Ok(bytes) = qipai_protocol::encode(&list) else {
+            unreachable!()
+        };
+        if !flood
+            .send_message(Message::Binary(Bytes::from(bytes)))
+            .await
+        {
+            break;
+        }
+        sent += 1;
+        if metric(&server, "qipai_queue_drops_total").await >= 1.0 {
+            break;
+        }
+    }
+    assert!(
+        metric(&server, "qipai_queue_drops_total").await >= 1.0,
+        "not closed after {sent} lists"
+    );
+    let grown = metric(&server, "qipai_process_resident_bytes").await - rss_before;
+    assert!(grown < 16e6, "memory grew by {grown} bytes");
+    answered_quickly(&mut red, "h2e2").await;
+}
