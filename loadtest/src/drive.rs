@@ -271,6 +271,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
             let config = config(
                 &run,
                 name,
+                source,
                 RoomOptions::Draughts(DraughtsOptions::default()),
             );
             play_observed::<DraughtsTable, _>(
