@@ -1,12 +1,13 @@
 // The page: asks for a name once, connects, and shows the lobby or the table the player is
 // at. Everything here is wiring; the pieces are net.js (connection), room.js (room state),
-// lobby.js and xiangqi.js.
+// lobby.js and the games' tables (xiangqi.js, tuolaji.js, draughts.js).
 
 import { Connection, storedName, storeName } from "./net.js";
 import { RoomState } from "./room.js";
 import { Lobby } from "./lobby.js";
 import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
 import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
+import { DraughtsTable, applyEvent as applyDraughts } from "./draughts.js";
 import { h, clear } from "./dom.js";
 import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -18,6 +19,7 @@ import { errorText } from "./errors.js";
 const GAMES = {
   xiangqi: { Table: XiangqiTable, applyEvent: applyXiangqi },
   tuolaji: { Table: TuolajiTable, applyEvent: applyTuolaji },
+  draughts: { Table: DraughtsTable, applyEvent: applyDraughts },
 };
 
 /** The table of a game this page does not know: says so and offers to leave. */

@@ -2,6 +2,7 @@
 // seats, to sit down at or to watch.
 
 import { h, clear, botBadge } from "./dom.js";
+import { TEXT as DRAUGHTS, DRAUGHTS_TIME_CONTROLS } from "./draughts.js";
 import { t, formatDuration } from "./i18n.js";
 import { errorText } from "./errors.js";
 
@@ -22,7 +23,7 @@ export function presetName(preset) {
   return preset ? (PRESETS.includes(preset) ? t(`preset.${preset}`) : preset) : null;
 }
 
-/** The xiangqi bot's strength: how long it thinks per move (`bot_think_ms`), and its name's key. */
+/** The xiangqi bot's strength: how long it thinks per move (`bot_think_ms`). */
 export const BOT_STRENGTHS = [
   ["50", "easy"],
   ["300", "medium"],
@@ -35,10 +36,45 @@ export function seatLabel(seat) {
     seat.bot ? botBadge() : h("span", { class: `dot ${seat.connected ? "on" : "off"}` }), seat.name);
 }
 
-function timeControlSelect(id) {
+function timeControlSelect(id, controls = TIME_CONTROLS, keys = "tc") {
   return h("select", { id, name: "time_control" },
-    TIME_CONTROLS.map((value) => h("option", { value }, t(`tc.${value}`))));
+    controls.map((value) => h("option", { value }, t(`${keys}.${value}`))));
 }
+
+/**
+ * A two-seat game's "play the bot" checkbox and strength list (ids `botsId`, `strengthId`);
+ * `button` reads `botLabel` while it is ticked, else `createLabel`.
+ */
+function botChoice(botsId, strengthId, button, createLabel, botLabel) {
+  const strength = h("select", { id: strengthId, disabled: true },
+    BOT_STRENGTHS.map(([value, key]) => h("option", { value, selected: value === "300" }, t(`bot.${key}_option`))));
+  const bots = h("input", { id: botsId, type: "checkbox",
+    onchange: () => {
+      strength.disabled = !bots.checked;
+      button.textContent = bots.checked ? botLabel : createLabel;
+    } });
+  return { bots, strength };
+}
+
+/** `create_room` for a two-seat game: the start position if given, the bot if chosen. */
+function createRequest(options, fen, seat, { bots, strength }) {
+  if (fen.value.trim()) options.start_fen = fen.value.trim();
+  const request = { type: "create_room", options, seat: Number(seat.value) };
+  if (bots.checked) {
+    options.bot_think_ms = Number(strength.value);
+    request.bots = true;
+  }
+  return request;
+}
+
+/** Each game's name in the list of tables, by the wire's game kind. */
+const GAME_NAMES = ["xiangqi", "tuolaji", "draughts"];
+
+/** The names of a two-seat game's seats (seat 0 first). */
+const SIDE_NAMES = {
+  xiangqi: [["side.red", "red"], ["side.black", "black"]],
+  draughts: [["dr.white", "white"], ["dr.black", "black"]],
+};
 
 /** The strength shown for a table's `bot_think_ms`: its BOT_STRENGTHS name, else the time. */
 export function strengthName(ms) {
@@ -46,6 +82,7 @@ export function strengthName(ms) {
   for (const [value, key] of BOT_STRENGTHS) if (ms === Number(value)) return t(`bot.${key}`);
   return t("bot.ms_a_move", { ms });
 }
+
 
 export class Lobby {
   /** @param ctx { conn, toast(text), name, changeName() } */
@@ -83,14 +120,8 @@ export class Lobby {
         for (const input of [tc, limit, checks]) input.disabled = competition.checked;
       } });
     const fen = h("input", { id: "create-fen", type: "text", placeholder: t("lobby.fen_placeholder"), spellcheck: "false" });
-    const strength = h("select", { id: "create-bot-strength", disabled: true },
-      BOT_STRENGTHS.map(([value, key]) => h("option", { value, selected: value === "300" }, t(`bot.${key}_option`))));
-    const bots = h("input", { id: "create-bots", type: "checkbox",
-      onchange: () => {
-        strength.disabled = !bots.checked;
-        createButton.textContent = bots.checked ? t("lobby.play_bot") : t("lobby.create_table");
-      } });
     const createButton = h("button", { type: "submit", id: "btn-create" }, t("lobby.create_table"));
+    const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, t("lobby.create_table"), t("lobby.play_bot"));
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
       e.preventDefault();
       // The competition preset fills the clock and the natural limit itself (五(二)2).
@@ -100,13 +131,7 @@ export class Lobby {
         natural_limit_moves: Number(limit.value) || 60,
         natural_limit_counts_checks: checks.checked,
       };
-      if (fen.value.trim()) options.start_fen = fen.value.trim();
-      const request = { type: "create_room", options, seat: Number(seat.value) };
-      if (bots.checked) {
-        options.bot_think_ms = Number(strength.value);
-        request.bots = true;
-      }
-      this.enter(request);
+      this.enter(createRequest(options, fen, seat, { bots, strength }));
     } },
       h("h2", {}, t("lobby.new_xiangqi")),
       h("label", { class: "check" }, competition, " ", t("lobby.competition_rules")),
@@ -158,11 +183,41 @@ export class Lobby {
 
     this.root.append(
       h("div", { class: "lobby" },
-        h("section", { class: "play" }, quick, create, tuolaji),
+        h("section", { class: "play" }, quick, create, this.draughtsForm(), tuolaji),
         h("section", { class: "panel open-tables" },
           h("div", { class: "row" }, h("h2", {}, t("lobby.open_tables")),
             h("button", { class: "small", onclick: () => this.refresh() }, t("lobby.refresh"))),
           this.tables)));
+  }
+
+  /** Draughts: quick play, or a new table with its clock, side, bot and start position. */
+  draughtsForm() {
+    const T = DRAUGHTS;
+    const quickTc = timeControlSelect("dr-quick-tc", DRAUGHTS_TIME_CONTROLS, "dr.tc");
+    const tc = timeControlSelect("dr-create-tc", DRAUGHTS_TIME_CONTROLS, "dr.tc");
+    const seat = h("select", { id: "dr-create-seat" },
+      h("option", { value: "0" }, T.whiteFirst), h("option", { value: "1" }, T.black));
+    const fen = h("input", { id: "dr-fen", type: "text", placeholder: T.startFenPlaceholder, spellcheck: "false" });
+    const create = h("button", { type: "button", id: "btn-create-draughts", onclick: () =>
+      this.enter(createRequest({ game: "draughts", time_control: tc.value }, fen, seat, choice)) }, T.createTable);
+    const choice = botChoice("dr-bots", "dr-bot-strength", create, T.createTable, T.playBotButton);
+    const { bots, strength } = choice;
+    return h("form", { class: "panel quick", id: "draughts-play", onsubmit: (e) => {
+      e.preventDefault();
+      this.enter({ type: "quick_play", options: { game: "draughts", time_control: quickTc.value } });
+    } },
+      h("h2", {}, T.lobbyTitle),
+      h("p", { class: "muted" }, T.lobbyBlurb),
+      h("label", {}, T.timeControl, " ", quickTc),
+      h("button", { type: "submit", class: "primary", id: "btn-quick-draughts" }, T.quickPlay),
+      h("details", { id: "dr-create" },
+        h("summary", {}, T.newTable),
+        h("label", {}, T.timeControl, " ", tc),
+        h("label", {}, T.yourSide, " ", seat),
+        h("label", { class: "check" }, bots, " ", T.playTheBot),
+        h("label", {}, T.botStrength, " ", strength),
+        h("label", {}, T.startFen, " ", fen),
+        create));
   }
 
   show() {
@@ -214,12 +269,13 @@ export class Lobby {
   tableRow(room) {
     const o = room.options;
     const tuolaji = o.game === "tuolaji";
-    const names = tuolaji ? [1, 2, 3, 4].map((n) => t("tl.seat", { n })) : [t("side.red"), t("side.black")];
+    const sides = SIDE_NAMES[o.game] ?? SIDE_NAMES.xiangqi;
+    const names = tuolaji ? [1, 2, 3, 4].map((n) => t("tl.seat", { n })) : sides.map(([key]) => t(key));
     // Free seats, and bots' seats, may be taken while the game allows it (PROTOCOL.md,
-    // SeatInfo): xiangqi before the start, Tuolaji at any moment.
+    // SeatInfo): xiangqi and draughts before the start, Tuolaji at any moment.
     const open = room.status === "waiting" || (tuolaji && room.status === "playing");
     const join = (i) => this.enter({ type: "join", room_id: room.room_id, seat: i });
-    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : i === 0 ? "red" : "black"}`, "data-seat": `${room.room_id}:${i}` },
+    const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : sides[i]?.[1] ?? ""}`, "data-seat": `${room.room_id}:${i}` },
       t("lobby.seat_label", { seat: names[i] }),
       s ? seatLabel(s) : null,
       s?.bot && open
@@ -233,7 +289,7 @@ export class Lobby {
           : h("span", { class: "muted" }, t("lobby.empty"))));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
-        h("strong", {}, `#${room.room_id} ${t(tuolaji ? "game.tuolaji" : "game.xiangqi")}`),
+        h("strong", { "data-game": o.game }, `#${room.room_id} ${GAME_NAMES.includes(o.game) ? t(`game.${o.game}`) : o.game}`),
         tuolaji ? h("span", { class: "tc" }, t("lobby.per_play", { time: formatDuration(o.turn_ms) }))
           : h("span", { class: "tc", title: TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : null }, o.time_control),
         !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, t("lobby.bot_strength_of", { strength: strengthName(o.bot_think_ms) })) : null,

@@ -3,16 +3,18 @@
 // the server's `clocks`, the record in Chinese notation, resign and draw buttons and the
 // result. The server holds every rule: this file only draws what the view says.
 
-import { h, clear, botBadge } from "./dom.js";
+import { h, clear } from "./dom.js";
+import { DuelTable, svgEl, svgText } from "./duel.js";
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
+
+export { formatClock } from "./duel.js";
 
 const FILES = "abcdefghi";
 const CELL = 100;
 const MARGIN = 90;
 const WIDTH = 8 * CELL + 2 * MARGIN;
 const HEIGHT = 9 * CELL + 2 * MARGIN;
-const SVG = "http://www.w3.org/2000/svg";
 
 /**
  * The piece characters for FEN letters (upper case Red, lower case Black) come from the
@@ -27,7 +29,6 @@ const pieceName = (letter) => t("xq.piece_name", {
 });
 const numerals = (side) => t(side === "red" ? "xq.red_numerals" : "xq.black_numerals").split(",");
 
-const sideOfSeat = (seat) => (seat === 0 ? "red" : seat === 1 ? "black" : null);
 const other = (side) => (side === "red" ? "black" : "red");
 const sideName = (side) => t(`side.${side}`);
 
@@ -95,17 +96,6 @@ export function parseBoard(fen) {
   return pieces;
 }
 
-/** How a clock reads: h:mm:ss, m:ss, or seconds and tenths in the last 20 s. */
-export function formatClock(ms) {
-  const t = Math.max(0, ms);
-  if (t < 20000) return (Math.floor(t / 100) / 10).toFixed(1);
-  const s = Math.floor(t / 1000);
-  const hh = Math.floor(s / 3600);
-  const mm = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, "0");
-  return hh > 0 ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
-}
-
 /** A sentence for a result, with the rules' term and article (将死, 困毙, 长将…). */
 export function describeResult(result) {
   const why = t(`xq.reason.${result.reason}`);
@@ -114,49 +104,24 @@ export function describeResult(result) {
   return t("xq.result.win", { side: sideName(result.winner), why });
 }
 
-export class XiangqiTable {
+export class XiangqiTable extends DuelTable {
   /**
    * @param root the element to draw in
    * @param ctx { conn, room, toast(text), leave() }
    */
   constructor(root, ctx) {
-    this.root = root;
-    this.ctx = ctx;
+    super(root, ctx, "xiangqi", ["red", "black"]);
     this.selected = null;
-    this.drag = null;
-    this.pending = false;
-    this.flipForSpectator = false;
-    this.confirming = null;
     this.build();
-    this.frame = requestAnimationFrame(() => this.tick());
-  }
-
-  destroy() {
-    cancelAnimationFrame(this.frame);
-    clearTimeout(this.confirmTimer);
-    clear(this.root);
-  }
-
-  get view() {
-    return this.ctx.room.view;
-  }
-
-  /** The side this page plays, or null when watching. */
-  get mySide() {
-    return sideOfSeat(this.ctx.room.you);
-  }
-
-  /** The side drawn at the bottom. */
-  get bottomSide() {
-    if (this.mySide) return this.mySide;
-    return this.flipForSpectator ? "black" : "red";
+    this.startTicking();
   }
 
   build() {
-    clear(this.root);
-    this.svg = document.createElementNS(SVG, "svg");
-    this.svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
-    this.svg.setAttribute("class", "xq-board");
+    this.cursor = null;
+    this.proposed = null;
+    this.confirmBox = h("div", { class: "confirm-move", id: "xq-confirm" });
+    this.announcer = h("div", { class: "visually-hidden", id: "xq-cursor", "aria-live": "polite" });
+    this.buildFrame("xq", [WIDTH, HEIGHT], { status: "xq-status", movesTitle: t("xq.moves"), extra: [this.confirmBox] });
     // The board takes the keyboard (issue 18): Tab to it, arrows move a cursor, Space or
     // Enter picks a piece and then its target, the confirm button plays the move.
     this.svg.setAttribute("role", "application");
@@ -165,46 +130,9 @@ export class XiangqiTable {
     this.svg.setAttribute("aria-describedby", "xq-board-help");
     this.svg.addEventListener("keydown", (e) => this.keyDown(e));
     this.svg.addEventListener("focus", () => this.placeCursor());
-    this.cursor = null;
-    this.proposed = null;
-    this.layers = {};
-    for (const name of ["grid", "marks", "pieces", "targets", "hits"]) {
-      this.layers[name] = svgEl("g", { class: `xq-${name}` });
-      this.svg.append(this.layers[name]);
-    }
-    this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-    this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    this.svg.addEventListener("pointercancel", () => this.cancelDrag());
     this.svg.addEventListener("blur", () => this.drawMarks());
-
-    this.clockTop = clockBox();
-    this.clockBottom = clockBox();
-    this.status = h("div", { class: "status", id: "xq-status", "aria-live": "polite" });
-    this.banner = h("div", { class: "banner hidden", id: "result" });
-    this.moveList = h("ol", { class: "moves", id: "moves", "aria-labelledby": "moves-title" });
-    this.actions = h("div", { class: "actions" });
-    this.roomLabel = h("div", { class: "room-label" });
-    this.confirmBox = h("div", { class: "confirm-move", id: "xq-confirm" });
-    this.announcer = h("div", { class: "visually-hidden", id: "xq-cursor", "aria-live": "polite" });
-
-    this.root.append(
-      h("div", { class: "xq-layout" },
-        h("div", { class: "xq-main" },
-          this.clockTop.el,
-          h("div", { class: "board-wrap" }, this.svg, this.banner),
-          this.clockBottom.el,
-          h("p", { class: "visually-hidden", id: "xq-board-help" }, t("xq.board_help")),
-          this.announcer),
-        h("aside", { class: "xq-side panel" },
-          this.roomLabel,
-          this.status,
-          this.confirmBox,
-          this.actions,
-          h("h3", { id: "moves-title" }, t("xq.moves")),
-          this.moveList)));
-    this.drawnBottom = null;
-    this.render();
+    this.root.querySelector(".xq-main").append(
+      h("p", { class: "visually-hidden", id: "xq-board-help" }, t("xq.board_help")), this.announcer);
   }
 
   /** Redraws from the view (called on every snapshot and event). */
@@ -219,7 +147,6 @@ export class XiangqiTable {
     if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
     if (this.proposed && !this.movesFrom(this.proposed.slice(0, 2)).includes(this.proposed)) this.proposed = null;
     this.drawMarks();
-    this.renderConfirm();
     this.drawPieces();
     this.drawTargets();
     this.renderSide();
@@ -470,20 +397,6 @@ export class XiangqiTable {
     this.drawTargets();
   }
 
-  pointerMove(e) {
-    const d = this.drag;
-    if (!d || d.id !== e.pointerId) return;
-    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 6) return;
-    d.moved = true;
-    const ctm = this.svg.getScreenCTM();
-    const el = this.pieceEls.get(d.from);
-    if (!ctm || !el) return;
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    el.setAttribute("transform", `translate(${p.x} ${p.y}) scale(1.08)`);
-    el.classList.add("dragging");
-    this.layers.pieces.append(el); // on top of the others
-  }
-
   pointerUp(e) {
     const d = this.drag;
     if (!d || d.id !== e.pointerId) return;
@@ -495,11 +408,6 @@ export class XiangqiTable {
     } else {
       this.drawPieces();
     }
-  }
-
-  cancelDrag() {
-    this.drag = null;
-    this.drawPieces();
   }
 
   async play(iccs) {
@@ -523,34 +431,6 @@ export class XiangqiTable {
     }
   }
 
-  async act(type) {
-    try {
-      await this.ctx.conn.request({ type: "xiangqi", action: { type } });
-    } catch (err) {
-      this.ctx.toast(errorText(err));
-    }
-  }
-
-  /** A button that asks once more before doing something that cannot be undone. */
-  confirmButton(key, label, confirmLabel, run) {
-    const armed = this.confirming === key;
-    return h("button", {
-      class: armed ? "danger" : "",
-      id: `btn-${key}`,
-      onclick: () => {
-        if (armed) {
-          this.confirming = null;
-          run();
-        } else {
-          this.confirming = key;
-          clearTimeout(this.confirmTimer);
-          this.confirmTimer = setTimeout(() => { this.confirming = null; this.renderSide(); }, 4000);
-        }
-        this.renderSide();
-      },
-    }, armed ? confirmLabel : label);
-  }
-
   // --- panel ----------------------------------------------------------------
 
   renderSide() {
@@ -561,20 +441,10 @@ export class XiangqiTable {
       (me ? t("xq.you_play", { side: sideName(me) }) : t("xq.watching"));
 
     // Clocks: the bottom one is this page's side (or Red for spectators).
-    const bottom = this.bottomSide;
-    for (const [box, side] of [[this.clockBottom, bottom], [this.clockTop, other(bottom)]]) {
-      const seat = room.seats[side === "red" ? 0 : 1];
-      box.side = side;
-      box.el.className = `clock ${side}${v.status === "playing" && v.side_to_move === side ? " to-move" : ""}`;
-      box.el.dataset.side = side;
-      box.name.textContent = seat ? seat.name : t("xq.empty_seat");
-      box.dot.className = `dot ${seat?.connected ? "on" : "off"}`;
-      box.dot.title = seat?.connected ? t("seat.connected") : t("seat.disconnected");
-      box.dot.hidden = Boolean(seat?.bot);
-      box.bot.hidden = !seat?.bot;
-      box.label.textContent = t(`xq.side_label.${side}`);
-      box.time.setAttribute("aria-label", t("xq.clock_of", { side: sideName(side) }));
-    }
+    this.renderClocks({
+      emptySeat: t("xq.empty_seat"), connected: t("seat.connected"), disconnected: t("seat.disconnected"),
+      label: (side) => t(`xq.side_label.${side}`), clockOf: (side) => t("xq.clock_of", { side: sideName(side) }),
+    });
 
     // Status line.
     let status;
@@ -585,100 +455,23 @@ export class XiangqiTable {
     this.status.textContent = status;
     this.statusBase = status;
 
-    // Result banner.
-    if (v.status === "over" && v.result) {
-      this.banner.className = "banner";
-      const won = me && v.result.winner === me;
-      const lost = me && v.result.winner && v.result.winner !== me;
-      clear(this.banner);
-      this.banner.append(
-        h("strong", {}, t(won ? "xq.banner.won" : lost ? "xq.banner.lost" : v.result.winner ? "xq.banner.over" : "xq.banner.draw")),
-        h("span", {}, describeResult(v.result)),
-        h("button", { onclick: () => this.ctx.leave(), id: "btn-back" }, t("table.back_to_lobby")));
-    } else {
-      this.banner.className = "banner hidden";
-    }
-
-    // Buttons.
-    clear(this.actions);
-    if (me && v.status === "playing") {
-      if (v.draw_offer === other(me)) {
-        this.actions.append(
-          h("div", { class: "offer", role: "status" }, t("xq.draw_offered_by", { side: sideName(other(me)) })),
-          h("button", { id: "btn-accept-draw", onclick: () => this.act("accept_draw") }, t("xq.accept_draw")),
-          h("button", { id: "btn-decline-draw", onclick: () => this.act("decline_draw") }, t("xq.decline_draw")));
-      } else if (v.draw_offer === me) {
-        this.actions.append(h("button", { disabled: true }, t("xq.draw_offered")));
-      } else {
-        this.actions.append(h("button", { id: "btn-offer-draw", onclick: () => this.act("offer_draw") }, t("xq.offer_draw")));
-      }
-      this.actions.append(
-        this.confirmButton("resign", t("xq.resign"), t("xq.resign_confirm"), () => this.act("resign")),
-        this.confirmButton("leave", t("table.leave"), t("xq.leave_confirm"), () => this.ctx.leave()));
-    } else if (me) {
-      this.actions.append(h("button", { id: "btn-leave", onclick: () => this.ctx.leave() },
-        v.status === "over" ? t("table.back_to_lobby") : t("xq.leave_table")));
-    } else {
-      this.actions.append(
-        h("button", { id: "btn-flip", onclick: () => { this.flipForSpectator = !this.flipForSpectator; this.render(); } }, t("xq.flip")),
-        h("button", { id: "btn-leave", onclick: () => this.ctx.leave() }, t("table.stop_watching")));
-    }
-
-    // The record, a row per full move.
-    clear(this.moveList);
-    const moves = v.moves;
-    const blackFirst = (moves.length % 2 === 0) === (v.side_to_move === "black");
-    const list = blackFirst ? [null, ...moves] : moves;
-    for (let i = 0; i < list.length; i += 2) {
-      this.moveList.append(h("li", {},
-        h("span", { class: "mv red" }, list[i]?.chinese ?? "…"),
-        h("span", { class: "mv black" }, list[i + 1]?.chinese ?? "")));
-    }
-    this.moveList.scrollTop = this.moveList.scrollHeight;
+    this.renderBanner({
+      won: t("xq.banner.won"), lost: t("xq.banner.lost"), over: t("xq.banner.over"), draw: t("xq.banner.draw"),
+      back: t("table.back_to_lobby"), describe: describeResult,
+    });
+    this.renderActions({
+      offersDraw: (side) => t("xq.draw_offered_by", { side: sideName(side) }), acceptDraw: t("xq.accept_draw"),
+      decline: t("xq.decline_draw"), drawOffered: t("xq.draw_offered"), offerDraw: t("xq.offer_draw"),
+      resign: t("xq.resign"), reallyResign: t("xq.resign_confirm"), leave: t("table.leave"),
+      leaveAndLose: t("xq.leave_confirm"), back: t("table.back_to_lobby"), leaveTable: t("xq.leave_table"),
+      flip: t("xq.flip"), stopWatching: t("table.stop_watching"),
+    });
+    // The record in Chinese notation, a row per full move.
+    this.renderMoves((m) => m.chinese);
   }
 
-  /** Every animation frame: the clocks and the first-move countdown. */
-  tick() {
-    this.frame = requestAnimationFrame(() => this.tick());
-    const v = this.view;
-    if (!v) return;
-    const nowServer = this.ctx.conn.serverNow();
-    const c = v.clocks;
-    for (const box of [this.clockTop, this.clockBottom]) {
-      if (!box.side) continue;
-      const base = box.side === "red" ? c.red_ms : c.black_ms;
-      const ms = c.running === box.side ? base - (nowServer - c.server_time) : base;
-      const text = formatClock(ms);
-      if (box.time.textContent !== text) box.time.textContent = text;
-      box.el.classList.toggle("low", ms < 20000);
-    }
-    if (v.status === "playing" && v.first_move_deadline != null) {
-      const left = Math.max(0, Math.ceil((v.first_move_deadline - nowServer) / 1000));
-      const text = `${this.statusBase} ${t("xq.first_move_within", { n: left })}`;
-      if (this.status.textContent !== text) this.status.textContent = text;
-    }
+  /** The first-move countdown's words (DuelTable.tick). */
+  firstMoveNote(seconds) {
+    return t("xq.first_move_within", { n: seconds });
   }
-}
-
-function clockBox() {
-  const name = h("span", { class: "name" });
-  const dot = h("span", { class: "dot" });
-  const bot = botBadge();
-  bot.hidden = true;
-  const label = h("span", { class: "side-label" });
-  const time = h("span", { class: "time" }, "–:––");
-  const el = h("div", { class: "clock" }, h("div", { class: "who" }, dot, bot, name, label), time);
-  return { el, name, dot, bot, label, time, side: null };
-}
-
-function svgEl(tag, attrs) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  return el;
-}
-
-function svgText(text, x, y, cls) {
-  const el = svgEl("text", { x, y, class: cls, "text-anchor": "middle" });
-  el.textContent = text;
-  return el;
 }

@@ -9,6 +9,7 @@
 //! has passed (the game ended, a snapshot changed things) is dropped.
 
 use std::future::{pending, Future};
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
@@ -16,9 +17,11 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qipai_protocol::{
     decode, encode, ClientMsg, ErrorCode, RoomId, RoomOptions, Seq, ServerMsg, PROTOCOL_VERSION,
 };
+use tokio::net::{TcpSocket, TcpStream};
 use tokio::task::JoinError;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Bytes, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::observe::{Observer, Quiet};
 use crate::strategy::Strategy;
@@ -57,6 +60,10 @@ pub struct ClientConfig {
     /// quick-play at the same moment may each open a table of their own; this brings them
     /// together.
     pub regroup_after: Duration,
+    /// The local address to connect from (`None`: the system's choice). The load generator
+    /// gives each table its own loopback address, as distinct players would have, so that
+    /// the server's per-address budgets meet it as they meet people.
+    pub source: Option<IpAddr>,
 }
 
 /// How the bot finds a table for each game.
@@ -208,19 +215,63 @@ where
 
 /// Opens a WebSocket to `config.url`.
 async fn connect(config: &ClientConfig) -> Result<Socket, ClientError> {
-    // Small buffers: a bot's frames are small, and a load test runs thousands of bots.
-    // TCP_NODELAY: an action must leave at once, not wait for the last one's ACK.
+    let ws = websocket(&config.url, config.source)
+        .await
+        .map_err(|source| ClientError::Connect {
+            url: config.url.clone(),
+            source,
+        })?;
+    Ok(Box::new(ws))
+}
+
+/// A WebSocket to `url` (`ws://host:port/…`), from the local address `source` when one is
+/// named, with the small buffers and `TCP_NODELAY` a bot wants: its frames are small, a
+/// load test runs thousands of them, and an action must leave at once.
+///
+/// # Errors
+/// The connection or the handshake fails.
+pub async fn websocket(
+    url: &str,
+    source: Option<IpAddr>,
+) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, tungstenite::Error> {
     let ws_config = WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0);
-    let (ws, _) =
-        tokio_tungstenite::connect_async_with_config(config.url.as_str(), Some(ws_config), true)
-            .await
-            .map_err(|source| ClientError::Connect {
-                url: config.url.clone(),
-                source,
-            })?;
-    Ok(Box::new(ws))
+    let Some(source) = source else {
+        let (ws, _) =
+            tokio_tungstenite::connect_async_with_config(url, Some(ws_config), true).await?;
+        return Ok(ws);
+    };
+    let tcp = connect_from(source, url).await?;
+    let (ws, _) = tokio_tungstenite::client_async_with_config(
+        url,
+        MaybeTlsStream::Plain(tcp),
+        Some(ws_config),
+    )
+    .await?;
+    Ok(ws)
+}
+
+/// A TCP connection from `source` to the host and port of `url`.
+async fn connect_from(source: IpAddr, url: &str) -> std::io::Result<TcpStream> {
+    let hostport = url
+        .trim_start_matches("ws://")
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let target = tokio::net::lookup_host(hostport)
+        .await?
+        .find(|a| a.is_ipv4() == source.is_ipv4())
+        .ok_or_else(|| std::io::Error::other(format!("no address for {hostport}")))?;
+    let socket = if source.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    socket.bind(SocketAddr::new(source, 0))?;
+    let tcp = socket.connect(target).await?;
+    tcp.set_nodelay(true)?;
+    Ok(tcp)
 }
 
 /// Up to a second, different for each name, so that two lonely bots do not regroup in step.

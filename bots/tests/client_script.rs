@@ -76,6 +76,7 @@ async fn refusals_and_gaps_bring_snapshots() {
         games: 1,
         idle_timeout: Duration::from_secs(5),
         regroup_after: Duration::from_secs(60),
+        source: None,
     };
     let bot = tokio::spawn(async move {
         let bot = XiangqiBot::with_table(Strength::nodes(500), 1);

@@ -39,6 +39,7 @@ async fn two_bots_play_a_game_over_sockets() {
         games: 1,
         idle_timeout: Duration::from_secs(5),
         regroup_after: Duration::from_secs(2),
+        source: None,
     };
     let first = client_config("Searcher");
     let red = tokio::spawn(async move {

@@ -52,6 +52,7 @@ async fn four_bots_play_a_hand_over_sockets() {
             games: 1,
             idle_timeout: Duration::from_secs(20),
             regroup_after: Duration::from_secs(10),
+            source: None,
         };
         // The first to sit plays the bot, the others the hint. (Two bidding bots may bid at
         // the same moment, and the later bid is then refused as too weak: 第十条2 takes

@@ -2,12 +2,14 @@
 //! one client or address can take the server past its budgets or lock others out.
 //!
 //! The reference load (the usual `--tables`, `--game`, …) is measured twice in one run:
-//! alone, then with the attack going on from its own loopback address (127.0.0.66, so the
-//! per-address budgets meet the attacker, not the reference). Reported: the reference's
-//! p99 to `ok` both times, their ratio, and the server's peak RSS both times. Every attack
-//! loop is bounded in time (the measured run) and in concurrency.
+//! alone, then with the attack going on from its own loopback address (127.0.0.66; the
+//! reference's tables come from addresses of their own, so the per-address budgets meet the
+//! attacker as they would meet one hostile machine). The attacker is a process of its own
+//! (this binary with `--attack-only`, at `--attacker-nice`), so that on a shared machine
+//! its own CPU is not counted against the server. Reported: the reference's p99 to `ok`
+//! both times, their ratio, the server's peak RSS both times and what the attacker managed
+//! to send. Every attack loop is bounded in time (the measured run) and in concurrency.
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,8 +19,13 @@ use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::{encode, ClientMsg, RoomOptions, PROTOCOL_VERSION};
 use serde::Serialize;
-use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpSocket, TcpStream};
+use std::process::Stdio;
+
+use clap::ValueEnum;
+use qipai_bots::client::websocket;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::process::{Child, Command};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -62,9 +69,19 @@ pub struct AttackReport {
     /// The server's peak RSS while each phase ran, in KiB.
     pub rss_peak_off_kib: u64,
     pub rss_peak_on_kib: u64,
-    /// Attack connections opened, and those the server closed or refused.
+    /// What the attacker did (its own tally).
+    #[serde(flatten)]
+    pub tally: TallyReport,
+}
+
+/// What the attacker managed: connections opened, those the server closed or refused, and
+/// frames sent (pings, `list_rooms`, `create_room`).
+#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize)]
+pub struct TallyReport {
     pub attack_connections: u64,
     pub attack_closed: u64,
+    pub attack_frames: u64,
+    pub attack_secs: f64,
 }
 
 impl AttackReport {
@@ -79,15 +96,18 @@ impl std::fmt::Display for AttackReport {
         writeln!(
             f,
             "attack {:?}: reference p99 to ok {:.2} ms off, {:.2} ms on ({:.2}×); \
-             server peak RSS {} KiB off, {} KiB on; {} attack connections, {} closed by the server",
+             server peak RSS {} KiB off, {} KiB on; the attacker in {:.1} s: {} connections, \
+             {} closed by the server, {} frames",
             self.attack,
             self.p99_off_us as f64 / 1000.0,
             self.p99_on_us as f64 / 1000.0,
             self.p99_ratio,
             self.rss_peak_off_kib,
             self.rss_peak_on_kib,
-            self.attack_connections,
-            self.attack_closed
+            self.tally.attack_secs,
+            self.tally.attack_connections,
+            self.tally.attack_closed,
+            self.tally.attack_frames
         )
     }
 }
@@ -97,13 +117,15 @@ impl std::fmt::Display for AttackReport {
 struct Tally {
     opened: AtomicU64,
     closed: AtomicU64,
+    frames: AtomicU64,
     stop: AtomicBool,
 }
 
-/// Runs the reference load alone, then beside `kind`.
+/// Runs the reference load alone, then beside `kind` (the attacker started as a child
+/// process, see the module's documentation).
 ///
 /// # Errors
-/// As [`run`].
+/// As [`run`], or [`LoadtestError::Spawn`] when the attacker cannot be started.
 pub async fn run_attack(
     opts: &Options,
     kind: AttackKind,
@@ -111,24 +133,21 @@ pub async fn run_attack(
 ) -> Result<AttackReport, LoadtestError> {
     let (off, rss_off) = with_peak_rss(server_pid, run(opts, server_pid)).await;
     let off = off?;
-    let tally = Arc::new(Tally::default());
-    let addr = server_addr(&opts.url);
-    let workers: Vec<_> = (0..WORKERS)
-        .map(|i| {
-            let tally = Arc::clone(&tally);
-            let url = opts.url.clone();
-            tokio::spawn(async move {
-                while !tally.stop.load(Relaxed) {
-                    attack_once(kind, addr, &url, i, &tally).await;
-                }
-            })
-        })
-        .collect();
+    let mut attacker = spawn_attacker(opts, kind)?;
     let (on, rss_on) = with_peak_rss(server_pid, run(opts, server_pid)).await;
-    tally.stop.store(true, Relaxed);
-    for w in workers {
-        w.abort();
-    }
+    // Closing its stdin stops the attacker; it answers with its tally.
+    drop(attacker.stdin.take());
+    let tally = tokio::time::timeout(Duration::from_secs(10), attacker.wait_with_output())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .and_then(|out| {
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            text.lines()
+                .rev()
+                .find_map(|l| serde_json::from_str(l).ok())
+        })
+        .unwrap_or_default();
     let on = on?;
     let ratio = on.ack_us.p99 as f64 / off.ack_us.p99.max(1) as f64;
     Ok(AttackReport {
@@ -139,9 +158,61 @@ pub async fn run_attack(
         conn_errors_on: on.conn_errors,
         rss_peak_off_kib: rss_off,
         rss_peak_on_kib: rss_on,
+        tally,
+    })
+}
+
+/// This binary again as the attacker (`--attack-only`), under `nice`.
+fn spawn_attacker(opts: &Options, kind: AttackKind) -> Result<Child, LoadtestError> {
+    let exe = std::env::current_exe().unwrap_or_else(|_| "qipai-loadtest".into());
+    let kind = kind
+        .to_possible_value()
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default();
+    Command::new("nice")
+        .arg("-n")
+        .arg(opts.attacker_nice.to_string())
+        .arg(&exe)
+        .args(["--attack-only", &kind, "--url", &opts.url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|source| LoadtestError::Spawn {
+            path: exe.display().to_string(),
+            source,
+        })
+}
+
+/// The attacker's side of `--attack`: [`WORKERS`] loops of `kind` against `url` until stdin
+/// closes; then their tally.
+pub async fn attack_until_stdin_closes(kind: AttackKind, url: &str) -> TallyReport {
+    let tally = Arc::new(Tally::default());
+    let started = std::time::Instant::now();
+    let workers: Vec<_> = (0..WORKERS)
+        .map(|i| {
+            let tally = Arc::clone(&tally);
+            let url = url.to_owned();
+            tokio::spawn(async move {
+                while !tally.stop.load(Relaxed) {
+                    attack_once(kind, &url, i, &tally).await;
+                }
+            })
+        })
+        .collect();
+    let mut sink = Vec::new();
+    let _ = tokio::io::stdin().read_to_end(&mut sink).await;
+    tally.stop.store(true, Relaxed);
+    for w in workers {
+        w.abort();
+    }
+    TallyReport {
         attack_connections: tally.opened.load(Relaxed),
         attack_closed: tally.closed.load(Relaxed),
-    })
+        attack_frames: tally.frames.load(Relaxed),
+        attack_secs: started.elapsed().as_secs_f64(),
+    }
 }
 
 /// Runs `work`, reading the server's RSS every 100 ms; its result and the peak in KiB.
@@ -166,31 +237,11 @@ async fn with_peak_rss<T>(
     (out, peak.load(Relaxed))
 }
 
-/// The server's socket address from `ws://host:port/ws`.
-fn server_addr(url: &str) -> SocketAddr {
-    let hostport = url
-        .trim_start_matches("ws://")
-        .split('/')
-        .next()
-        .unwrap_or_default()
-        .replace("localhost", "127.0.0.1");
-    hostport
-        .parse()
-        .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 7878)))
-}
-
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A WebSocket from the attacker's address, hello said (its welcome not read).
-async fn connect(addr: SocketAddr, url: &str, tally: &Tally) -> Option<Ws> {
-    let socket = TcpSocket::new_v4().ok()?;
-    socket
-        .bind(SocketAddr::new(ATTACKER.parse().ok()?, 0))
-        .ok()?;
-    let tcp = socket.connect(addr).await.ok()?;
-    let (mut ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
-        .await
-        .ok()?;
+async fn connect(url: &str, tally: &Tally) -> Option<Ws> {
+    let mut ws = websocket(url, ATTACKER.parse().ok()).await.ok()?;
     tally.opened.fetch_add(1, Relaxed);
     let hello = ClientMsg::Hello {
         protocol_version: PROTOCOL_VERSION,
@@ -206,8 +257,8 @@ fn binary(msg: &ClientMsg) -> Option<Message> {
 }
 
 /// One round of the attack by worker `i`.
-async fn attack_once(kind: AttackKind, addr: SocketAddr, url: &str, i: usize, tally: &Tally) {
-    let Some(mut ws) = connect(addr, url, tally).await else {
+async fn attack_once(kind: AttackKind, url: &str, i: usize, tally: &Tally) {
+    let Some(mut ws) = connect(url, tally).await else {
         tally.closed.fetch_add(1, Relaxed);
         tokio::time::sleep(Duration::from_millis(20)).await;
         return;
@@ -229,7 +280,9 @@ async fn attack_once(kind: AttackKind, addr: SocketAddr, url: &str, i: usize, ta
                 bots: true,
             };
             if let Some(m) = binary(&create) {
-                let _ = ws.send(m).await;
+                if ws.send(m).await.is_ok() {
+                    tally.frames.fetch_add(1, Relaxed);
+                }
             }
             // Read the answer (or the refusal), then leave without a word.
             let _ = tokio::time::timeout(Duration::from_millis(200), ws.next()).await;
@@ -243,6 +296,7 @@ async fn attack_once(kind: AttackKind, addr: SocketAddr, url: &str, i: usize, ta
                     closed = true;
                     break;
                 }
+                tally.frames.fetch_add(1, Relaxed);
             }
             closed
         }
@@ -268,6 +322,7 @@ async fn attack_once(kind: AttackKind, addr: SocketAddr, url: &str, i: usize, ta
                     closed = true;
                     break;
                 }
+                tally.frames.fetch_add(1, Relaxed);
             }
             closed
         }
@@ -280,7 +335,6 @@ async fn attack_once(kind: AttackKind, addr: SocketAddr, url: &str, i: usize, ta
 /// Writes `bytes` under the WebSocket, then reads the raw socket without answering anything
 /// (so no pong goes back) until the server closes it, for at most 60 s; whether it did.
 async fn wait_closed(ws: &mut Ws, bytes: &[u8], tally: &Tally) -> bool {
-    use tokio::io::AsyncReadExt;
     let MaybeTlsStream::Plain(tcp) = ws.get_mut() else {
         return false;
     };

@@ -1,13 +1,15 @@
 //! A play run: start the tables at the ramp rate (each seat a bot client that quick-plays
 //! games one after another), let them warm up, measure a window, report.
 
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qipai_bots::client::{play_observed, ClientConfig, ClientError, Entry, GameReport};
-use qipai_bots::random::RandomXiangqi;
-use qipai_bots::{HintStrategy, TuolajiTable, XiangqiTable};
+use qipai_bots::random::{RandomDraughts, RandomXiangqi};
+use qipai_bots::{DraughtsTable, HintStrategy, TuolajiTable, XiangqiTable};
+use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::RoomOptions;
@@ -30,20 +32,23 @@ const REGROUP_AFTER: Duration = Duration::from_secs(3);
 enum Game {
     Tuolaji,
     Xiangqi,
+    Draughts,
 }
 
 impl Game {
+    /// `mix` takes the three games in turn: Tuolaji, xiangqi, draughts.
     fn of(mix: GameMix, table: usize) -> Game {
-        match (mix, table % 2) {
+        match (mix, table % 3) {
             (GameMix::Tuolaji, _) | (GameMix::Mix, 0) => Game::Tuolaji,
-            (GameMix::Xiangqi, _) | (GameMix::Mix, _) => Game::Xiangqi,
+            (GameMix::Xiangqi, _) | (GameMix::Mix, 1) => Game::Xiangqi,
+            (GameMix::Draughts, _) | (GameMix::Mix, _) => Game::Draughts,
         }
     }
 
     fn seats(self) -> u8 {
         match self {
             Game::Tuolaji => 4,
-            Game::Xiangqi => 2,
+            Game::Xiangqi | Game::Draughts => 2,
         }
     }
 }
@@ -200,17 +205,28 @@ async fn ramp(run: Arc<Run>) -> JoinSet<()> {
         for seat in 0..game.seats() {
             let run = Arc::clone(&run);
             let name = format!("lt{table}s{seat}");
-            set.spawn(async move { seat_task(run, game, name, index).await });
+            let source = table_address(table);
+            set.spawn(async move { seat_task(run, game, name, source, index).await });
             index += 1;
         }
     }
     set
 }
 
+/// The loopback address table `table`'s players connect from: one per table, in
+/// 127.1.0.0/16, as distinct people would come from distinct addresses, so that the server's
+/// per-address budgets (PROTOCOL.md §13) meet the load as they meet people, and an attacker
+/// on its own address meets them alone.
+pub(crate) fn table_address(table: usize) -> IpAddr {
+    let [_, _, hi, lo] = u32::try_from(table % 65_000 + 1).unwrap_or(1).to_be_bytes();
+    IpAddr::from([127, 1, hi, lo])
+}
+
 /// One bot client: quick-plays games until the run stops it. Tuolaji seats play the
-/// server's own hint ([`HintStrategy`]), xiangqi seats a uniformly random legal move: both
+/// server's own hint ([`HintStrategy`]), xiangqi and draughts seats a uniformly random legal
+/// move: all
 /// take microseconds, so the load test measures the server, not a search.
-async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
+async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, index: usize) {
     let stats = Arc::clone(&run.stats);
     let probe = ClientProbe::new(
         Arc::clone(&run.stats),
@@ -228,14 +244,39 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     let seed = run.opts.seed.wrapping_mul(1_000_003) ^ index as u64;
     let outcome = match game {
         Game::Tuolaji => {
-            let config = config(&run, name, RoomOptions::Tuolaji(TuolajiOptions::default()));
+            let config = config(
+                &run,
+                name,
+                source,
+                RoomOptions::Tuolaji(TuolajiOptions::default()),
+            );
             play_observed::<TuolajiTable, _>(&config, HintStrategy, Box::new(probe), on_game).await
         }
         Game::Xiangqi => {
-            let config = config(&run, name, RoomOptions::Xiangqi(XiangqiOptions::default()));
+            let config = config(
+                &run,
+                name,
+                source,
+                RoomOptions::Xiangqi(XiangqiOptions::default()),
+            );
             play_observed::<XiangqiTable, _>(
                 &config,
                 RandomXiangqi::new(seed),
+                Box::new(probe),
+                on_game,
+            )
+            .await
+        }
+        Game::Draughts => {
+            let config = config(
+                &run,
+                name,
+                source,
+                RoomOptions::Draughts(DraughtsOptions::default()),
+            );
+            play_observed::<DraughtsTable, _>(
+                &config,
+                RandomDraughts::new(seed),
                 Box::new(probe),
                 on_game,
             )
@@ -247,7 +288,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, index: usize) {
     }
 }
 
-fn config(run: &Run, name: String, options: RoomOptions) -> ClientConfig {
+fn config(run: &Run, name: String, source: IpAddr, options: RoomOptions) -> ClientConfig {
     ClientConfig {
         url: run.url.clone(),
         name,
@@ -256,6 +297,7 @@ fn config(run: &Run, name: String, options: RoomOptions) -> ClientConfig {
         games: u32::MAX,
         idle_timeout: IDLE_TIMEOUT,
         regroup_after: REGROUP_AFTER,
+        source: Some(source),
     }
 }
 

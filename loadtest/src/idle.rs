@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use qipai_bots::client::websocket;
 use qipai_protocol::{decode, encode, ClientMsg, ServerMsg, PROTOCOL_VERSION};
 use tokio::task::JoinSet;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 use crate::drive::check_loopback;
@@ -71,12 +71,7 @@ async fn idle_client(url: &str, index: usize, stats: &Stats, ready: tokio::sync:
     let failed = || {
         stats.conn_errors.fetch_add(1, Ordering::Relaxed);
     };
-    let config = WebSocketConfig::default()
-        .read_buffer_size(4096)
-        .write_buffer_size(0);
-    let Ok((mut ws, _)) =
-        tokio_tungstenite::connect_async_with_config(url, Some(config), true).await
-    else {
+    let Ok(mut ws) = websocket(url, Some(crate::drive::table_address(index))).await else {
         failed();
         drop(ready);
         return;

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
+use qipai_loadtest::attack::attack_until_stdin_closes;
 use qipai_loadtest::spawn::{closed_loop_config, default_binary, SpawnedServer};
 use qipai_loadtest::{run, run_attack, run_idle, Options};
 
@@ -17,6 +18,11 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let mut opts = Options::parse();
+    if let Some(kind) = opts.attack_only {
+        let tally = attack_until_stdin_closes(kind, &opts.url).await;
+        println!("{}", serde_json::to_string(&tally)?);
+        return Ok(());
+    }
     let server = if opts.spawn_server {
         let bin = opts.server_bin.clone().unwrap_or_else(default_binary);
         // A closed loop against the default rate limit measures only refusals: without a

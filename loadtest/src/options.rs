@@ -15,10 +15,11 @@ use serde::Serialize;
 #[derive(Clone, Debug, Parser)]
 #[command(version)]
 pub struct Options {
-    /// Which game the tables play: `tuolaji`, `xiangqi`, or `mix` (alternate tables).
+    /// Which game the tables play: `tuolaji`, `xiangqi`, `draughts`, or `mix` (the three in
+    /// turn).
     #[arg(long, value_enum, default_value_t = GameMix::Xiangqi)]
     pub game: GameMix,
-    /// Tables to fill (4 connections per Tuolaji table, 2 per xiangqi game).
+    /// Tables to fill (4 connections per Tuolaji table, 2 per xiangqi or draughts game).
     #[arg(long, default_value_t = 10)]
     pub tables: usize,
     /// Think time per action in ms: `0` (as fast as possible), `1500` (fixed) or
@@ -60,6 +61,16 @@ pub struct Options {
     /// server's peak memory, off and on.
     #[arg(long, value_enum)]
     pub attack: Option<crate::attack::AttackKind>,
+    /// With `--attack`: the attacker's niceness. It runs as its own process (this binary
+    /// with `--attack-only`), so that its own CPU is not taken from the server it attacks as
+    /// if both were one machine's; 19 gives it only what the server and the reference load
+    /// leave, as an attacker on another machine costs the server nothing but its traffic.
+    #[arg(long, default_value_t = 19)]
+    pub attacker_nice: i32,
+    /// Internal: be the attacker of `--attack` against `--url` until stdin closes, then
+    /// print the attack's tally as one JSON line.
+    #[arg(long, value_enum, hide = true)]
+    pub attack_only: Option<crate::attack::AttackKind>,
     /// With `--idle`: seconds to wait after the last connection before reading the RSS.
     #[arg(long, default_value_t = 3.0)]
     pub settle: f64,
@@ -80,7 +91,8 @@ pub struct Options {
 pub enum GameMix {
     Tuolaji,
     Xiangqi,
-    /// Even tables Tuolaji, odd ones xiangqi.
+    Draughts,
+    /// Tables take the three games in turn: Tuolaji, xiangqi, draughts.
     Mix,
 }
 

@@ -190,7 +190,10 @@ impl Observer for ClientProbe {
         self.stats
             .bytes_out
             .fetch_add(bytes as u64, Ordering::Relaxed);
-        if let ClientMsg::Xiangqi { seq, .. } | ClientMsg::Tuolaji { seq, .. } = msg {
+        if let ClientMsg::Xiangqi { seq, .. }
+        | ClientMsg::Tuolaji { seq, .. }
+        | ClientMsg::Draughts { seq, .. } = msg
+        {
             self.pending = Some((*seq, at));
         }
     }

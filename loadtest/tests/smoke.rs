@@ -27,63 +27,73 @@ async fn server() -> (String, shutdown::ShutdownTrigger) {
     (format!("ws://{addr}/ws"), trigger)
 }
 
-/// Four xiangqi games as fast as possible for three seconds: actions acknowledged and seen
-/// by the other seat, games completed, no error of any kind.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn xiangqi_closed_loop_plays_games_without_errors() {
+/// A closed-loop run of `game` at `tables` tables on a fresh in-process server (measuring
+/// `pid` when given): the report, printed, after checking it has no error of any kind and
+/// `welcomed` connections played over 100 actions seen by the other seats.
+async fn closed_loop(
+    game: &str,
+    tables: &str,
+    warmup: &str,
+    duration: &str,
+    pid: Option<u32>,
+    welcomed: u64,
+) -> qipai_loadtest::Report {
     let (url, _server) = server().await;
     let opts = Options::parse_from([
         "qipai-loadtest",
         "--url",
         &url,
         "--game",
-        "xiangqi",
+        game,
         "--tables",
-        "4",
+        tables,
         "--warmup",
-        "0.2",
+        warmup,
         "--duration",
-        "3",
+        duration,
         "--quiet",
     ]);
-    let report = run(&opts, Some(std::process::id())).await.unwrap();
+    let report = run(&opts, pid).await.unwrap();
     println!("{report}");
     assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
     assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
-    assert_eq!(report.welcomed, 8);
+    assert_eq!(report.welcomed, welcomed);
     assert!(report.actions > 100, "{}", report.actions);
     assert!(report.all_seats_us.count > 100);
+    report
+}
+
+/// Four xiangqi games as fast as possible for three seconds: actions acknowledged and seen
+/// by the other seat, games completed, no error of any kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn xiangqi_closed_loop_plays_games_without_errors() {
+    let report = closed_loop("xiangqi", "4", "0.2", "3", Some(std::process::id()), 8).await;
     assert!(report.ack_us.p50 <= report.ack_us.max);
     assert!(report.games_completed > 0);
     assert!(report.server.is_some_and(|s| s.rss_window_kib > 0));
+}
+
+/// Four draughts games as fast as possible for three seconds (issue 16's arm): moves
+/// acknowledged and seen by the other seat, games completed, no error of any kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draughts_closed_loop_plays_games_without_errors() {
+    let report = closed_loop("draughts", "4", "0.2", "3", None, 8).await;
+    assert!(report.ack_us.p50 <= report.ack_us.max);
+    assert!(report.games_completed > 0);
+}
+
+/// `mix`: the three games in turn (Tuolaji, xiangqi, draughts) at once, no error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mix_plays_all_three_games_without_errors() {
+    // 4 Tuolaji seats, 2 xiangqi, 2 draughts.
+    closed_loop("mix", "3", "0.5", "2", None, 8).await;
 }
 
 /// Tuolaji tables as fast as possible for three seconds: cards played, acknowledged and
 /// seen by all three other seats, no error of any kind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tuolaji_closed_loop_plays_without_errors() {
-    let (url, _server) = server().await;
-    let opts = Options::parse_from([
-        "qipai-loadtest",
-        "--url",
-        &url,
-        "--game",
-        "tuolaji",
-        "--tables",
-        "3",
-        "--warmup",
-        "0.5",
-        "--duration",
-        "3",
-        "--quiet",
-    ]);
-    let report = run(&opts, None).await.unwrap();
-    println!("{report}");
-    assert_eq!(report.conn_errors, 0, "{:?}", report.errors);
-    assert_eq!(report.protocol_errors, 0, "{:?}", report.errors);
-    assert_eq!(report.welcomed, 12);
-    assert!(report.actions > 100, "{}", report.actions);
-    assert!(report.all_seats_us.count > 100);
+    closed_loop("tuolaji", "3", "0.5", "3", None, 12).await;
 }
 
 /// Idle connections are welcomed and held.

@@ -14,6 +14,7 @@ use qipai_protocol::{ErrorCode, PlayerId, WireError};
 use tokio::sync::Semaphore;
 
 use crate::config::Config;
+use crate::ratelimit::TokenBucket;
 
 /// Counts by key (an address, a session), each capped at `cap`.
 #[derive(Debug)]
@@ -46,6 +47,41 @@ impl<K: Hash + Eq + Copy> Keyed<K> {
             *n = n.saturating_sub(1);
             *n == 0
         });
+    }
+}
+
+/// A token bucket by key (new connections by address). A key whose bucket has refilled is
+/// forgotten now and then, so the map holds only the addresses that connected lately.
+#[derive(Debug)]
+struct Rates<K: Hash + Eq> {
+    map: DashMap<K, TokenBucket>,
+    rate: u32,
+    burst: u32,
+    takes: AtomicU64,
+}
+
+/// Takes between two sweeps of [`Rates`]' refilled buckets.
+const SWEEP_EVERY: u64 = 4096;
+
+impl<K: Hash + Eq + Copy> Rates<K> {
+    fn new(rate: u32, burst: u32) -> Rates<K> {
+        Rates {
+            map: DashMap::new(),
+            rate,
+            burst,
+            takes: AtomicU64::new(0),
+        }
+    }
+
+    /// Takes one token from `key`'s bucket, if it has one.
+    fn take(&self, key: K) -> bool {
+        if self.takes.fetch_add(1, Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            self.map.retain(|_, bucket| !bucket.is_full());
+        }
+        self.map
+            .entry(key)
+            .or_insert_with(|| TokenBucket::new(self.rate, self.burst))
+            .take()
     }
 }
 
@@ -88,14 +124,16 @@ pub enum Refused {
     Room,
     Bot,
     Timeout,
+    ConnectRate,
 }
 
 impl Refused {
-    const ALL: [Refused; 4] = [
+    const ALL: [Refused; 5] = [
         Refused::Connection,
         Refused::Room,
         Refused::Bot,
         Refused::Timeout,
+        Refused::ConnectRate,
     ];
 
     fn name(self) -> &'static str {
@@ -104,6 +142,7 @@ impl Refused {
             Refused::Room => "room",
             Refused::Bot => "bot",
             Refused::Timeout => "timeout",
+            Refused::ConnectRate => "connect_rate",
         }
     }
 }
@@ -113,6 +152,7 @@ impl Refused {
 pub struct Budget {
     connections: Total,
     connections_by_addr: Keyed<IpAddr>,
+    connects_by_addr: Rates<IpAddr>,
     rooms: Total,
     rooms_by_addr: Keyed<IpAddr>,
     rooms_by_session: Keyed<PlayerId>,
@@ -123,7 +163,7 @@ pub struct Budget {
     pub bot_table_bytes: usize,
     /// The most a bot may think per move, in ms.
     pub bot_think_max_ms: u64,
-    refused: [AtomicU64; 4],
+    refused: [AtomicU64; 5],
     limits: Vec<(&'static str, u64)>,
 }
 
@@ -135,6 +175,7 @@ impl Budget {
         Budget {
             connections: Total::new(config.server.max_connections),
             connections_by_addr: Keyed::new(l.max_connections_per_addr),
+            connects_by_addr: Rates::new(l.connect_rate_per_addr, l.connect_burst_per_addr),
             rooms: Total::new(l.max_rooms),
             rooms_by_addr: Keyed::new(l.rooms_per_addr),
             rooms_by_session: Keyed::new(l.rooms_per_session),
@@ -148,6 +189,11 @@ impl Budget {
                 (
                     "max_connections_per_addr",
                     l.max_connections_per_addr as u64,
+                ),
+                ("connect_rate_per_addr", u64::from(l.connect_rate_per_addr)),
+                (
+                    "connect_burst_per_addr",
+                    u64::from(l.connect_burst_per_addr),
                 ),
                 ("max_rooms", l.max_rooms as u64),
                 ("rooms_per_addr", l.rooms_per_addr as u64),
@@ -169,6 +215,16 @@ impl Budget {
                 counter.fetch_add(1, Relaxed);
             }
         }
+    }
+
+    /// Whether `addr` may open one more connection now (its bucket of new connections);
+    /// a refusal is counted.
+    pub fn connect_rate(&self, addr: IpAddr) -> bool {
+        let ok = self.connects_by_addr.take(addr);
+        if !ok {
+            self.refuse(Refused::ConnectRate);
+        }
+        ok
     }
 
     /// A place for a connection from `addr`, or `too_many_connections`.

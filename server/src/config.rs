@@ -123,6 +123,8 @@ pub struct TuolajiConfig {
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
     pub max_connections_per_addr: usize,
+    pub connect_rate_per_addr: u32,
+    pub connect_burst_per_addr: u32,
     pub pong_timeout_ms: u64,
     pub max_outbound_bytes: usize,
     pub max_write_buffer_bytes: usize,

@@ -33,12 +33,21 @@ use crate::{connection, static_files, Shared};
 const MAX_HEAD: usize = 80 * 1024;
 
 /// What a connection's budget check said, taken by its one WebSocket upgrade.
-type Ticket = Arc<Mutex<Option<Result<ConnTicket, WireError>>>>;
+/// What a connection may do with a WebSocket upgrade.
+pub enum Admission {
+    /// Its place in the connection budgets, or the refusal it is to be told over the socket.
+    Ticket(Result<ConnTicket, WireError>),
+    /// Its address opens connections faster than `limits.connect_rate_per_addr`: an upgrade
+    /// is answered `429` at once, without a handshake.
+    TooFast,
+}
+
+type Ticket = Arc<Mutex<Option<Admission>>>;
 
 type Answer = Response<Full<Bytes>>;
 
 /// Serves one accepted TCP connection until it closes or upgrades to a WebSocket.
-pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Result<ConnTicket, WireError>) {
+pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
     let ticket: Ticket = Arc::new(Mutex::new(Some(ticket)));
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
     let service = service_fn(move |req: Request<Incoming>| {
@@ -199,8 +208,18 @@ fn upgrade(mut req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) ->
             "a WebSocket upgrade (version 13) is expected at /ws\n",
         );
     };
-    let Some(ticket) = ticket.lock().unwrap_or_else(PoisonError::into_inner).take() else {
-        return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n");
+    let ticket = match ticket.lock().unwrap_or_else(PoisonError::into_inner).take() {
+        None => return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n"),
+        Some(Admission::TooFast) => {
+            let mut r = text(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_connections: your address opens connections too often\n",
+            );
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return r;
+        }
+        Some(Admission::Ticket(ticket)) => ticket,
     };
     let upgraded = hyper::upgrade::on(&mut req);
     let shared = Arc::clone(shared);

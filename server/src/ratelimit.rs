@@ -1,7 +1,8 @@
 //! A token bucket: `rate` tokens per second, holding at most `burst`.
 //!
 //! Used twice per connection: for messages (a flood is dropped with `rate_limited`) and for
-//! errors (a connection that keeps sending bad input is closed).
+//! errors (a connection that keeps sending bad input is closed); and once per address, for
+//! new connections ([`crate::budget`]).
 
 use tokio::time::Instant;
 
@@ -38,6 +39,12 @@ impl TokenBucket {
             false
         }
     }
+
+    /// Whether the bucket has refilled: forgetting it then loses nothing.
+    pub fn is_full(&self) -> bool {
+        let elapsed = Instant::now().duration_since(self.last).as_secs_f64();
+        self.tokens + elapsed * self.rate >= self.burst
+    }
 }
 
 #[cfg(test)]
@@ -55,5 +62,10 @@ mod tests {
         assert!(!bucket.take());
         tokio::time::advance(Duration::from_secs(60)).await;
         assert_eq!((0..10).filter(|_| bucket.take()).count(), 3);
+        assert!(!bucket.is_full());
+        tokio::time::advance(Duration::from_millis(299)).await;
+        assert!(!bucket.is_full());
+        tokio::time::advance(Duration::from_millis(1)).await;
+        assert!(bucket.is_full());
     }
 }

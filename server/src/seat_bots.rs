@@ -4,7 +4,7 @@
 //!
 //! Bots live within the budget ([`crate::budget`]): at most `max_bots` at once (a seat that
 //! would take one more stays empty), at most `bot_threads` searches at once (a decision
-//! waits for a permit before it takes a thread), each xiangqi table sized from
+//! waits for a permit before it takes a thread), each search's table sized from
 //! `bot_memory_mib`, think time capped, and a search cancelled as soon as the bot's
 //! connection ends (its room closed or a person took its seat).
 
@@ -77,6 +77,7 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
         games: 1,
         idle_timeout: PATIENCE,
         regroup_after: PATIENCE,
+        source: None,
     };
     let span = tracing::debug_span!("seat_bot", room = room_id, seat);
     let cancel = Arc::new(AtomicBool::new(false));
@@ -100,7 +101,8 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
             RoomOptions::Draughts(o) => {
                 let think = o.bot_think_ms.unwrap_or(500).min(budget.bot_think_max_ms);
                 let mib = (budget.bot_table_bytes >> 20).max(1);
-                let bot = DraughtsBot::with_table(Strength::think_ms(think), mib);
+                let bot =
+                    DraughtsBot::with_cancel(Strength::think_ms(think), mib, Arc::clone(&cancel));
                 play_over::<DraughtsTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
                     .await
             }

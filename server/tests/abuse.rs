@@ -7,6 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{metric, Client, TestServer};
+use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::{XiangqiAction, XiangqiOptions};
 use qipai_protocol::{ClientMsg, ErrorCode, RoomOptions, ServerMsg, PROTOCOL_VERSION};
@@ -44,6 +45,10 @@ async fn answered_quickly(red: &mut Client, iccs: &str) {
 fn bot_table(game: &str) -> RoomOptions {
     match game {
         "xiangqi" => RoomOptions::Xiangqi(XiangqiOptions {
+            bot_think_ms: Some(60_000),
+            ..Default::default()
+        }),
+        "draughts" => RoomOptions::Draughts(DraughtsOptions {
             bot_think_ms: Some(60_000),
             ..Default::default()
         }),
@@ -295,6 +300,18 @@ async fn a_ping_flood_is_closed() {
 /// table that ends stops at once (its thread is free again), and think time is capped.
 #[tokio::test]
 async fn bot_tables_without_people_end_and_stop_thinking() {
+    bot_stops_thinking_when_its_table_ends("xiangqi").await;
+}
+
+/// The same for the draughts bot (issue 16: its search is cancelled like xiangqi's).
+#[tokio::test]
+async fn a_draughts_bot_stops_thinking_when_its_table_ends() {
+    bot_stops_thinking_when_its_table_ends("draughts").await;
+}
+
+/// A person opens a `game` table with a bot that moves first and thinks for 60 s, then
+/// leaves: the table ends and the bot's one search thread is free again at once.
+async fn bot_stops_thinking_when_its_table_ends(game: &str) {
     let server = TestServer::start(|c| {
         c.server.reconnect_grace_ms = 100;
         c.limits.empty_room_grace_ms = 50;
@@ -305,13 +322,13 @@ async fn bot_tables_without_people_end_and_stop_thinking() {
     let seq = me.seq();
     me.send(&ClientMsg::CreateRoom {
         seq,
-        options: bot_table("xiangqi"),
+        options: bot_table(game),
         seat: Some(1),
         bots: true,
     })
     .await;
     me.until(|m| matches!(m, ServerMsg::Joined { .. })).await;
-    // The bot is Red and moves first: wait until its thread is taken.
+    // The bot is Red (White) and moves first: wait until its thread is taken.
     settles(
         &server,
         "qipai_in_use{what=\"bot_threads_free\"}",
@@ -414,4 +431,110 @@ async fn list_rooms_is_paged() {
     // Ids are random below 2^53, not a count from 1.
     assert!(seen.iter().all(|&id| id > 0 && id < 1 << 53));
     assert!(seen.iter().any(|&id| id > 1_000_000), "{seen:?}");
+}
+
+/// Writes `request` on a raw TCP connection from `ip` and reads the answer's head.
+async fn raw_request(server: &TestServer, ip: &str, request: &str) -> String {
+    use tokio::io::AsyncReadExt;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(std::net::SocketAddr::new(ip.parse().unwrap(), 0))
+        .unwrap();
+    let mut tcp = socket.connect(server.addr).await.unwrap();
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    String::from_utf8_lossy(&buf[..n]).to_lowercase()
+}
+
+/// An address that connects and drops in a loop meets its bucket of new connections: past
+/// `connect_burst_per_addr` its upgrades are answered `429` before any handshake, while its
+/// plain HTTP is still served, another address still connects, and the reference game goes on.
+#[tokio::test]
+async fn connecting_in_a_loop_is_refused_before_the_handshake() {
+    let server = TestServer::start(|c| {
+        c.limits.connect_rate_per_addr = 1;
+        c.limits.connect_burst_per_addr = 10;
+    })
+    .await;
+    let (mut red, _black) = reference(&server).await;
+    let mut accepted = 0;
+    for _ in 0..30 {
+        if let Some(c) = Client::connect_from(&server, "127.0.0.13").await {
+            accepted += 1;
+            drop(c);
+        }
+    }
+    // The burst, and perhaps a token or two refilled while the loop ran.
+    assert!((10..=13).contains(&accepted), "accepted {accepted}");
+    let upgrade = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                   Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+    let refused = raw_request(&server, "127.0.0.13", upgrade).await;
+    assert!(refused.starts_with("http/1.1 429"), "{refused}");
+    assert!(refused.contains("retry-after: 1"), "{refused}");
+    let health = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    let healthy = raw_request(&server, "127.0.0.13", health).await;
+    assert!(healthy.starts_with("http/1.1 200"), "{healthy}");
+    assert!(Client::connect_from(&server, "127.0.0.14").await.is_some());
+    answered_quickly(&mut red, "h2e2").await;
+    assert!(metric(&server, "qipai_refused_total{what=\"connect_rate\"}").await >= 17.0);
+}
+
+/// `list_rooms` over and over from a client that never reads: the answers meet the
+/// connection's outbound budget in bytes (`max_outbound_bytes`), the server closes it (its
+/// queue dropped, counted in `qipai_queue_drops_total`), its memory stays bounded, and the
+/// reference game goes on.
+#[tokio::test]
+async fn a_list_rooms_flood_that_never_reads_is_closed() {
+    let server = TestServer::start(|c| {
+        // The rate limit would close the flood first: lift it so the byte budget is met.
+        c.server.rate_per_sec = 1_000_000;
+        c.server.rate_burst = 1_000_000;
+        c.limits.max_outbound_bytes = 64 * 1024;
+    })
+    .await;
+    let (mut red, _black) = reference(&server).await;
+    let mut hosts = Vec::new();
+    for i in 0..8 {
+        let mut c = Client::hello(&server, &format!("Host{i}")).await;
+        c.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+        hosts.push(c);
+    }
+    let rss_before = metric(&server, "qipai_process_resident_bytes").await;
+    let flood = Client::connect_from(&server, "127.0.0.15").await.unwrap();
+    let mut flood = flood.say_hello("Flood").await;
+    let started = Instant::now();
+    let mut sent = 0u64;
+    while started.elapsed() < Duration::from_secs(5) {
+        let seq = flood.seq();
+        let list = ClientMsg::ListRooms {
+            seq,
+            game: None,
+            limit: None,
+            after: None,
+        };
+        let Ok(bytes) = qipai_protocol::encode(&list) else {
+            unreachable!()
+        };
+        if !flood
+            .send_message(Message::Binary(Bytes::from(bytes)))
+            .await
+        {
+            break;
+        }
+        sent += 1;
+        if metric(&server, "qipai_queue_drops_total").await >= 1.0 {
+            break;
+        }
+    }
+    assert!(
+        metric(&server, "qipai_queue_drops_total").await >= 1.0,
+        "not closed after {sent} lists"
+    );
+    let grown = metric(&server, "qipai_process_resident_bytes").await - rss_before;
+    assert!(grown < 16e6, "memory grew by {grown} bytes");
+    answered_quickly(&mut red, "h2e2").await;
 }

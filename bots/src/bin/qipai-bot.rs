@@ -144,6 +144,7 @@ async fn main() -> anyhow::Result<()> {
             games: args.games,
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
+            source: None,
         };
         let (strategy, think_ms, tt_mb, game) =
             (args.strategy, args.think_ms, args.tt_mb, args.game);

@@ -14,6 +14,9 @@ pub mod eval;
 pub mod search;
 pub mod table;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use qipai_games::clock::TimeControl;
 use qipai_games::draughts::{DraughtsAction, DraughtsEvent, DraughtsView, Position, Side, Status};
 
@@ -47,6 +50,19 @@ impl DraughtsBot {
         }
     }
 
+    /// A bot with a table of about `megabytes` MiB whose searches stop as soon as `cancel`
+    /// is raised: how the server stops a bot's thinking when its game ends or a person
+    /// takes its seat (as [`XiangqiBot::with_budget`](crate::XiangqiBot::with_budget)).
+    pub fn with_cancel(
+        strength: Strength,
+        megabytes: usize,
+        cancel: Arc<AtomicBool>,
+    ) -> DraughtsBot {
+        let mut bot = DraughtsBot::with_table(strength, megabytes);
+        bot.searcher.set_cancel(cancel);
+        bot
+    }
+
     /// What the last search found (depth, nodes, score), for logs and benchmarks.
     pub fn last_report(&self) -> Option<Report> {
         self.last
@@ -77,14 +93,7 @@ impl Strategy for DraughtsBot {
     type Action = DraughtsAction;
 
     fn decide(&mut self, seat: u8, view: &DraughtsView) -> Option<DraughtsAction> {
-        let side = match seat {
-            0 => Side::White,
-            1 => Side::Black,
-            _ => return None,
-        };
-        if view.status != Status::Playing || view.side_to_move != side {
-            return None;
-        }
+        let side = side_to_act(seat, view)?;
         if view.moves.len() < 2 {
             self.new_game();
         }
@@ -101,6 +110,16 @@ impl Strategy for DraughtsBot {
         };
         Some(DraughtsAction::Move { notation })
     }
+}
+
+/// The side `seat` plays (0 White, 1 Black) when it is that side's move in a game on.
+pub fn side_to_act(seat: u8, view: &DraughtsView) -> Option<Side> {
+    let side = match seat {
+        0 => Side::White,
+        1 => Side::Black,
+        _ => return None,
+    };
+    (view.status == Status::Playing && view.side_to_move == side).then_some(side)
 }
 
 /// The seat's clock as the view gives it. Period controls are planned as Fischer with no
@@ -126,6 +145,7 @@ mod tests {
     use super::*;
     use qipai_games::draughts::{DraughtsGame, DraughtsSettings};
     use qipai_games::{Game, Millis, Received, Seat, Viewer};
+    use std::sync::atomic::Ordering;
 
     /// The bot takes a free piece rather than leave it.
     #[test]
@@ -150,6 +170,36 @@ mod tests {
             bot.decide(0, &game.view(Viewer::Seat(Seat(0)), Millis(1))),
             None
         );
+    }
+
+    /// A raised cancel flag stops a search that would otherwise think for a minute: the
+    /// server raises it when the bot's room ends or a person takes its seat.
+    #[test]
+    fn a_cancelled_search_stops_at_once() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut bot = DraughtsBot::with_cancel(Strength::think_ms(60_000), 1, Arc::clone(&cancel));
+        let raise = std::thread::spawn({
+            let cancel = Arc::clone(&cancel);
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        let started = std::time::Instant::now();
+        let notation = bot.choose(&Position::start(), None);
+        raise.join().unwrap();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "searched {:?} after the cancel",
+            started.elapsed()
+        );
+        // Stopped early, it still answers with a legal move.
+        let legal: Vec<String> = Position::start()
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(legal.contains(&notation.unwrap()));
     }
 
     /// Under a node limit the bot is deterministic.

@@ -3,6 +3,8 @@
 //! quiescence search that plays out pending captures. Limited by nodes (deterministic) or
 //! time.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qipai_games::draughts::{Move, Position, Side};
@@ -59,6 +61,9 @@ pub struct Searcher {
     stop: bool,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Raised by the owner to stop a search at once (its game ended, its seat was taken);
+    /// read with the clock, every 1024 nodes.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -89,7 +94,13 @@ impl Searcher {
             stop: false,
             node_limit: u64::MAX,
             deadline: None,
+            cancel: None,
         }
+    }
+
+    /// Makes every later search stop as soon as `flag` is raised.
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
     }
 
     /// Forgets everything learned (before a new game).
@@ -151,9 +162,12 @@ impl Searcher {
         if self.nodes >= self.node_limit {
             self.stop = true;
         } else if self.nodes.is_multiple_of(1024) {
-            if let Some(deadline) = self.deadline {
-                self.stop = Instant::now() >= deadline;
-            }
+            let time_out = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let cancelled = self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed));
+            self.stop = time_out || cancelled;
         }
         self.stop
     }
