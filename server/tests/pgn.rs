@@ -36,6 +36,14 @@ fn body(answer: &str) -> &str {
     answer.split_once("\r\n\r\n").map_or("", |(_, b)| b)
 }
 
+/// The client of the side to move.
+fn to_move<'a>(side: Side, red: &'a mut Client, black: &'a mut Client) -> &'a mut Client {
+    match side {
+        Side::Red => red,
+        Side::Black => black,
+    }
+}
+
 /// Plays `plies` seeded random legal moves (or the `script`ed ones), then resigns if the game
 /// is still on; returns the room.
 async fn play(
@@ -59,21 +67,15 @@ async fn play(
             Some(m) => (*m).to_owned(),
             None => v.legal_moves[rng.below(v.legal_moves.len())].clone(),
         };
-        let mover = if v.side_to_move == Side::Red {
-            &mut red
-        } else {
-            &mut black
-        };
-        mover.play(&mv).await;
+        to_move(v.side_to_move, &mut red, &mut black)
+            .play(&mv)
+            .await;
     }
     let v = view(&mut red).await;
     if v.status == Status::Playing {
-        let mover = if v.side_to_move == Side::Red {
-            &mut red
-        } else {
-            &mut black
-        };
-        mover.xq(XiangqiAction::Resign).await;
+        to_move(v.side_to_move, &mut red, &mut black)
+            .xq(XiangqiAction::Resign)
+            .await;
     }
     room
 }
