@@ -176,6 +176,11 @@ error_codes! {
     MissingReason = "missing_reason",
     /// The registration-form CSV has a bad line (the message names it).
     BadEntryForm = "bad_entry_form",
+
+    // --- the store (issue 13) ---
+    /// The store could not save the action after its retries: it was not applied, and the
+    /// room closes (it reopens as of its last saved action when the server restarts).
+    StoreUnavailable = "store_unavailable",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -316,6 +321,7 @@ mod tests {
                 "unknown_table",
                 "missing_reason",
                 "bad_entry_form",
+                "store_unavailable",
             ]
         );
     }

@@ -35,7 +35,7 @@ pub mod static_files;
 use std::sync::Arc;
 
 pub use config::Config;
-pub use listener::{bind, run};
+pub use listener::{bind, run, run_with_store};
 
 /// What every connection shares.
 pub struct Shared {

@@ -25,8 +25,7 @@ pub async fn bind(config: &Config) -> std::io::Result<TcpListener> {
 }
 
 /// Serves `listener` until `shutdown` fires; then every connection says goodbye.
-pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) {
-    let config = Arc::new(config);
+pub async fn run(listener: TcpListener, config: Config, shutdown: Shutdown) {
     let persist = match crate::persist::open(&config).await {
         Ok(p) => p,
         Err(error) => {
@@ -34,6 +33,31 @@ pub async fn run(listener: TcpListener, config: Config, mut shutdown: Shutdown) 
             return;
         }
     };
+    serve(listener, config, shutdown, persist).await;
+}
+
+/// [`run`] on a store given by the caller (a test's double behind the `Store` trait),
+/// whose failed transactions are tried again after `retry` (then ×4, five tries).
+pub async fn run_with_store(
+    listener: TcpListener,
+    config: Config,
+    shutdown: Shutdown,
+    store: Arc<dyn qipai_store::Store>,
+    retry: Duration,
+) {
+    match crate::persist::with_store(&config, store, retry).await {
+        Ok(p) => serve(listener, config, shutdown, Some(p)).await,
+        Err(error) => tracing::error!(%error, "cannot read the store: not serving"),
+    }
+}
+
+async fn serve(
+    listener: TcpListener,
+    config: Config,
+    mut shutdown: Shutdown,
+    persist: Option<crate::persist::Persist>,
+) {
+    let config = Arc::new(config);
     let clock = ServerClock::start_at(
         persist
             .as_ref()

@@ -196,3 +196,138 @@ async fn a_tuolaji_table_goes_on_after_a_restart_with_its_bots() {
     }
     assert_eq!(seated, 3, "the bots are back");
 }
+
+/// A store that fails every write while `failing` is set: the double behind the `Store`
+/// trait for the store-failure rule (PROTOCOL.md, "Durability").
+struct Failing {
+    inner: std::sync::Arc<dyn qipai_store::Store>,
+    failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl qipai_store::Store for Failing {
+    fn migrate(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u32>> {
+        self.inner.migrate()
+    }
+    fn write(
+        &self,
+        batch: Vec<qipai_store::Write>,
+    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<()>> {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(async {
+                Err(qipai_store::StoreError::Task("injected failure".into()))
+            });
+        }
+        self.inner.write(batch)
+    }
+    fn next_room_id(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
+        self.inner.next_room_id()
+    }
+    fn max_player_id(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
+        self.inner.max_player_id()
+    }
+    fn last_time(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
+        self.inner.last_time()
+    }
+    fn unfinished(
+        &self,
+    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::RoomLog>>> {
+        self.inner.unfinished()
+    }
+    fn open_sessions(
+        &self,
+    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::SessionRow>>> {
+        self.inner.open_sessions()
+    }
+    fn record(
+        &self,
+        room: u64,
+    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Option<qipai_store::RecordRow>>> {
+        self.inner.record(room)
+    }
+    fn player_games(
+        &self,
+        name: String,
+        offset: u64,
+        limit: u64,
+    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::GameSummary>>> {
+        self.inner.player_games(name, offset, limit)
+    }
+    fn prune(&self, before_ms: i64) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
+        self.inner.prune(before_ms)
+    }
+    fn backup<'a>(
+        &'a self,
+        path: &'a std::path::Path,
+    ) -> qipai_store::BoxFuture<'a, qipai_store::StoreResult<()>> {
+        self.inner.backup(path)
+    }
+}
+
+/// The store fails (after its retries) while a move waits for its commit: the move is
+/// refused with `store_unavailable`, nobody sees it played, the room closes; a restart on
+/// the same file reopens the room as of its last saved move and the game goes on.
+#[tokio::test]
+async fn a_store_failure_refuses_the_action_and_closes_the_room() {
+    use qipai_protocol::{ErrorCode, ServerMsg};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let file = store_file("failing");
+    let failing = Arc::new(AtomicBool::new(false));
+    let store = Failing {
+        inner: qipai_store::open(&file).await.expect("open the store"),
+        failing: Arc::clone(&failing),
+    };
+    let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
+        c.store.url = file.clone()
+    })
+    .await;
+    let mut red = Client::hello(&server, "Red").await;
+    let mut black = Client::hello(&server, "Black").await;
+    let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    black.join(room, Some(1)).await;
+    red.play("b2b4").await;
+
+    failing.store(true, Ordering::SeqCst);
+    let seq = black
+        .xq(qipai_protocol::xiangqi::XiangqiAction::Move {
+            iccs: "a6a5".into(),
+        })
+        .await;
+    let (code, message) = black.error_for(Some(seq)).await;
+    assert_eq!(code, ErrorCode::StoreUnavailable, "{message}");
+    // The room closes for both; Red never saw the move.
+    for c in [&mut black, &mut red] {
+        c.until(|m| matches!(m, ServerMsg::Left { room_id, .. } if *room_id == room))
+            .await;
+    }
+    assert!(
+        !red.log.iter().any(|m| matches!(
+            m,
+            ServerMsg::Event {
+                event: Event::Xiangqi(XiangqiEvent::Moved { iccs, .. }),
+                ..
+            } if iccs == "a6a5"
+        )),
+        "an unsaved move was shown: {:?}",
+        red.log
+    );
+    let mut late = Client::hello(&server, "Late").await;
+    let seq = late.seq();
+    late.send(&qipai_protocol::ClientMsg::Spectate { seq, room_id: room })
+        .await;
+    assert_eq!(late.error_for(Some(seq)).await.0, ErrorCode::NoSuchRoom);
+    server.stop();
+    failing.store(false, Ordering::SeqCst);
+
+    // A restart reopens the room from its log: Red's move is there, Black's is not.
+    let second = with_store(&file).await;
+    let mut red2 = Client::resume(&second, &red.token).await;
+    let mut black2 = Client::resume(&second, &black.token).await;
+    red2.until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+    let after = xq(red2.snapshot().await.1);
+    let moves: Vec<&str> = after.moves.iter().map(|m| m.iccs.as_str()).collect();
+    assert_eq!(moves, ["b2b4"]);
+    black2.play("a6a5").await;
+    red2.play("b4c4").await;
+}

@@ -44,19 +44,35 @@ pub async fn open(config: &Config) -> Result<Option<Persist>, StoreError> {
         return Ok(None);
     }
     let store = qipai_store::open(url).await?;
+    with_store(config, store, WriterConfig::default().retry)
+        .await
+        .map(Some)
+}
+
+/// Runs on `store` (already migrated), its failed transactions tried again after `retry`
+/// (then ×4, five tries): the configured store, or a test's.
+///
+/// # Errors
+/// The store's error when it cannot be read.
+pub async fn with_store(
+    config: &Config,
+    store: Arc<dyn Store>,
+    retry: Duration,
+) -> Result<Persist, StoreError> {
     let (writer, _task) = Writer::spawn(
         Arc::clone(&store),
         WriterConfig {
             window: Duration::from_millis(config.store.group_commit_ms),
+            retry,
             ..WriterConfig::default()
         },
     );
-    Ok(Some(Persist {
+    Ok(Persist {
         clock_base: Millis(store.last_time().await?),
         next_room: store.next_room_id().await?,
         store,
         writer,
-    }))
+    })
 }
 
 /// Reopens every unfinished room and restores the sessions of the people seated in them.

@@ -4,8 +4,9 @@
 //! xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]` movetext,
 //! as the xqbase and ChessDB PGN files write it) with the Chinese notation as comments.
 
+use qipai_games::xiangqi::START_FEN;
 use qipai_games::Emit;
-use qipai_protocol::xiangqi::{EndReason, Side, XiangqiView};
+use qipai_protocol::xiangqi::{EndReason, Side, XiangqiEvent, XiangqiView};
 use qipai_protocol::{Event, RoomId, View};
 use qipai_store::RecordRow;
 
@@ -26,7 +27,13 @@ pub fn build(
         })
         .collect();
     let pgn = match view {
-        View::Xiangqi(v) => Some(xiangqi_pgn(room, &players, v, finished_ms)),
+        View::Xiangqi(v) => {
+            let start = history.iter().find_map(|e| match e {
+                Emit::All(Event::Xiangqi(XiangqiEvent::Started { fen, .. })) => Some(fen.as_str()),
+                _ => None,
+            });
+            Some(xiangqi_pgn(room, &players, v, start, finished_ms))
+        }
         _ => None,
     };
     let body = serde_json::json!({
@@ -48,7 +55,16 @@ pub fn build(
 }
 
 /// PGN with ICCS movetext (`H2-E2`, files A–I from Red's left, ranks 0–9 from Red's side).
-pub fn xiangqi_pgn(room: RoomId, players: &[String], v: &XiangqiView, finished_ms: i64) -> String {
+/// A game from another position than the usual start (`start_fen`) names it in the `FEN`
+/// tag. (Fairy-Stockfish and pyffish number xiangqi ranks 1–10, so `h2e2` is their `h3e3`;
+/// `scripts/check_pgn.py` converts when it reads ours back.)
+pub fn xiangqi_pgn(
+    room: RoomId,
+    players: &[String],
+    v: &XiangqiView,
+    start_fen: Option<&str>,
+    finished_ms: i64,
+) -> String {
     let name = |i: usize| players.get(i).map_or("?", String::as_str).replace('"', "'");
     let result = match &v.result {
         Some(r) if r.reason == EndReason::Aborted => "*",
@@ -60,14 +76,23 @@ pub fn xiangqi_pgn(room: RoomId, players: &[String], v: &XiangqiView, finished_m
         None => "*",
     };
     let mut out = format!(
-        "[Game \"Chinese Chess\"]\n[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n\n",
+        "[Game \"Chinese Chess\"]\n[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n",
         pgn_date(finished_ms),
         name(0),
         name(1),
     );
+    if let Some(fen) = start_fen.filter(|f| *f != START_FEN) {
+        out.push_str(&format!("[FEN \"{fen}\"]\n"));
+    }
+    out.push('\n');
+    // A game from a position with Black to move starts `1... `.
+    let black_first = start_fen.is_some_and(|f| f.split(' ').nth(1) == Some("b"));
     for (i, m) in v.moves.iter().enumerate() {
-        if i % 2 == 0 {
-            out.push_str(&format!("{}. ", i / 2 + 1));
+        let ply = i + usize::from(black_first);
+        if ply % 2 == 0 {
+            out.push_str(&format!("{}. ", ply / 2 + 1));
+        } else if i == 0 {
+            out.push_str("1... ");
         }
         out.push_str(&iccs_dashed(&m.iccs));
         out.push_str(&format!(" {{{}}} ", m.chinese));

@@ -454,7 +454,8 @@ impl<G: OnWire> Room<G> {
         let deserted = self
             .empty_since
             .is_some_and(|t| t + self.timings.empty_grace <= now);
-        lingered || deserted || (empty && (!self.started || self.game.is_over()))
+        let failed = self.journal.as_ref().is_some_and(Journal::failed);
+        failed || lingered || deserted || (empty && (!self.started || self.game.is_over()))
     }
 
     pub(super) fn note_over(&mut self) {

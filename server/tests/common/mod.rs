@@ -65,6 +65,25 @@ impl TestServer {
         TestServer { addr, trigger }
     }
 
+    /// Starts a server on `store` (a test's double behind the `Store` trait), its failed
+    /// transactions tried again after `retry`.
+    pub async fn on_store(
+        store: std::sync::Arc<dyn qipai_store::Store>,
+        retry: Duration,
+        tweak: impl FnOnce(&mut Config),
+    ) -> TestServer {
+        let mut config = Config::defaults().expect("default config");
+        config.server.addr = "127.0.0.1:0".parse().expect("addr");
+        tweak(&mut config);
+        let listener = qipai_server::bind(&config).await.expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let (trigger, shutdown) = shutdown::channel();
+        tokio::spawn(qipai_server::run_with_store(
+            listener, config, shutdown, store, retry,
+        ));
+        TestServer { addr, trigger }
+    }
+
     /// The defaults.
     pub async fn default() -> TestServer {
         TestServer::start(|_| {}).await

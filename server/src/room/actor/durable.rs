@@ -31,6 +31,9 @@ pub struct Journal {
     replay: Option<RoomLog>,
     /// Every event of the game so far, for its record.
     history: Vec<Emit<Event>>,
+    /// The store did not take a write after its retries: the room's state is ahead of its
+    /// log, so the room closes (a restart reopens it as of its log).
+    failed: bool,
 }
 
 /// An accepted action's answer, sent after the commit.
@@ -53,7 +56,13 @@ impl Journal {
             logged_end: false,
             replay: None,
             history: Vec::new(),
+            failed: false,
         }
+    }
+
+    /// Whether a write failed: the room must close.
+    pub fn failed(&self) -> bool {
+        self.failed
     }
 
     /// A journal for a room reopened from `log`.
@@ -305,7 +314,24 @@ impl<G: OnWire> Room<G> {
             None => true,
         };
         if !durable {
-            tracing::error!("the store did not take this room's steps: answering anyway");
+            // No silent loss: nothing unsaved is acknowledged. The game has applied what
+            // the store refused, so the room cannot go on consistently; it closes, and a
+            // restart reopens it from its log, as of its last saved step.
+            tracing::error!(
+                actions = held.len(),
+                "the store did not take this room's steps after its retries: \
+                 the actions are refused with store_unavailable and the room closes"
+            );
+            j.failed = true;
+            for h in held {
+                h.outbox.send(&error(
+                    h.seq,
+                    ErrorCode::StoreUnavailable,
+                    "the store could not save this action: it was not applied and the room \
+                     closes (it reopens as of its last saved action when the server restarts)",
+                ));
+            }
+            return;
         }
         for h in held {
             h.outbox.send(&ServerMsg::Ok { seq: h.seq });
