@@ -359,6 +359,7 @@ export default {
   "err.unknown_table": "No such table in that round.",
   "err.missing_reason": "A correction needs a reason.",
   "err.bad_entry_form": "The entry form has a bad line.",
+  "err.store_unavailable": "The server could not save that action: the table is closing. Try another table.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

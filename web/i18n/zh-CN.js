@@ -358,6 +358,7 @@ export default {
   "err.unknown_table": "该轮没有这张桌子。",
   "err.missing_reason": "裁判更正须写明理由。",
   "err.bad_entry_form": "报名表有一行格式错误。",
+  "err.store_unavailable": "服务器无法保存这步操作，本桌即将关闭，请换一桌。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",
