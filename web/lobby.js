@@ -6,6 +6,9 @@ import { TEXT as DRAUGHTS, DRAUGHTS_TIME_CONTROLS } from "./draughts.js";
 import { t, formatDuration } from "./i18n.js";
 import { errorText } from "./errors.js";
 
+/** Pages of `list_rooms` one refresh reads (the server's page is 50 rooms by default). */
+const LIST_PAGES = 10;
+
 /** The time controls offered: the usual Fischer ones and the rules' presets (第6条); each
  * label is the catalogue's `tc.<value>`. */
 export const TIME_CONTROLS = ["30+10", "10+5", "5+3", "3+2", "40/90,10/15", "30/60,10/10", "40/10,30/5", "30/5", "sd:30"];
@@ -251,9 +254,17 @@ export class Lobby {
 
   async refresh() {
     if (this.ctx.conn.state !== "online") return;
-    let rooms;
+    // The server answers `list_rooms` in pages (PROTOCOL.md §13, `limits.list_rooms_page`):
+    // read on with `after` until there is no `next`, up to LIST_PAGES pages.
+    const rooms = [];
+    let after = null;
     try {
-      rooms = (await this.ctx.conn.request({ type: "list_rooms" })).rooms;
+      for (let page = 0; page < LIST_PAGES; page += 1) {
+        const answer = await this.ctx.conn.request(after === null ? { type: "list_rooms" } : { type: "list_rooms", after });
+        rooms.push(...answer.rooms);
+        after = answer.next ?? null;
+        if (after === null) break;
+      }
     } catch {
       return;
     }
@@ -264,6 +275,7 @@ export class Lobby {
       return;
     }
     for (const room of open) this.tables.append(this.tableRow(room));
+    if (after !== null) this.tables.append(h("p", { class: "muted" }, t("lobby.more_tables", { n: open.length })));
   }
 
   tableRow(room) {

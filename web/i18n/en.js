@@ -84,6 +84,7 @@ export default {
   "lobby.open_tables": "Open tables",
   "lobby.refresh": "Refresh",
   "lobby.no_tables": "No tables yet: start one, or quick play.",
+  "lobby.more_tables": "Showing the first {n} open tables; there are more.",
   "lobby.seat_label": "{seat}: ",
   "lobby.take_title": "take {name}'s seat",
   "lobby.take_seat": "Take this seat",

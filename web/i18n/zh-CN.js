@@ -83,6 +83,7 @@ export default {
   "lobby.open_tables": "正在进行的桌子",
   "lobby.refresh": "刷新",
   "lobby.no_tables": "还没有桌子：开一桌，或快速开始。",
+  "lobby.more_tables": "只显示前 {n} 桌，还有更多。",
   "lobby.seat_label": "{seat}：",
   "lobby.take_title": "接替 {name} 的座位",
   "lobby.take_seat": "接替此座",
