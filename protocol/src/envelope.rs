@@ -31,7 +31,7 @@ pub type Seq = u64;
 /// The registry of games: one line per game. `Name => module { options, action, view,
 /// event }` generates the game's variant in [`GameKind`] (+ `ALL`, `name`), [`RoomOptions`],
 /// [`ClientMsg`] (+ `TYPES`), [`GameAction`], [`View`] and [`Event`], and the conversions
-/// the server and the bots use to stay generic (`From<options> for RoomOptions`,
+/// the server and the bots use to stay generic (`From<options> for RoomOptions`, [`GameOptions`],
 /// `TryFrom<GameAction>` for the action, `From` the view and the event). The wire is the
 /// serde of these enums, exactly as if each were written out by hand.
 macro_rules! games {
@@ -80,15 +80,14 @@ macro_rules! games {
                 }
             }
 
-            impl<'a> TryFrom<&'a RoomOptions> for &'a $Options {
-                type Error = GameKind;
+            impl GameOptions for $Options {
+                const KIND: GameKind = GameKind::$Game;
 
-                /// The options when they are this game's, else the game they are for.
-                fn try_from(options: &'a RoomOptions) -> Result<&'a $Options, GameKind> {
+                fn of(options: &RoomOptions) -> Option<&$Options> {
                     match options {
-                        RoomOptions::$Game(o) => Ok(o),
+                        RoomOptions::$Game(o) => Some(o),
                         #[allow(unreachable_patterns)]
-                        other => Err(other.game()),
+                        _ => None,
                     }
                 }
             }
@@ -255,6 +254,14 @@ macro_rules! games {
             $($Game($Event),)+
         }
     };
+}
+
+/// A game's options type, as [`games!`] registers it.
+pub trait GameOptions: Into<RoomOptions> {
+    /// The game the options are for.
+    const KIND: GameKind;
+    /// The options when `options` are this game's.
+    fn of(options: &RoomOptions) -> Option<&Self>;
 }
 
 games! {
