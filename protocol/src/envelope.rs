@@ -212,14 +212,11 @@ macro_rules! games {
                 }
             }
 
-            /// A game action with its sequence number, or the message back when it is not one.
-            ///
-            /// # Errors
-            /// The message itself when it is not a game action.
-            pub fn into_action(self) -> Result<(Seq, GameAction), ClientMsg> {
+            /// A game action with its sequence number; `None` when the message is not one.
+            pub fn into_action(self) -> Option<(Seq, GameAction)> {
                 match self {
-                    $(ClientMsg::$Game { seq, action } => Ok((seq, GameAction::$Game(action))),)+
-                    other => Err(other),
+                    $(ClientMsg::$Game { seq, action } => Some((seq, GameAction::$Game(action))),)+
+                    _ => None,
                 }
             }
         }

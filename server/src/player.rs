@@ -307,8 +307,8 @@ impl Player {
             }
             // Every other message is a game's action (the `games!` registry's variants).
             action => match action.into_action() {
-                Ok((seq, action)) => self.act(session, seq, action),
-                Err(_) => Err(wire(ErrorCode::WrongGame, "not a game action")),
+                Some((seq, action)) => self.act(session, seq, action),
+                None => Err(wire(ErrorCode::WrongGame, "not a game action")),
             },
         }
     }
