@@ -100,29 +100,14 @@ mod tests {
     /// Each check names its option.
     #[test]
     fn bad_options_are_named() {
-        for (o, name) in [
-            (
-                DraughtsOptions {
-                    king_moves: Some(1001),
-                    ..DraughtsOptions::default()
-                },
-                "king_moves",
-            ),
-            (
-                DraughtsOptions {
-                    start_fen: Some("W:W:B".into()),
-                    ..DraughtsOptions::default()
-                },
-                "start_fen",
-            ),
-            (
-                DraughtsOptions {
-                    bot_think_ms: Some(60_001),
-                    ..DraughtsOptions::default()
-                },
-                "bot_think_ms",
-            ),
-        ] {
+        let cases: [(&str, fn(&mut DraughtsOptions)); 3] = [
+            ("king_moves", |o| o.king_moves = Some(1001)),
+            ("start_fen", |o| o.start_fen = Some("W:W:B".into())),
+            ("bot_think_ms", |o| o.bot_think_ms = Some(60_001)),
+        ];
+        for (name, spoil) in cases {
+            let mut o = DraughtsOptions::default();
+            spoil(&mut o);
             let err = settle(o).unwrap_err();
             assert!(err.0.contains(name), "{err}");
         }

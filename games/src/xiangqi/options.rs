@@ -127,43 +127,20 @@ mod tests {
     /// Each check names its option.
     #[test]
     fn bad_options_are_named() {
-        for (o, name) in [
-            (
-                XiangqiOptions {
-                    natural_limit_moves: Some(1001),
-                    ..XiangqiOptions::default()
-                },
-                "natural_limit_moves",
-            ),
-            (
-                XiangqiOptions {
-                    time_control: Some("soon".into()),
-                    ..XiangqiOptions::default()
-                },
-                "time_control",
-            ),
-            (
-                XiangqiOptions {
-                    start_fen: Some("4k4/9/9/9/9/9/9/9/9/4K4 w".into()),
-                    ..XiangqiOptions::default()
-                },
-                "start_fen",
-            ),
-            (
-                XiangqiOptions {
-                    bot_think_ms: Some(5),
-                    ..XiangqiOptions::default()
-                },
-                "bot_think_ms",
-            ),
-            (
-                XiangqiOptions {
-                    preset: Some("club".into()),
-                    ..XiangqiOptions::default()
-                },
-                "preset",
-            ),
-        ] {
+        let cases: [(&str, fn(&mut XiangqiOptions)); 5] = [
+            ("natural_limit_moves", |o| {
+                o.natural_limit_moves = Some(1001)
+            }),
+            ("time_control", |o| o.time_control = Some("soon".into())),
+            ("start_fen", |o| {
+                o.start_fen = Some("4k4/9/9/9/9/9/9/9/9/4K4 w".into())
+            }),
+            ("bot_think_ms", |o| o.bot_think_ms = Some(5)),
+            ("preset", |o| o.preset = Some("club".into())),
+        ];
+        for (name, spoil) in cases {
+            let mut o = XiangqiOptions::default();
+            spoil(&mut o);
             let err = settle(o).unwrap_err();
             assert!(err.0.contains(name), "{err}");
         }
