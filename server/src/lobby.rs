@@ -9,7 +9,7 @@
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use dashmap::DashMap;
 use qipai_protocol::{
@@ -35,6 +35,8 @@ pub struct Lobby {
     budget: Arc<Budget>,
     /// The store's writer, when there is a store: every room logs itself there.
     writer: OnceLock<qipai_store::writer::Writer>,
+    /// Held while quick play looks for a waiting room and, finding none, opens one.
+    quick_play: Mutex<()>,
 }
 
 /// Who opens a room, for the rooms budget.
@@ -80,6 +82,7 @@ impl Lobby {
         budget: Arc<Budget>,
     ) -> Lobby {
         Lobby {
+            quick_play: Mutex::new(()),
             budget,
             rooms: Arc::new(DashMap::new()),
             next_id: AtomicU64::new(1),
@@ -217,6 +220,28 @@ impl Lobby {
             journal,
         };
         wire::open(parts, &self.config, seed)
+    }
+
+    /// Quick play's rooms: those waiting with these options, or, when none is, a new one.
+    /// Looking and opening happen under one lock, so that two players who quick-play at the
+    /// same moment find each other instead of each waiting alone at a table of their own.
+    ///
+    /// # Errors
+    /// As [`Lobby::waiting`] and [`Lobby::create`].
+    pub fn waiting_or_new(
+        &self,
+        options: &RoomOptions,
+        owner: Owner,
+    ) -> Result<Vec<RoomHandle>, WireError> {
+        let _one_at_a_time = self
+            .quick_play
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let rooms = self.waiting(options)?;
+        if !rooms.is_empty() {
+            return Ok(rooms);
+        }
+        Ok(vec![self.create(options.clone(), false, owner)?])
     }
 
     /// Waiting rooms with the same options (after defaults are filled in) and a free seat,

@@ -356,24 +356,30 @@ impl Player {
                 ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
             )
         };
+        // A new room is listed at once, so other quick players may fill it before its
+        // creator sits down (seen under load): then look again.
         let mut attempt = 1;
         loop {
-            for room in self.shared.lobby.waiting(&options)? {
+            let rooms = self
+                .shared
+                .lobby
+                .waiting_or_new(&options, self.owner(session))?;
+            let mut last = None;
+            for room in rooms {
                 match self.enter(session, room, None, seq).await {
-                    Err(e) if taken(&e) => continue,
+                    Err(e) if taken(&e) => last = Some(e),
                     other => return other,
                 }
             }
-            // A new room is listed at once, so other quick players may fill it before
-            // its creator sits down (seen under load): then look again.
-            let room = self
-                .shared
-                .lobby
-                .create(options.clone(), false, self.owner(session))?;
-            match self.enter(session, room, None, seq).await {
-                Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
-                other => return other,
+            if attempt >= QUICK_PLAY_ATTEMPTS {
+                return Err(last.unwrap_or_else(|| {
+                    wire(
+                        ErrorCode::RoomFull,
+                        "every table filled before you sat down",
+                    )
+                }));
             }
+            attempt += 1;
         }
     }
 

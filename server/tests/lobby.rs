@@ -8,6 +8,34 @@ use qipai_protocol::xiangqi::{XiangqiEvent, XiangqiOptions};
 use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomOptions, RoomStatus, ServerMsg};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+/// Two players who quick-play at the very same moment meet at one table, every time: the
+/// lobby looks for a waiting room and opens one under one lock (before, each could find none
+/// and open a table of its own, and both waited alone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_quick_plays_meet_at_one_table() {
+    let server = TestServer::default().await;
+    let quick = ClientMsg::QuickPlay {
+        seq: 1,
+        options: RoomOptions::Xiangqi(XiangqiOptions::default()),
+    };
+    for round in 0..20 {
+        // Each pair from its own address: rooms stay open a while after a pair leaves, and
+        // one address may hold only a few.
+        let ip = format!("127.0.2.{}", round + 1);
+        let a = Client::connect_from(&server, &ip).await.unwrap();
+        let mut a = a.say_hello(&format!("A{round}")).await;
+        let b = Client::connect_from(&server, &ip).await.unwrap();
+        let mut b = b.say_hello(&format!("B{round}")).await;
+        tokio::join!(a.send(&quick), b.send(&quick));
+        let joined = |m: ServerMsg| match m {
+            ServerMsg::Joined { room_id, .. } => room_id,
+            other => panic!("{other:?}"),
+        };
+        let (ma, mb) = tokio::join!(a.recv(), b.recv());
+        assert_eq!(joined(ma), joined(mb), "round {round}: two tables");
+    }
+}
+
 /// Two quick-players asking for the same game meet at one table; a third with another time
 /// control gets a table of their own.
 #[tokio::test]
