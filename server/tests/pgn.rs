@@ -89,7 +89,14 @@ async fn finished_games_pgn_replays_in_pyffish() {
         .join(format!("qipai_pgn_{}_{nanos}.db", std::process::id()))
         .display()
         .to_string();
-    let server = TestServer::start(move |c| c.store.url = file).await;
+    let server = TestServer::start(move |c| {
+        c.store.url = file;
+        // Red asks for a snapshot before every ply and plays as fast as the server answers:
+        // more than a person's rate limit (a dropped move would never be answered).
+        c.server.rate_per_sec = 10_000;
+        c.server.rate_burst = 10_000;
+    })
+    .await;
     let endgame = XiangqiOptions {
         // Black to move, a rook and horse against advisors: the FEN tag carries it.
         start_fen: Some("3ak4/4a4/9/9/9/9/9/4B4/3N5/3RK4 b - - 0 1".into()),
