@@ -373,14 +373,17 @@ impl Client {
         }
     }
 
-    /// Asks for a snapshot and returns its view.
-    pub async fn snapshot(&mut self) -> (u64, View) {
+    /// Asks for a snapshot and returns the whole `snapshot` message.
+    pub async fn snapshot_msg(&mut self) -> ServerMsg {
         let seq = self.seq();
         self.send(&ClientMsg::Snapshot { seq }).await;
-        match self
-            .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        self.until(|m| matches!(m, ServerMsg::Snapshot { .. }))
             .await
-        {
+    }
+
+    /// Asks for a snapshot and returns its view.
+    pub async fn snapshot(&mut self) -> (u64, View) {
+        match self.snapshot_msg().await {
             ServerMsg::Snapshot {
                 event_seq, view, ..
             } => (event_seq, view),
