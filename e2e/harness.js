@@ -118,8 +118,14 @@ export function launch() {
 /** `type: "snapshot"` as MessagePack writes it: the key, then the value as a fixstr. */
 const SNAPSHOT_TYPE = Buffer.concat([Buffer.from([0xa4]), Buffer.from("type"), Buffer.from([0xa8]), Buffer.from("snapshot")]);
 
-export async function personPage(browser, { viewport = { width: 1280, height: 860 }, isMobile = false } = {}) {
-  const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, deviceScaleFactor: 1 });
+/**
+ * `lang` ("en" by default, as the older tests read English) is kept in the page's
+ * localStorage before it loads; `lang: null` leaves the choice to the browser's language,
+ * `locale` (e.g. "zh-CN": Chromium's navigator.languages and Accept-Language).
+ */
+export async function personPage(browser, { viewport = { width: 1280, height: 860 }, isMobile = false, lang = "en", locale = undefined } = {}) {
+  const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, deviceScaleFactor: 1, locale });
+  if (lang) await context.addInitScript((l) => { if (!localStorage.getItem("qipai.lang")) localStorage.setItem("qipai.lang", l); }, lang);
   const page = await context.newPage();
   page.errors = [];
   page.on("console", (msg) => {

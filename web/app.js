@@ -9,6 +9,8 @@ import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
 import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
 import { DraughtsTable, applyEvent as applyDraughts } from "./draughts.js";
 import { h, clear } from "./dom.js";
+import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 /**
  * The games this page can show, keyed by the wire's game kind: the one place a game is
@@ -24,10 +26,16 @@ const GAMES = {
 class UnsupportedTable {
   constructor(root, { room, leave }) {
     this.root = root;
-    clear(root);
-    root.append(h("div", { class: "panel", id: "unsupported" },
-      h("p", {}, `This page cannot show ${room.game} tables yet.`),
-      h("button", { id: "btn-leave-unsupported", onclick: () => leave() }, "Leave")));
+    this.room = room;
+    this.leave = leave;
+    this.build();
+  }
+
+  build() {
+    clear(this.root);
+    this.root.append(h("div", { class: "panel", id: "unsupported" },
+      h("p", {}, t("table.unsupported", { game: this.room.game })),
+      h("button", { id: "btn-leave-unsupported", onclick: () => this.leave() }, t("table.leave"))));
   }
 
   render() {}
@@ -59,25 +67,18 @@ function show(name) {
   else lobby?.hide();
 }
 
-const STATE_TEXT = {
-  connecting: "Connecting…",
-  online: "Online",
-  offline: "Offline — reconnecting…",
-  stopped: "Paused",
-};
-
 function showConnection(state) {
   const pill = $("conn-state");
   pill.dataset.state = state;
-  pill.textContent = STATE_TEXT[state] ?? state;
+  pill.textContent = t(`conn.${state}`);
   const bar = $("offline");
   clear(bar);
   if (state === "offline") {
-    bar.append(h("span", {}, "The connection to the server is lost. Trying again…"),
-      h("button", { class: "small", onclick: () => conn.retryNow() }, "Retry now"));
+    bar.append(h("span", {}, t("conn.lost")),
+      h("button", { class: "small", onclick: () => conn.retryNow() }, t("conn.retry")));
   } else if (state === "stopped") {
-    bar.append(h("span", {}, "You are playing in another tab or window."),
-      h("button", { class: "small", id: "btn-play-here", onclick: () => conn.reconnect() }, "Play here"));
+    bar.append(h("span", {}, t("conn.elsewhere")),
+      h("button", { class: "small", id: "btn-play-here", onclick: () => conn.reconnect() }, t("conn.play_here")));
   }
   bar.hidden = !bar.firstChild;
   document.body.classList.toggle("is-offline", state !== "online");
@@ -107,7 +108,7 @@ async function leave() {
   try {
     await conn.request({ type: "leave" });
   } catch (err) {
-    if (err.code !== "room_closed") toast(err.message);
+    if (err.code !== "room_closed") toast(errorText(err));
   }
   // Whatever the answer, this page is done with the room.
   room.clear();
@@ -135,9 +136,9 @@ function start(name) {
   conn.onMessage = (msg) => {
     if (room.handle(msg)) return;
     if (msg.type === "error") {
-      if (msg.code !== "bad_resume_token") toast(msg.message);
+      if (msg.code !== "bad_resume_token") toast(errorText(msg));
     } else if (msg.type === "shutdown") {
-      toast("The server is restarting; the page will reconnect.", "info");
+      toast(t("conn.shutdown"), "info");
     }
   };
   showConnection("connecting");
@@ -166,10 +167,23 @@ $("name-form").addEventListener("submit", (e) => {
 
 $("change-name").addEventListener("click", () => {
   if (room && room.roomId != null) {
-    toast("Leave the table before changing your name.", "info");
+    toast(t("header.leave_first"), "info");
     return;
   }
   askName();
+});
+
+// The language: the switch in the header, kept in localStorage; switching redraws.
+applyStatic();
+$("lang").value = language();
+$("lang").addEventListener("change", (e) => setLanguage(e.target.value));
+onLanguageChange(() => {
+  $("lang").value = language();
+  if (!conn) return;
+  showConnection(conn.state);
+  lobby?.build();
+  if (lobby && !screens.lobby.hidden) lobby.refresh();
+  table?.build();
 });
 
 const name = storedName();

@@ -3,10 +3,11 @@
 // trump suit; each other suit is a type of its own. Used to sort and group the hand (the bids
 // the page offers are the ones the server sends, the view's `legal_bids`).
 
+import { t } from "./i18n.js";
+
 export const RANKS = "23456789TJQKA";
 export const SUITS = ["s", "h", "c", "d"];
 export const SUIT_SYMBOLS = { s: "♠", h: "♥", c: "♣", d: "♦" };
-export const SUIT_NAMES = { s: "spades", h: "hearts", c: "clubs", d: "diamonds" };
 const RANK_NAMES = { T: "10" };
 
 /** { rank, suit } of a card; jokers have rank "SJ"/"BJ" and suit null. */
@@ -15,10 +16,10 @@ export function parseCard(card) {
   return { rank: card[0], suit: card[1] };
 }
 
-/** How the card is written for people: "10♥", "A♠", "小王", "大王". */
+/** How the card is written for people: "10♥", "A♠", "小王", "大王" (in either language). */
 export function cardLabel(card) {
-  if (card === "BJ") return "大王";
-  if (card === "SJ") return "小王";
+  if (card === "BJ") return t("card.big_joker");
+  if (card === "SJ") return t("card.small_joker");
   const { rank, suit } = parseCard(card);
   return `${RANK_NAMES[rank] ?? rank}${SUIT_SYMBOLS[suit]}`;
 }
@@ -66,6 +67,6 @@ export function groupHand(cards, trump, level) {
 
 /** A team level (2–14, past A above) as people write it. */
 export function levelName(level) {
-  if (level > 14) return "past A";
+  if (level > 14) return t("level.past_a");
   return { 10: "10", 11: "J", 12: "Q", 13: "K", 14: "A" }[level] ?? String(level);
 }

@@ -1,5 +1,7 @@
 // Small helpers for building the page without a framework.
 
+import { t } from "./i18n.js";
+
 /**
  * An element: `h("button", { class: "x", onclick: f }, "text", child)`. Attributes whose
  * name starts with "on" become listeners; `false`/`null` attributes are left out.
@@ -26,5 +28,5 @@ export function clear(el) {
 
 /** The mark of a seat one of the server's bots holds, in the lobby and at the table. */
 export function botBadge() {
-  return h("span", { class: "badge bot", title: "one of the server's bots" }, "机 bot");
+  return h("span", { class: "badge bot", title: t("seat.bot_title") }, t("seat.bot"));
 }

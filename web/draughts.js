@@ -8,91 +8,74 @@
 
 import { h, clear } from "./dom.js";
 import { DuelTable, svgEl, svgText } from "./duel.js";
+import { t, has } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 /**
- * Every string a person reads on the draughts table and in its lobby form, in one place
- * (the Chinese in the comments), so that it moves into the message catalogues in one step.
+ * Every string a person reads on the draughts table and in its lobby form: the catalogue's
+ * `dr.*` keys (web/i18n/), read through these getters in the current language (issue 18).
  */
 export const TEXT = {
-  game: "Draughts", // 国际跳棋
-  gameZh: "国际跳棋",
-  white: "White", // 白方
-  black: "Black", // 黑方
-  whiteLabel: "白 White",
-  blackLabel: "黑 Black",
-  moves: "Moves", // 着法
-  emptySeat: "(empty seat)", // 空座
-  connected: "connected", // 在线
-  disconnected: "disconnected", // 离线
-  waiting: "Waiting for an opponent to sit down…", // 等待对手入座…
-  gameOver: "Game over.", // 对局结束。
-  yourMove: "Your move.", // 轮到你走。
-  yourCapture: "Your move — a capture is compulsory.", // 轮到你走——必须吃子。
-  toMove: (side) => `${side} to move.`, // …走棋。
-  firstMoveWithin: (s) => `First move within ${s} s.`, // 请在 … 秒内走第一步。
-  roomLabel: (id, tc) => `Draughts · table ${id} · ${tc}`, // 国际跳棋 · 第…桌
-  youPlay: (side) => ` · you play ${side}`, // 你执…
-  watching: " · watching", // 观战
-  youWon: "You won!", // 你赢了！
-  youLost: "You lost.", // 你输了。
-  draw: "Draw", // 和棋
-  aborted: "Game aborted before both sides had moved: no result.", // 对局取消，无结果。
-  drawBy: (why) => `Draw by ${why}.`, // 因…和棋。
-  winsBy: (side, why) => `${side} wins by ${why}.`, // …因…获胜。
-  backToLobby: "Back to the lobby", // 返回大厅
-  offersDraw: (side) => `${side} offers a draw.`, // …提和。
-  acceptDraw: "Accept draw", // 同意和棋
-  decline: "Decline", // 拒绝
-  drawOffered: "Draw offered…", // 已提和…
-  offerDraw: "Offer draw", // 提和
-  resign: "Resign", // 认输
-  reallyResign: "Really resign?", // 确定认输？
-  leave: "Leave", // 离开
-  leaveAndLose: "Leave and lose?", // 离开并判负？
-  leaveTable: "Leave table", // 离开棋桌
-  flip: "Flip board", // 翻转棋盘
-  stopWatching: "Stop watching", // 停止观战
-  chooseCapture: "Choose the capture:", // 选择吃法：
-  mustCapture: (n) => `Capture compulsory: ${n} piece${n === 1 ? "" : "s"} to take.`, // 必须吃子：吃…子。
-  refused: (code, message) => `Refused (${code}): ${message}`, // 被拒绝（…）：…
-  reasons: {
-    no_legal_move: "no legal move", // 无子可走
-    repetition: "threefold repetition", // 三次重复
-    king_moves: "25 king moves without a capture", // 25 步只动王棋
-    sixteen_moves: "the 16-move rule", // 16 步规则
-    five_moves: "the 5-move rule", // 5 步规则
-    resignation: "resignation", // 认输
-    time_forfeit: "time", // 超时
-    agreement: "agreement", // 协议和棋
-    abandoned: "abandonment", // 弃局
-    aborted: "abort", // 取消
-  },
-  // The lobby's draughts form (web/lobby.js).
-  lobbyTitle: "国际跳棋 Draughts",
-  lobbyBlurb: "International draughts on a 10×10 board: captures are compulsory, the most pieces.", // 10×10 国际跳棋：必须吃子，吃最多的。
-  timeControl: "Time control ", // 用时
-  quickPlay: "Quick play", // 快速开始
-  newTable: "New draughts table", // 新建国际跳棋棋桌
-  yourSide: "Your side ", // 你执
-  whiteFirst: "White (moves first)", // 白方（先走）
-  playTheBot: " Play the bot (no need to wait for a person)", // 与机器人对弈
-  botStrength: "Bot strength ", // 机器人强度
-  moreRules: "More rules", // 更多规则
-  startFen: "Start position (FEN) ", // 开局局面（FEN）
-  startFenPlaceholder: "the usual start", // 标准开局
-  createTable: "Create table", // 建桌
-  playBotButton: "Play the bot", // 与机器人对弈
-  customStart: "custom start", // 自定义开局
+  get game() { return t("dr.game"); },
+  get gameZh() { return t("dr.gameZh"); },
+  get white() { return t("dr.white"); },
+  get black() { return t("dr.black"); },
+  get whiteLabel() { return t("dr.whiteLabel"); },
+  get blackLabel() { return t("dr.blackLabel"); },
+  get moves() { return t("dr.moves"); },
+  get emptySeat() { return t("dr.emptySeat"); },
+  get connected() { return t("dr.connected"); },
+  get disconnected() { return t("dr.disconnected"); },
+  get waiting() { return t("dr.waiting"); },
+  get gameOver() { return t("dr.gameOver"); },
+  get yourMove() { return t("dr.yourMove"); },
+  get yourCapture() { return t("dr.yourCapture"); },
+  get watching() { return t("dr.watching"); },
+  get youWon() { return t("dr.youWon"); },
+  get youLost() { return t("dr.youLost"); },
+  get draw() { return t("dr.draw"); },
+  get aborted() { return t("dr.aborted"); },
+  get backToLobby() { return t("dr.backToLobby"); },
+  get acceptDraw() { return t("dr.acceptDraw"); },
+  get decline() { return t("dr.decline"); },
+  get drawOffered() { return t("dr.drawOffered"); },
+  get offerDraw() { return t("dr.offerDraw"); },
+  get resign() { return t("dr.resign"); },
+  get reallyResign() { return t("dr.reallyResign"); },
+  get leave() { return t("dr.leave"); },
+  get leaveAndLose() { return t("dr.leaveAndLose"); },
+  get leaveTable() { return t("dr.leaveTable"); },
+  get flip() { return t("dr.flip"); },
+  get stopWatching() { return t("dr.stopWatching"); },
+  get chooseCapture() { return t("dr.chooseCapture"); },
+  get lobbyTitle() { return t("dr.lobbyTitle"); },
+  get lobbyBlurb() { return t("dr.lobbyBlurb"); },
+  get timeControl() { return t("dr.timeControl"); },
+  get quickPlay() { return t("dr.quickPlay"); },
+  get newTable() { return t("dr.newTable"); },
+  get yourSide() { return t("dr.yourSide"); },
+  get whiteFirst() { return t("dr.whiteFirst"); },
+  get playTheBot() { return t("dr.playTheBot"); },
+  get botStrength() { return t("dr.botStrength"); },
+  get moreRules() { return t("dr.moreRules"); },
+  get startFen() { return t("dr.startFen"); },
+  get startFenPlaceholder() { return t("dr.startFenPlaceholder"); },
+  get createTable() { return t("dr.createTable"); },
+  get playBotButton() { return t("dr.playBotButton"); },
+  get customStart() { return t("dr.customStart"); },
+  toMove: (side) => t("dr.toMove", { side }),
+  firstMoveWithin: (s) => t("dr.firstMoveWithin", { s }),
+  roomLabel: (id, tc) => t("dr.roomLabel", { id: String(id), tc }),
+  youPlay: (side) => t("dr.youPlay", { side }),
+  drawBy: (why) => t("dr.drawBy", { why }),
+  winsBy: (side, why) => t("dr.winsBy", { side, why }),
+  offersDraw: (side) => t("dr.offersDraw", { side }),
+  mustCapture: (n) => t("dr.mustCapture", { count: n }),
+  reasons: new Proxy({}, { get: (_, reason) => (typeof reason === "string" && has(`dr.reason.${reason}`) ? t(`dr.reason.${reason}`) : undefined) }),
 };
 
-/** The time controls offered for draughts: Fischer ones and sudden death. */
-export const DRAUGHTS_TIME_CONTROLS = [
-  ["30+10", "30 min + 10 s a move"], // 30 分钟 + 每步 10 秒
-  ["10+5", "10 min + 5 s a move"],
-  ["5+3", "5 min + 3 s a move"],
-  ["3+2", "3 min + 2 s a move"],
-  ["sd:30", "30 min for the whole game"], // 包干 30 分钟
-];
+/** The time controls offered for draughts: Fischer ones and sudden death (labels `dr.tc.*`). */
+export const DRAUGHTS_TIME_CONTROLS = ["30+10", "10+5", "5+3", "3+2", "sd:30"];
 
 const CELL = 100;
 const MARGIN = 50;
@@ -443,7 +426,7 @@ export class DraughtsTable extends DuelTable {
     } catch (err) {
       this.pending = false;
       this.refusal = { code: err.code, message: err.message, notation };
-      this.ctx.toast(err.message);
+      this.ctx.toast(errorText(err));
       this.render();
     }
   }
@@ -471,7 +454,7 @@ export class DraughtsTable extends DuelTable {
 
     // The server's last refusal, with its stable code, until the next move.
     this.notice.hidden = !this.refusal;
-    this.notice.textContent = this.refusal ? TEXT.refused(this.refusal.code, this.refusal.message) : "";
+    this.notice.textContent = this.refusal ? errorText(this.refusal) : "";
     if (this.refusal) this.notice.dataset.code = this.refusal.code;
 
     this.renderBanner({

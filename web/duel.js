@@ -4,6 +4,7 @@
 // actions, and small SVG helpers. Each table keeps its own board, input and words.
 
 import { h, clear, botBadge } from "./dom.js";
+import { errorText } from "./errors.js";
 
 export const SVG = "http://www.w3.org/2000/svg";
 
@@ -90,7 +91,7 @@ export class DuelTable {
     this.clockBottom = clockBox();
     this.status = h("div", { class: "status", id: status, "aria-live": "polite" });
     this.banner = h("div", { class: "banner hidden", id: "result" });
-    this.moveList = h("ol", { class: `moves ${moves}`.trim(), id: "moves" });
+    this.moveList = h("ol", { class: `moves ${moves}`.trim(), id: "moves", "aria-labelledby": "moves-title" });
     this.actions = h("div", { class: "actions" });
     this.roomLabel = h("div", { class: "room-label" });
 
@@ -105,7 +106,7 @@ export class DuelTable {
           this.status,
           ...extra,
           this.actions,
-          h("h3", {}, movesTitle),
+          h("h3", { id: "moves-title" }, movesTitle),
           this.moveList)));
     this.drawnBottom = null;
     this.render();
@@ -131,6 +132,7 @@ export class DuelTable {
       box.dot.hidden = Boolean(seat?.bot);
       box.bot.hidden = !seat?.bot;
       box.label.textContent = words.label(side);
+      if (words.clockOf) box.time.setAttribute("aria-label", words.clockOf(side));
     }
   }
 
@@ -169,7 +171,7 @@ export class DuelTable {
       const them = me === this.sides[0] ? this.sides[1] : this.sides[0];
       if (v.draw_offer === them) {
         this.actions.append(
-          h("div", { class: "offer" }, words.offersDraw(them)),
+          h("div", { class: "offer", role: "status" }, words.offersDraw(them)),
           h("button", { id: "btn-accept-draw", onclick: () => this.act("accept_draw") }, words.acceptDraw),
           h("button", { id: "btn-decline-draw", onclick: () => this.act("decline_draw") }, words.decline));
       } else if (v.draw_offer === me) {
@@ -230,7 +232,7 @@ export class DuelTable {
     try {
       await this.ctx.conn.request({ type: this.game, action: { type } });
     } catch (err) {
-      this.ctx.toast(err.message);
+      this.ctx.toast(errorText(err));
     }
   }
 

@@ -3,19 +3,15 @@
 
 import { h, clear, botBadge } from "./dom.js";
 import { TEXT as DRAUGHTS, DRAUGHTS_TIME_CONTROLS } from "./draughts.js";
+import { t, formatDuration } from "./i18n.js";
+import { errorText } from "./errors.js";
 
-/** The time controls offered: the usual Fischer ones and the rules' presets (第6条). */
-export const TIME_CONTROLS = [
-  ["30+10", "30 min + 10 s a move"],
-  ["10+5", "10 min + 5 s a move"],
-  ["5+3", "5 min + 3 s a move"],
-  ["3+2", "3 min + 2 s a move"],
-  ["40/90,10/15", "6.1 · 40 moves in 90 min, then 10 per 15 min"],
-  ["30/60,10/10", "6.2 · 30 moves in 60 min, then 10 per 10 min"],
-  ["40/10,30/5", "6.3 · rapid: 40 moves in 10 min, then 30 per 5 min"],
-  ["30/5", "6.4 · rapid: 30 moves in 5 min, repeating"],
-  ["sd:30", "6.5 · 包干: 30 min for the whole game"],
-];
+/** Pages of `list_rooms` one refresh reads (the server's page is 50 rooms by default). */
+const LIST_PAGES = 10;
+
+/** The time controls offered: the usual Fischer ones and the rules' presets (第6条); each
+ * label is the catalogue's `tc.<value>`. */
+export const TIME_CONTROLS = ["30+10", "10+5", "5+3", "3+2", "40/90,10/15", "30/60,10/10", "40/10,30/5", "30/5", "sd:30"];
 
 const REFRESH_MS = 3000;
 
@@ -23,20 +19,18 @@ const REFRESH_MS = 3000;
  * The named presets the server knows (`preset` in a room's options): every option left out
  * is filled from the rules' competition settings (xiangqi 五(二)2, Tuolaji 五(一)3).
  */
-export const PRESETS = {
-  competition: "比赛 Competition",
-};
+export const PRESETS = ["competition"];
 
 /** What a table's preset is called in the lobby, or null for a table without one. */
 export function presetName(preset) {
-  return preset ? PRESETS[preset] ?? preset : null;
+  return preset ? (PRESETS.includes(preset) ? t(`preset.${preset}`) : preset) : null;
 }
 
 /** The xiangqi bot's strength: how long it thinks per move (`bot_think_ms`). */
 export const BOT_STRENGTHS = [
-  ["50", "Easy"],
-  ["300", "Medium"],
-  ["1500", "Strong"],
+  ["50", "easy"],
+  ["300", "medium"],
+  ["1500", "strong"],
 ];
 
 /** A seat's name with a mark when it is one of the server's bots. */
@@ -45,9 +39,9 @@ export function seatLabel(seat) {
     seat.bot ? botBadge() : h("span", { class: `dot ${seat.connected ? "on" : "off"}` }), seat.name);
 }
 
-function timeControlSelect(id, controls = TIME_CONTROLS) {
+function timeControlSelect(id, controls = TIME_CONTROLS, keys = "tc") {
   return h("select", { id, name: "time_control" },
-    controls.map(([value, label]) => h("option", { value }, label)));
+    controls.map((value) => h("option", { value }, t(`${keys}.${value}`))));
 }
 
 /**
@@ -56,7 +50,7 @@ function timeControlSelect(id, controls = TIME_CONTROLS) {
  */
 function botChoice(botsId, strengthId, button, createLabel, botLabel) {
   const strength = h("select", { id: strengthId, disabled: true },
-    BOT_STRENGTHS.map(([value, label]) => h("option", { value, selected: value === "300" }, label)));
+    BOT_STRENGTHS.map(([value, key]) => h("option", { value, selected: value === "300" }, t(`bot.${key}_option`))));
   const bots = h("input", { id: botsId, type: "checkbox",
     onchange: () => {
       strength.disabled = !bots.checked;
@@ -77,23 +71,21 @@ function createRequest(options, fen, seat, { bots, strength }) {
 }
 
 /** Each game's name in the list of tables, by the wire's game kind. */
-const GAME_NAMES = { xiangqi: "象棋", tuolaji: "拖拉机", draughts: DRAUGHTS.gameZh };
+const GAME_NAMES = ["xiangqi", "tuolaji", "draughts"];
 
 /** The names of a two-seat game's seats (seat 0 first). */
 const SIDE_NAMES = {
-  xiangqi: [["Red", "red"], ["Black", "black"]],
-  draughts: [[DRAUGHTS.white, "white"], [DRAUGHTS.black, "black"]],
+  xiangqi: [["side.red", "red"], ["side.black", "black"]],
+  draughts: [["dr.white", "white"], ["dr.black", "black"]],
 };
 
 /** The strength shown for a table's `bot_think_ms`: its BOT_STRENGTHS name, else the time. */
 export function strengthName(ms) {
-  if (ms == null) return "default";
-  let name = `${ms} ms a move`;
-  for (const [value, label] of BOT_STRENGTHS) if (ms === Number(value)) name = label.toLowerCase();
-  return name;
+  if (ms == null) return t("bot.default");
+  for (const [value, key] of BOT_STRENGTHS) if (ms === Number(value)) return t(`bot.${key}`);
+  return t("bot.ms_a_move", { ms });
 }
 
-const STATUS = { waiting: "waiting", playing: "playing", over: "finished" };
 
 export class Lobby {
   /** @param ctx { conn, toast(text), name, changeName() } */
@@ -106,33 +98,33 @@ export class Lobby {
 
   build() {
     clear(this.root);
-    this.tables = h("div", { class: "tables", id: "tables" }, h("p", { class: "muted" }, "Loading tables…"));
+    this.tables = h("div", { class: "tables", id: "tables", "aria-live": "polite" }, h("p", { class: "muted" }, t("lobby.loading")));
     const quickTc = timeControlSelect("quick-tc");
     const quick = h("form", { class: "panel quick", id: "quick-play", onsubmit: (e) => {
       e.preventDefault();
       this.enter({ type: "quick_play", options: { game: "xiangqi", time_control: quickTc.value } });
     } },
-      h("h2", {}, "象棋 Xiangqi"),
-      h("p", { class: "muted" }, "Meet the next player who wants the same clock."),
-      h("label", {}, "Time control ", quickTc),
-      h("button", { type: "submit", class: "primary", id: "btn-quick-xiangqi" }, "Quick play"),
+      h("h2", {}, t("lobby.xiangqi")),
+      h("p", { class: "muted" }, t("lobby.xiangqi_explain")),
+      h("label", {}, t("lobby.time_control"), " ", quickTc),
+      h("button", { type: "submit", class: "primary", id: "btn-quick-xiangqi" }, t("lobby.quick_play")),
       h("button", { type: "button", id: "btn-quick-xiangqi-competition",
-        title: "30 min + 10 s a move, draw after 40 moves without a capture (checks not counted), flag fall loses",
+        title: t("lobby.xiangqi_competition_title"),
         onclick: () => this.enter({ type: "quick_play", options: { game: "xiangqi", preset: "competition" } }) },
-      "Quick play: competition rules"));
+      t("lobby.quick_competition")));
 
     const tc = timeControlSelect("create-tc");
     const seat = h("select", { id: "create-seat" },
-      h("option", { value: "0" }, "Red (moves first)"), h("option", { value: "1" }, "Black"));
+      h("option", { value: "0" }, t("lobby.side_red")), h("option", { value: "1" }, t("lobby.side_black")));
     const limit = h("input", { id: "create-limit", type: "number", min: 1, max: 1000, value: 60 });
     const checks = h("input", { id: "create-checks", type: "checkbox", checked: true });
     const competition = h("input", { id: "create-competition", type: "checkbox",
       onchange: () => {
         for (const input of [tc, limit, checks]) input.disabled = competition.checked;
       } });
-    const fen = h("input", { id: "create-fen", type: "text", placeholder: "the usual start", spellcheck: "false" });
-    const createButton = h("button", { type: "submit", id: "btn-create" }, "Create table");
-    const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, "Create table", "Play the bot");
+    const fen = h("input", { id: "create-fen", type: "text", placeholder: t("lobby.fen_placeholder"), spellcheck: "false" });
+    const createButton = h("button", { type: "submit", id: "btn-create" }, t("lobby.create_table"));
+    const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, t("lobby.create_table"), t("lobby.play_bot"));
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
       e.preventDefault();
       // The competition preset fills the clock and the natural limit itself (五(二)2).
@@ -144,45 +136,44 @@ export class Lobby {
       };
       this.enter(createRequest(options, fen, seat, { bots, strength }));
     } },
-      h("h2", {}, "New xiangqi table"),
-      h("label", { class: "check" }, competition,
-        " Competition rules (30 min + 10 s, draw after 40 moves without a capture, checks not counted)"),
-      h("label", {}, "Time control ", tc),
-      h("label", {}, "Your side ", seat),
-      h("label", { class: "check" }, bots, " Play the bot (no need to wait for a person)"),
-      h("label", {}, "Bot strength ", strength),
+      h("h2", {}, t("lobby.new_xiangqi")),
+      h("label", { class: "check" }, competition, " ", t("lobby.competition_rules")),
+      h("label", {}, t("lobby.time_control"), " ", tc),
+      h("label", {}, t("lobby.your_side"), " ", seat),
+      h("label", { class: "check" }, bots, " ", t("lobby.play_bot_check")),
+      h("label", {}, t("lobby.bot_strength"), " ", strength),
       h("details", {},
-        h("summary", {}, "More rules"),
-        h("label", {}, "Draw after ", limit, " moves without a capture"),
-        h("label", { class: "check" }, checks, " checks count toward that limit"),
-        h("label", {}, "Start position (FEN) ", fen)),
+        h("summary", {}, t("lobby.more_rules")),
+        h("label", {}, t("lobby.natural_limit_before"), " ", limit, " ", t("lobby.natural_limit_after")),
+        h("label", { class: "check" }, checks, " ", t("lobby.checks_count")),
+        h("label", {}, t("lobby.start_fen"), " ", fen)),
       createButton);
 
-    const tlSeat = h("select", { id: "tl-create-seat" }, [0, 1, 2, 3].map((i) => h("option", { value: i }, `Seat ${i + 1}`)));
+    const tlSeat = h("select", { id: "tl-create-seat" }, [0, 1, 2, 3].map((i) => h("option", { value: i }, t("tl.seat", { n: i + 1 }))));
     const tlTurn = h("select", { id: "tl-turn" },
-      [["15000", "15 s"], ["30000", "30 s"], ["60000", "60 s"]].map(([v, l]) => h("option", { value: v, selected: v === "30000" }, l)));
+      ["15000", "30000", "60000"].map((v) => h("option", { value: v, selected: v === "30000" }, formatDuration(Number(v)))));
     const tlPenalty = h("input", { id: "tl-penalty", type: "number", min: 0, max: 300, step: 5, value: 20 });
     const tlRound = h("input", { id: "tl-round", type: "number", min: 0, max: 600, value: 0 });
     const tlBots = h("input", { id: "tl-bots", type: "checkbox" });
     const tuolaji = h("form", { class: "panel quick", id: "tuolaji-play", onsubmit: (e) => e.preventDefault() },
-      h("h2", {}, "拖拉机 Tuolaji"),
-      h("p", { class: "muted" }, "Three decks, four players in two teams."),
+      h("h2", {}, t("lobby.tuolaji")),
+      h("p", { class: "muted" }, t("lobby.tuolaji_explain")),
       h("button", { type: "button", class: "primary", id: "btn-quick-tuolaji",
-        onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, "Quick play"),
+        onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, t("lobby.quick_play")),
       h("button", { type: "button", id: "btn-tuolaji-bots",
         onclick: () => this.enter({ type: "create_room", options: { game: "tuolaji" }, bots: true }) },
-      "Play with three bots"),
+      t("lobby.three_bots")),
       h("button", { type: "button", id: "btn-tuolaji-competition",
-        title: "a 90-minute round, the last hand called at 75 minutes",
+        title: t("lobby.tuolaji_competition_title"),
         onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji", preset: "competition" } }) },
-      "Quick play: competition rules"),
+      t("lobby.quick_competition")),
       h("details", {},
-        h("summary", {}, "New Tuolaji table with its rules"),
-        h("label", {}, "Your seat ", tlSeat),
-        h("label", {}, "Time per play ", tlTurn),
-        h("label", {}, "Failed-throw penalty ", tlPenalty),
-        h("label", {}, "Round limit in minutes (0: none) ", tlRound),
-        h("label", { class: "check" }, tlBots, " Fill the other seats with bots"),
+        h("summary", {}, t("lobby.new_tuolaji")),
+        h("label", {}, t("lobby.your_seat"), " ", tlSeat),
+        h("label", {}, t("lobby.turn_time"), " ", tlTurn),
+        h("label", {}, t("lobby.throw_penalty"), " ", tlPenalty),
+        h("label", {}, t("lobby.round_minutes"), " ", tlRound),
+        h("label", { class: "check" }, tlBots, " ", t("lobby.fill_bots")),
         h("button", { type: "button", id: "btn-create-tuolaji", onclick: () => this.enter({
           type: "create_room",
           seat: Number(tlSeat.value),
@@ -191,22 +182,22 @@ export class Lobby {
             throw_penalty: Number(tlPenalty.value), round_minutes: Number(tlRound.value),
           },
           bots: tlBots.checked,
-        }) }, "Create table")));
+        }) }, t("lobby.create_table"))));
 
     this.root.append(
       h("div", { class: "lobby" },
         h("section", { class: "play" }, quick, create, this.draughtsForm(), tuolaji),
         h("section", { class: "panel open-tables" },
-          h("div", { class: "row" }, h("h2", {}, "Open tables"),
-            h("button", { class: "small", onclick: () => this.refresh() }, "Refresh")),
+          h("div", { class: "row" }, h("h2", {}, t("lobby.open_tables")),
+            h("button", { class: "small", onclick: () => this.refresh() }, t("lobby.refresh"))),
           this.tables)));
   }
 
   /** Draughts: quick play, or a new table with its clock, side, bot and start position. */
   draughtsForm() {
     const T = DRAUGHTS;
-    const quickTc = timeControlSelect("dr-quick-tc", DRAUGHTS_TIME_CONTROLS);
-    const tc = timeControlSelect("dr-create-tc", DRAUGHTS_TIME_CONTROLS);
+    const quickTc = timeControlSelect("dr-quick-tc", DRAUGHTS_TIME_CONTROLS, "dr.tc");
+    const tc = timeControlSelect("dr-create-tc", DRAUGHTS_TIME_CONTROLS, "dr.tc");
     const seat = h("select", { id: "dr-create-seat" },
       h("option", { value: "0" }, T.whiteFirst), h("option", { value: "1" }, T.black));
     const fen = h("input", { id: "dr-fen", type: "text", placeholder: T.startFenPlaceholder, spellcheck: "false" });
@@ -220,15 +211,15 @@ export class Lobby {
     } },
       h("h2", {}, T.lobbyTitle),
       h("p", { class: "muted" }, T.lobbyBlurb),
-      h("label", {}, T.timeControl, quickTc),
+      h("label", {}, T.timeControl, " ", quickTc),
       h("button", { type: "submit", class: "primary", id: "btn-quick-draughts" }, T.quickPlay),
       h("details", { id: "dr-create" },
         h("summary", {}, T.newTable),
-        h("label", {}, T.timeControl, tc),
-        h("label", {}, T.yourSide, seat),
-        h("label", { class: "check" }, bots, T.playTheBot),
-        h("label", {}, T.botStrength, strength),
-        h("label", {}, T.startFen, fen),
+        h("label", {}, T.timeControl, " ", tc),
+        h("label", {}, T.yourSide, " ", seat),
+        h("label", { class: "check" }, bots, " ", T.playTheBot),
+        h("label", {}, T.botStrength, " ", strength),
+        h("label", {}, T.startFen, " ", fen),
         create));
   }
 
@@ -255,7 +246,7 @@ export class Lobby {
         // seat its bots first, find the table empty of people and close it (`room_closed`).
         // Nobody was seated, so opening another is safe.
         if (request.type === "create_room" && request.bots && err.code === "room_closed" && attempt < 3) continue;
-        this.ctx.toast(err.message);
+        this.ctx.toast(errorText(err));
         return;
       }
     }
@@ -263,52 +254,64 @@ export class Lobby {
 
   async refresh() {
     if (this.ctx.conn.state !== "online") return;
-    let rooms;
+    // The server answers `list_rooms` in pages (PROTOCOL.md §13, `limits.list_rooms_page`):
+    // read on with `after` until there is no `next`, up to LIST_PAGES pages.
+    const rooms = [];
+    let after = null;
     try {
-      rooms = (await this.ctx.conn.request({ type: "list_rooms" })).rooms;
+      for (let page = 0; page < LIST_PAGES; page += 1) {
+        const answer = await this.ctx.conn.request(after === null ? { type: "list_rooms" } : { type: "list_rooms", after });
+        rooms.push(...answer.rooms);
+        after = answer.next ?? null;
+        if (after === null) break;
+      }
     } catch {
       return;
     }
     clear(this.tables);
     const open = rooms.filter((r) => r.status !== "over");
     if (!open.length) {
-      this.tables.append(h("p", { class: "muted" }, "No tables yet: start one, or quick play."));
+      this.tables.append(h("p", { class: "muted" }, t("lobby.no_tables")));
       return;
     }
     for (const room of open) this.tables.append(this.tableRow(room));
+    if (after !== null) this.tables.append(h("p", { class: "muted" }, t("lobby.more_tables", { n: open.length })));
   }
 
   tableRow(room) {
     const o = room.options;
     const tuolaji = o.game === "tuolaji";
     const sides = SIDE_NAMES[o.game] ?? SIDE_NAMES.xiangqi;
-    const names = tuolaji ? ["Seat 1", "Seat 2", "Seat 3", "Seat 4"] : sides.map(([name]) => name);
+    const names = tuolaji ? [1, 2, 3, 4].map((n) => t("tl.seat", { n })) : sides.map(([key]) => t(key));
     // Free seats, and bots' seats, may be taken while the game allows it (PROTOCOL.md,
     // SeatInfo): xiangqi and draughts before the start, Tuolaji at any moment.
     const open = room.status === "waiting" || (tuolaji && room.status === "playing");
     const join = (i) => this.enter({ type: "join", room_id: room.room_id, seat: i });
     const seats = room.seats.map((s, i) => h("span", { class: `seat ${tuolaji ? "" : sides[i]?.[1] ?? ""}`, "data-seat": `${room.room_id}:${i}` },
-      `${names[i]}: `,
+      t("lobby.seat_label", { seat: names[i] }),
       s ? seatLabel(s) : null,
       s?.bot && open
-        ? h("button", { class: "small", "data-take": `${room.room_id}:${i}`, title: `take ${s.name}'s seat`,
-            onclick: () => join(i) }, "Take this seat")
+        ? h("button", { class: "small", "data-take": `${room.room_id}:${i}`, title: t("lobby.take_title", { name: s.name }),
+            onclick: () => join(i) }, t("lobby.take_seat"))
         : null,
       s ? null
         : open
-          ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`, onclick: () => join(i) }, "Sit here")
-          : h("span", { class: "muted" }, "empty")));
+          ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`, onclick: () => join(i),
+              "aria-label": t("lobby.sit_label", { seat: names[i], room: String(room.room_id) }) }, t("lobby.sit_here"))
+          : h("span", { class: "muted" }, t("lobby.empty"))));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
-        h("strong", { "data-game": o.game }, `#${room.room_id} ${GAME_NAMES[o.game] ?? o.game}`),
-        tuolaji ? h("span", { class: "tc" }, `${o.turn_ms / 1000} s a play`) : h("span", { class: "tc" }, o.time_control),
-        !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, `bot: ${strengthName(o.bot_think_ms)}`) : null,
+        h("strong", { "data-game": o.game }, `#${room.room_id} ${GAME_NAMES.includes(o.game) ? t(`game.${o.game}`) : o.game}`),
+        tuolaji ? h("span", { class: "tc" }, t("lobby.per_play", { time: formatDuration(o.turn_ms) }))
+          : h("span", { class: "tc", title: TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : null }, o.time_control),
+        !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, t("lobby.bot_strength_of", { strength: strengthName(o.bot_think_ms) })) : null,
         o.preset ? h("span", { class: "preset", "data-preset": o.preset }, presetName(o.preset)) : null,
-        o.start_fen ? h("span", { class: "muted" }, "custom start") : null,
-        h("span", { class: `status ${room.status}` }, STATUS[room.status] ?? room.status),
-        room.spectators ? h("span", { class: "muted" }, `${room.spectators} watching`) : null),
+        o.start_fen ? h("span", { class: "muted" }, t("lobby.custom_start")) : null,
+        h("span", { class: `status ${room.status}` }, t(`lobby.status.${room.status}`)),
+        room.spectators ? h("span", { class: "muted" }, t("lobby.watching", { count: room.spectators })) : null),
       h("div", { class: "table-seats" }, seats,
         h("button", { class: "small", "data-watch": room.room_id,
-          onclick: () => this.enter({ type: "spectate", room_id: room.room_id }) }, "Watch")));
+          "aria-label": t("lobby.watch_label", { room: String(room.room_id) }),
+          onclick: () => this.enter({ type: "spectate", room_id: room.room_id }) }, t("lobby.watch"))));
   }
 }

@@ -20,13 +20,18 @@ export function storeName(name) {
   localStorage.setItem(NAME_KEY, name);
 }
 
-/** A request refused by the server: `code` is stable, `message` is for people. */
+/**
+ * A request refused by the server: `code` is stable, `details` (optional) what the page
+ * needs to say it in the player's language (errors.js); `message` is the server's English,
+ * for developers and logs.
+ */
 export class ServerError extends Error {
-  constructor(code, message, splits) {
+  constructor(code, message, splits, details) {
     super(message);
     this.code = code;
     // With `declare_structure`: the throw's valid splits to choose from.
     this.splits = splits;
+    this.details = details ?? null;
   }
 }
 
@@ -157,7 +162,7 @@ export class Connection {
     if (seq != null && this.pending.has(seq) && msg.type !== "snapshot") {
       const { resolve, reject } = this.pending.get(seq);
       this.pending.delete(seq);
-      if (msg.type === "error") reject(new ServerError(msg.code, msg.message, msg.splits));
+      if (msg.type === "error") reject(new ServerError(msg.code, msg.message, msg.splits, msg.details));
       else resolve(msg);
       // `joined` is also the room's business: it says which seat we hold.
       if (msg.type !== "joined" && msg.type !== "left") return;

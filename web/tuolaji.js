@@ -5,19 +5,15 @@
 // rule and every card: this file only draws the view and sends what the player chose.
 
 import { h, clear, botBadge } from "./dom.js";
+import { t, formatNumber } from "./i18n.js";
+import { errorText, typeName } from "./errors.js";
 import { chooseSplit } from "./declare.js";
 import {
-  SUITS, SUIT_SYMBOLS, SUIT_NAMES, cardLabel, isRed, groupHand, levelName,
+  SUITS, SUIT_SYMBOLS, cardLabel, isRed, groupHand, levelName,
 } from "./cards.js";
 
-const TYPE_NAMES = { trump: "Trumps 主", s: "♠", h: "♥", c: "♣", d: "♦" };
-const BID_KIND = { bid: "Bid", strengthen: "Strengthen", counter_bid: "Counter-bid (反揭)" };
-const GAME_END = {
-  past_ace: "a team went past A",
-  round_time: "the round's time ran out",
-  forfeit: "forfeit",
-  abandoned: "every seat was left",
-};
+/** A suit with its symbol, so that colour is never the only sign: "♥ 红桃". */
+const suitText = (suit) => `${SUIT_SYMBOLS[suit]} ${typeName(suit)}`;
 
 /**
  * One event's change to the view of seat `me` (null for a spectator): a line-by-line port
@@ -158,13 +154,14 @@ function giveUp(view, cards) {
   }
 }
 
-/** A card face. */
+/** A card face: its rank and suit symbol (the colour is never the only sign). */
 function cardEl(card, attrs = {}) {
   const label = cardLabel(card);
   const joker = card === "BJ" || card === "SJ";
   return h("span", { class: `card${isRed(card) ? " red" : ""}${joker ? " joker" : ""}`, "data-card": card, title: label, ...attrs },
-    joker ? h("span", { class: "rank" }, card === "BJ" ? "大" : "小") : h("span", { class: "rank" }, label.slice(0, -1)),
-    h("span", { class: "suit" }, joker ? "王" : label.slice(-1)));
+    joker ? h("span", { class: "rank", "aria-hidden": "true" }, t(card === "BJ" ? "card.big_face" : "card.small_face"))
+      : h("span", { class: "rank", "aria-hidden": "true" }, label.slice(0, -1)),
+    h("span", { class: "suit", "aria-hidden": "true" }, joker ? t("card.joker_face") : label.slice(-1)));
 }
 
 /** Element.append, leaving out the `null`s of optional parts. */
@@ -172,8 +169,10 @@ function append(el, ...children) {
   el.append(...children.filter((c) => c != null && c !== false));
 }
 
+/** Cards in a row, named for screen readers as one list ("9♥ 9♥"). */
 function cardRow(cards, cls = "") {
-  return h("span", { class: `cards ${cls}` }, cards.map((c) => cardEl(c)));
+  return h("span", { class: `cards ${cls}`, role: "img", "aria-label": cards.map(cardLabel).join(" ") || t("tl.no_cards") },
+    cards.map((c) => cardEl(c)));
 }
 
 export class TuolajiTable {
@@ -210,11 +209,11 @@ export class TuolajiTable {
 
   build() {
     clear(this.root);
-    this.info = h("div", { class: "tl-info panel", id: "tl-info" });
+    this.info = h("div", { class: "tl-info panel", id: "tl-info", role: "region", "aria-label": t("tl.info") });
     this.seats = [0, 1, 2, 3].map(() => h("div", { class: "tl-seat" }));
-    this.center = h("div", { class: "tl-center", id: "tl-center" });
-    this.actions = h("div", { class: "tl-actions", id: "tl-actions" });
-    this.hand = h("div", { class: "tl-hand", id: "hand" });
+    this.center = h("div", { class: "tl-center", id: "tl-center", "aria-live": "polite" });
+    this.actions = h("div", { class: "tl-actions", id: "tl-actions", role: "toolbar", "aria-label": t("tl.actions") });
+    this.hand = h("div", { class: "tl-hand", id: "hand", role: "group", "aria-label": t("tl.hand") });
     this.wireHandSelection();
     // Positions around the table: the next seat in play order sits to the right.
     const pos = ["bottom", "right", "top", "left"];
@@ -252,12 +251,39 @@ export class TuolajiTable {
     const end = () => { sweep = null; };
     window.addEventListener("pointerup", end);
     window.addEventListener("pointercancel", end);
+    // The keyboard: one Tab stop for the hand (a roving tabindex), arrows and Home/End move
+    // along it, Space or Enter selects the card under the cursor.
+    this.hand.addEventListener("keydown", (e) => {
+      const el = e.target.closest?.("[data-index]");
+      if (!el) return;
+      const i = Number(el.dataset.index);
+      const last = (this.flatHand?.length ?? 1) - 1;
+      const moves = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: last };
+      if (e.key === " " || e.key === "Enter") {
+        e.preventDefault();
+        this.setSelected(i, !this.selected.has(i));
+      } else if (e.key in moves) {
+        e.preventDefault();
+        this.focusCard(Math.max(0, Math.min(last, moves[e.key])));
+      }
+    });
+  }
+
+  /** Moves the hand's keyboard cursor to card `i` and focuses it. */
+  focusCard(i) {
+    this.focusIndex = i;
+    for (const el of this.hand.querySelectorAll("[data-index]")) {
+      el.tabIndex = Number(el.dataset.index) === i ? 0 : -1;
+    }
+    this.hand.querySelector(`[data-index="${i}"]`)?.focus();
   }
 
   setSelected(i, on) {
     if (on) this.selected.add(i);
     else this.selected.delete(i);
-    this.hand.querySelector(`[data-index="${i}"]`)?.classList.toggle("selected", on);
+    const el = this.hand.querySelector(`[data-index="${i}"]`);
+    el?.classList.toggle("selected", on);
+    el?.setAttribute("aria-checked", String(on));
     this.renderActions();
   }
 
@@ -288,7 +314,7 @@ export class TuolajiTable {
 
   name(seat) {
     const s = this.ctx.room.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
+    return s ? s.name : t("tl.seat", { n: seat + 1 });
   }
 
   /** The seat that must act now, and by when. */
@@ -322,21 +348,21 @@ export class TuolajiTable {
 
   renderInfo() {
     const v = this.view;
-    const team = (t) => `${this.name(t)} & ${this.name(t + 2)}`;
+    const team = (k) => t("tl.team", { a: this.name(k), b: this.name(k + 2) });
     const dealerTeam = v.dealer == null ? null : v.dealer % 2;
     clear(this.info);
     append(this.info,
       h("span", { class: "tl-levels", id: "tl-levels" },
-        [0, 1].map((t) => h("span", { class: `team${dealerTeam === t ? " dealing" : ""}` },
-          `${team(t)}: `, h("strong", {}, levelName(v.levels[t]))))),
-      h("span", {}, "Level rank ", h("strong", { id: "tl-level-rank" }, v.level_rank ? levelName(RANK_LEVEL[v.level_rank]) : "–")),
-      h("span", {}, "Trump ", h("strong", { id: "tl-trump", class: v.trump === "h" || v.trump === "d" ? "red" : "" },
-        v.trump ? `${SUIT_SYMBOLS[v.trump]} ${SUIT_NAMES[v.trump]}` : "not yet")),
-      h("span", {}, "Dealer ", h("strong", {}, v.dealer == null ? "to be bid" : this.name(v.dealer))),
-      h("span", { class: "tl-points" }, "Defenders ", h("strong", { id: "tl-points" }, `${v.defenders_points}`), " pts ",
-        cardRow(v.defenders_point_cards, "mini")),
-      v.last_hand ? h("span", { class: "warn" }, "Last hand of the round") : null,
-      h("span", { class: "muted" }, `Hand ${v.hand_number}`));
+        [0, 1].map((k) => h("span", { class: `team${dealerTeam === k ? " dealing" : ""}` },
+          t("tl.team_level", { team: team(k) }), h("strong", {}, levelName(v.levels[k]))))),
+      h("span", {}, t("tl.level_rank"), " ", h("strong", { id: "tl-level-rank" }, v.level_rank ? levelName(RANK_LEVEL[v.level_rank]) : "–")),
+      h("span", {}, t("tl.trump"), " ", h("strong", { id: "tl-trump", class: v.trump === "h" || v.trump === "d" ? "red" : "" },
+        v.trump ? suitText(v.trump) : t("tl.trump_not_yet"))),
+      h("span", {}, t("tl.dealer"), " ", h("strong", {}, v.dealer == null ? t("tl.dealer_to_bid") : this.name(v.dealer))),
+      h("span", { class: "tl-points" }, t("tl.defenders"), " ", h("strong", { id: "tl-points" }, formatNumber(v.defenders_points)), " ",
+        t("tl.points_unit"), " ", cardRow(v.defenders_point_cards, "mini")),
+      v.last_hand ? h("span", { class: "warn" }, t("tl.last_hand")) : null,
+      h("span", { class: "muted" }, t("tl.hand_number", { n: v.hand_number })));
   }
 
   renderSeats() {
@@ -355,10 +381,10 @@ export class TuolajiTable {
       append(el,
         h("div", { class: "tl-name" },
           info?.bot ? botBadge() : h("span", { class: `dot ${info?.connected ? "on" : "off"}` }),
-          seat === this.me ? "You" : this.name(seat),
-          v.dealer === seat ? h("span", { class: "badge dealer", title: "dealer" }, "庄") : null,
-          v.auto[seat] ? h("span", { class: "badge auto" }, v.auto[seat] === "vacant" ? "server plays" : "auto") : null),
-        h("div", { class: "tl-count muted" }, `${v.card_counts[seat]} cards`),
+          seat === this.me ? t("tl.you") : this.name(seat),
+          v.dealer === seat ? h("span", { class: "badge dealer", title: t("tl.dealer_title") }, t("tl.dealer_badge")) : null,
+          v.auto[seat] ? h("span", { class: "badge auto" }, t(v.auto[seat] === "vacant" ? "tl.auto_vacant" : "tl.auto")) : null),
+        h("div", { class: "tl-count muted" }, t("tl.card_count", { count: v.card_counts[seat] })),
         turn.seat === seat ? h("div", { class: "countdown", "data-deadline": turn.deadline }) : null,
         play ? cardRow(play.cards, "played") : h("span", { class: "cards played empty" }));
     }
@@ -374,9 +400,10 @@ export class TuolajiTable {
     if (v.outcome) {
       const o = v.outcome;
       this.center.append(h("div", { class: "tl-panel", id: "tl-game-over" },
-        h("strong", {}, o.winner == null ? "Game over: no winner" : `${this.name(o.winner)} & ${this.name(o.winner + 2)} win the game`),
-        h("span", {}, `Because ${GAME_END[o.reason] ?? o.reason}. Levels ${levelName(o.levels[0])} – ${levelName(o.levels[1])}.`),
-        h("button", { onclick: () => this.ctx.leave() }, "Back to the lobby")));
+        h("strong", {}, o.winner == null ? t("tl.game_over_no_winner")
+          : t("tl.game_won", { team: t("tl.team", { a: this.name(o.winner), b: this.name(o.winner + 2) }) })),
+        h("span", {}, t("tl.game_end_why", { why: t(`tl.end.${o.reason}`), a: levelName(o.levels[0]), b: levelName(o.levels[1]) })),
+        h("button", { onclick: () => this.ctx.leave() }, t("table.back_to_lobby"))));
       return;
     }
     if (v.phase.type === "between_hands" && v.last_result) {
@@ -384,34 +411,33 @@ export class TuolajiTable {
       return;
     }
     const p = v.phase.type;
-    const text = {
-      waiting: "Waiting for four players…",
-      dealing: `Dealing… ${v.dealt} / 156`,
-      bidding: "Last chance to bid",
-      naming_trump: `${this.name(v.phase.dealer)} names the trump suit`,
-      bottom: `${this.name(v.phase.dealer)} exchanges the bottom`,
-    }[p];
+    const text = ["waiting", "dealing", "bidding", "naming_trump", "bottom"].includes(p)
+      ? t(`tl.phase.${p}`, { dealt: v.dealt, total: 156, dealer: v.phase.dealer != null ? this.name(v.phase.dealer) : "" })
+      : null;
     if (text) this.center.append(h("div", { class: "tl-phase", id: "tl-phase" }, text));
     if (v.bids.length) {
       const b = v.bids[v.bids.length - 1];
-      this.center.append(h("div", { class: "tl-bid" }, `${this.name(b.seat)}: ${BID_KIND[b.kind]} `, cardRow(b.cards, "mini")));
+      this.center.append(h("div", { class: "tl-bid" }, t("tl.bid_line", { name: this.name(b.seat), kind: t(`tl.bid_kind.${b.kind}`) }), " ", cardRow(b.cards, "mini")));
     }
     if (v.bottom && v.phase.type !== "between_hands") {
-      this.center.append(h("div", { class: "tl-bottom" }, "Bottom ", cardRow(v.bottom, "mini")));
+      this.center.append(h("div", { class: "tl-bottom" }, t("tl.bottom"), " ", cardRow(v.bottom, "mini")));
     }
   }
 
   resultPanel(r) {
-    const changed = `${this.name(r.change.team)} & ${this.name(r.change.team + 2)} go up ${r.change.steps} level${r.change.steps === 1 ? "" : "s"}`;
-    return h("div", { class: "tl-panel", id: "tl-result" },
-      h("strong", {}, `Hand over: defenders ${r.defenders_points} points`),
-      h("span", {}, `Tricks ${r.trick_points}`, r.penalty_points ? ` · penalties ${r.penalty_points}` : "",
-        ` · bottom ${r.bottom_points}` + (r.bottom_points ? ` (×${r.bottom_multiplier})` : "")),
-      h("span", {}, "Bottom ", cardRow(r.bottom, "mini"), ` ×${r.bottom_multiplier}`),
+    const team = t("tl.team", { a: this.name(r.change.team), b: this.name(r.change.team + 2) });
+    const changed = t("tl.result.up", { team, count: r.change.steps });
+    return h("div", { class: "tl-panel", id: "tl-result", role: "status" },
+      h("strong", {}, t("tl.result.title", { points: r.defenders_points })),
+      h("span", {}, t("tl.result.tricks", { points: r.trick_points }),
+        r.penalty_points ? t("tl.result.penalties", { points: r.penalty_points }) : "",
+        r.bottom_points ? t("tl.result.bottom_multiplied", { points: r.bottom_points, times: r.bottom_multiplier })
+          : t("tl.result.bottom", { points: r.bottom_points })),
+      h("span", {}, t("tl.bottom"), " ", cardRow(r.bottom, "mini"), ` ×${r.bottom_multiplier}`),
       h("span", {}, changed, ` → ${levelName(r.levels[0])} : ${levelName(r.levels[1])}`),
-      h("span", { class: "muted" }, `Next dealer: ${this.name(r.next_dealer)}`,
+      h("span", { class: "muted" }, t("tl.result.next_dealer", { name: this.name(r.next_dealer) }),
         this.view.phase.type === "between_hands"
-          ? h("span", {}, " · next hand in ", h("span", { "data-deadline": this.view.phase.next_hand_at })) : null));
+          ? h("span", {}, t("tl.result.next_hand_in"), h("span", { "data-deadline": this.view.phase.next_hand_at })) : null));
   }
 
   /** Shows a panel in the middle of the table for a while (a failed throw). */
@@ -425,11 +451,11 @@ export class TuolajiTable {
   /** Called by the page for every event, after the view took it. */
   onEvent(ev) {
     if (ev.type === "throw_failed") {
-      this.flash(h("div", { class: "tl-panel", id: "tl-throw-failed" },
-        h("strong", {}, `${this.name(ev.seat)}'s throw failed`),
-        h("span", {}, "Tried ", cardRow(ev.attempted, "mini")),
-        h("span", {}, `${this.name(ev.beaten_by)} can beat it; `, cardRow(ev.forced, "mini"), " is led instead"),
-        h("span", {}, `Penalty ${ev.penalty > 0 ? "+" : ""}${ev.penalty} to the defenders`)));
+      this.flash(h("div", { class: "tl-panel", id: "tl-throw-failed", role: "status" },
+        h("strong", {}, t("tl.throw_failed", { name: this.name(ev.seat) })),
+        h("span", {}, t("tl.throw_tried"), " ", cardRow(ev.attempted, "mini")),
+        h("span", {}, t("tl.throw_beaten", { name: this.name(ev.beaten_by) }), " ", cardRow(ev.forced, "mini"), " ", t("tl.throw_forced")),
+        h("span", {}, t("tl.throw_penalty", { penalty: `${ev.penalty > 0 ? "+" : ""}${ev.penalty}` }))));
     }
   }
 
@@ -442,21 +468,32 @@ export class TuolajiTable {
     if (key !== this.handKey && !keepSelection) this.selected.clear();
     this.handKey = key;
     this.flatHand = flat;
+    const hadFocus = this.hand.contains(document.activeElement);
+    this.focusIndex = Math.min(this.focusIndex ?? 0, Math.max(0, flat.length - 1));
     clear(this.hand);
     if (v.hand == null) {
-      this.hand.append(h("p", { class: "muted" }, "Watching: the players' hands are hidden."));
+      this.hand.append(h("p", { class: "muted" }, t("tl.watching_hidden")));
       return;
     }
     let i = 0;
     for (const g of groups) {
-      const row = h("div", { class: `tl-group type-${g.type}` }, h("span", { class: "tl-type" }, TYPE_NAMES[g.type]));
+      const groupName = g.type === "trump" ? t("tl.group_trump") : suitText(g.type);
+      const row = h("div", { class: `tl-group type-${g.type}`, role: "group", "aria-label": groupName },
+        h("span", { class: "tl-type", "aria-hidden": "true" }, groupName));
       for (const card of g.cards) {
-        row.append(cardEl(card, { "data-index": i }));
-        row.lastChild.classList.toggle("selected", this.selected.has(i));
+        const on = this.selected.has(i);
+        // A checkbox per card: Tab reaches the hand, arrows move along it, Space or Enter
+        // selects (issue 18: the whole hand playable with the keyboard).
+        row.append(cardEl(card, {
+          "data-index": i, role: "checkbox", "aria-checked": String(on), tabindex: i === this.focusIndex ? "0" : "-1",
+          "aria-label": g.type === "trump" ? t("tl.card_trump", { card: cardLabel(card) }) : cardLabel(card),
+        }));
+        row.lastChild.classList.toggle("selected", on);
         i += 1;
       }
       this.hand.append(row);
     }
+    if (hadFocus) this.focusCard(this.focusIndex);
   }
 
   renderActions() {
@@ -466,7 +503,7 @@ export class TuolajiTable {
     const p = v.phase;
     const add = (...els) => this.actions.append(...els);
     if (me == null) {
-      add(h("button", { onclick: () => this.ctx.leave(), id: "btn-leave" }, "Stop watching"));
+      add(h("button", { onclick: () => this.ctx.leave(), id: "btn-leave" }, t("table.stop_watching")));
       this.previousButton(add);
       return;
     }
@@ -475,36 +512,37 @@ export class TuolajiTable {
       // The bids the server says this seat may make now (第十条; the rule is in games).
       for (const cards of v.legal_bids ?? []) {
         const standing = v.bids[v.bids.length - 1];
-        const kind = !standing ? "Bid" : standing.seat === me ? "Strengthen" : "Counter-bid";
-        add(h("button", { class: "bid", "data-bid": cards.join(" "), onclick: () => this.act({ type: "bid", cards }) },
-          `${kind} `, cardRow(cards, "mini")));
+        const kind = !standing ? "bid" : standing.seat === me ? "strengthen" : "counter_bid";
+        add(h("button", { class: "bid", "data-bid": cards.join(" "), onclick: () => this.act({ type: "bid", cards }),
+          "aria-label": `${t(`tl.bid_kind.${kind}`)} ${cards.map(cardLabel).join(" ")}` },
+          t(`tl.bid_kind.${kind}`), " ", cardRow(cards, "mini")));
       }
     } else if (p.type === "naming_trump" && p.dealer === me) {
-      add(h("span", {}, "Name the trump suit:"));
+      add(h("span", {}, t("tl.name_trump")));
       for (const suit of SUITS) {
-        add(h("button", { "data-suit": suit, onclick: () => this.act({ type: "name_trump", suit }) }, `${SUIT_SYMBOLS[suit]} ${SUIT_NAMES[suit]}`));
+        add(h("button", { "data-suit": suit, onclick: () => this.act({ type: "name_trump", suit }) }, suitText(suit)));
       }
     } else if (p.type === "bottom" && p.dealer === me) {
       const n = this.selected.size;
-      add(h("span", {}, "Choose 6 cards to put back as the bottom."),
+      add(h("span", {}, t("tl.choose_bottom")),
         h("button", { class: "primary", id: "btn-put-back", disabled: n !== 6,
-          onclick: () => this.act({ type: "put_back", cards: this.selectedCards() }) }, `Put back (${n}/6)`));
-      if (hint?.cards) add(h("button", { id: "btn-hint", onclick: () => this.selectCards(hint.cards) }, "Suggest"));
+          onclick: () => this.act({ type: "put_back", cards: this.selectedCards() }) }, t("tl.put_back", { n })));
+      if (hint?.cards) add(h("button", { id: "btn-hint", onclick: () => this.selectCards(hint.cards) }, t("tl.suggest")));
     } else if ((p.type === "leading" || p.type === "following") && p.seat === me) {
       const n = this.selected.size;
       // Between a trick's last play and the step's `turn`, the phase may still name this
       // seat while the trick has already moved to `previous_trick`.
       const need = p.type === "following" ? v.current_trick?.plays[0]?.cards.length ?? null : null;
-      add(h("span", {}, p.type === "leading" ? "Your lead." : `Follow with ${need} card${need === 1 ? "" : "s"}.`),
+      add(h("span", {}, p.type === "leading" ? t("tl.your_lead") : t("tl.follow_with", { count: need ?? 0 })),
         h("button", { class: "primary", id: "btn-play", disabled: need ? n !== need : n === 0,
           onclick: () => this.act({ type: p.type === "leading" ? "lead" : "follow", cards: this.selectedCards() }) },
-          p.type === "leading" ? "Lead" : "Follow"));
-      if (hint?.cards) add(h("button", { id: "btn-hint", onclick: () => this.selectCards(hint.cards) }, "Suggest"));
+          p.type === "leading" ? t("tl.lead") : t("tl.follow")));
+      if (hint?.cards) add(h("button", { id: "btn-hint", onclick: () => this.selectCards(hint.cards) }, t("tl.suggest")));
     }
-    if (this.selected.size) add(h("button", { class: "small", onclick: () => { this.selected.clear(); this.renderHand(true); this.renderActions(); } }, "Clear"));
+    if (this.selected.size) add(h("button", { class: "small", id: "btn-clear", onclick: () => { this.selected.clear(); this.renderHand(true); this.renderActions(); } }, t("tl.clear")));
     this.previousButton(add);
     add(h("button", { id: "btn-leave", class: "small", onclick: () => this.ctx.leave() },
-      v.phase.type === "over" ? "Back to the lobby" : "Leave (the server plays your seat)"));
+      v.phase.type === "over" ? t("table.back_to_lobby") : t("tl.leave")));
   }
 
   previousButton(add) {
@@ -513,7 +551,7 @@ export class TuolajiTable {
       this.showPrevious = !this.showPrevious;
       this.renderSeats();
       this.renderActions();
-    } }, this.showPrevious ? "Show the current trick" : "Previous trick"));
+    } }, this.showPrevious ? t("tl.show_current") : t("tl.previous_trick")));
   }
 
   async act(action) {
@@ -524,7 +562,7 @@ export class TuolajiTable {
       if (err.code === "declare_structure" && err.splits) {
         const declared = await chooseSplit(this.root, err.splits, (cards) => cardRow(cards));
         if (declared) await this.act({ ...action, declared });
-      } else this.ctx.toast(err.message);
+      } else this.ctx.toast(errorText(err));
     }
   }
 
@@ -533,7 +571,7 @@ export class TuolajiTable {
     const now = this.ctx.conn.serverNow();
     for (const el of this.root.querySelectorAll("[data-deadline]")) {
       const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - now) / 1000));
-      el.textContent = `${left} s`;
+      el.textContent = t("time.seconds", { n: left });
       el.classList.toggle("low", left <= 5);
     }
   }

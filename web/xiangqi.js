@@ -3,8 +3,10 @@
 // the server's `clocks`, the record in Chinese notation, resign and draw buttons and the
 // result. The server holds every rule: this file only draws what the view says.
 
-import { clear } from "./dom.js";
+import { h, clear } from "./dom.js";
 import { DuelTable, svgEl, svgText } from "./duel.js";
+import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 
 export { formatClock } from "./duel.js";
 
@@ -14,31 +16,21 @@ const MARGIN = 90;
 const WIDTH = 8 * CELL + 2 * MARGIN;
 const HEIGHT = 9 * CELL + 2 * MARGIN;
 
-/** Piece letters (FEN) to characters: upper case Red, lower case Black. */
-const GLYPHS = {
-  K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
-  k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒",
-};
-const RED_NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
-const BLACK_NUMERALS = ["１", "２", "３", "４", "５", "６", "７", "８", "９"];
-
-const REASONS = {
-  checkmate: "checkmate (将死)",
-  no_legal_move: "no legal move (困毙)",
-  perpetual_check: "perpetual check (长将)",
-  perpetual_chase: "perpetual chase (长捉)",
-  repetition: "repetition",
-  natural_limit: "the natural move limit (自然限着)",
-  dead_position: "no attacking pieces left",
-  resignation: "resignation",
-  time_forfeit: "time",
-  agreement: "agreement",
-  abandoned: "abandonment",
-  aborted: "abort",
-};
+/**
+ * The piece characters for FEN letters (upper case Red, lower case Black) come from the
+ * catalogue (`piece.K`, `piece.r`…): each side its own characters (帅/将, 仕/士, 相/象,
+ * 兵/卒, and 俥 傌 炮 against 車 馬 砲), so the colour is never the only sign.
+ */
+const glyph = (letter) => t(`piece.${letter}`);
+/** A piece's name for screen readers: "红车", "Red rook 车". */
+const pieceName = (letter) => t("xq.piece_name", {
+  side: t(letter === letter.toUpperCase() ? "side.red" : "side.black"),
+  piece: t(`piece_name.${letter.toLowerCase()}`),
+});
+const numerals = (side) => t(side === "red" ? "xq.red_numerals" : "xq.black_numerals").split(",");
 
 const other = (side) => (side === "red" ? "black" : "red");
-const sideName = (side) => (side === "red" ? "Red" : "Black");
+const sideName = (side) => t(`side.${side}`);
 
 /**
  * PROTOCOL.md §9.5: one event's change to the view, a port of the Rust fold
@@ -104,12 +96,12 @@ export function parseBoard(fen) {
   return pieces;
 }
 
-/** A sentence for a result. */
+/** A sentence for a result, with the rules' term and article (将死, 困毙, 长将…). */
 export function describeResult(result) {
-  const why = REASONS[result.reason] ?? result.reason;
-  if (result.reason === "aborted") return "Game aborted before both sides had moved: no result.";
-  if (!result.winner) return `Draw by ${why}.`;
-  return `${sideName(result.winner)} wins by ${why}.`;
+  const why = t(`xq.reason.${result.reason}`);
+  if (result.reason === "aborted") return t("xq.result.aborted");
+  if (!result.winner) return t("xq.result.draw", { why });
+  return t("xq.result.win", { side: sideName(result.winner), why });
 }
 
 export class XiangqiTable extends DuelTable {
@@ -125,7 +117,22 @@ export class XiangqiTable extends DuelTable {
   }
 
   build() {
-    this.buildFrame("xq", [WIDTH, HEIGHT], { status: "xq-status", movesTitle: "Moves" });
+    this.cursor = null;
+    this.proposed = null;
+    this.confirmBox = h("div", { class: "confirm-move", id: "xq-confirm" });
+    this.announcer = h("div", { class: "visually-hidden", id: "xq-cursor", "aria-live": "polite" });
+    this.buildFrame("xq", [WIDTH, HEIGHT], { status: "xq-status", movesTitle: t("xq.moves"), extra: [this.confirmBox] });
+    // The board takes the keyboard (issue 18): Tab to it, arrows move a cursor, Space or
+    // Enter picks a piece and then its target, the confirm button plays the move.
+    this.svg.setAttribute("role", "application");
+    this.svg.setAttribute("tabindex", "0");
+    this.svg.setAttribute("aria-label", t("xq.board_label"));
+    this.svg.setAttribute("aria-describedby", "xq-board-help");
+    this.svg.addEventListener("keydown", (e) => this.keyDown(e));
+    this.svg.addEventListener("focus", () => this.placeCursor());
+    this.svg.addEventListener("blur", () => this.drawMarks());
+    this.root.querySelector(".xq-main").append(
+      h("p", { class: "visually-hidden", id: "xq-board-help" }, t("xq.board_help")), this.announcer);
   }
 
   /** Redraws from the view (called on every snapshot and event). */
@@ -138,6 +145,7 @@ export class XiangqiTable extends DuelTable {
     }
     this.pieces = parseBoard(view.fen);
     if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
+    if (this.proposed && !this.movesFrom(this.proposed.slice(0, 2)).includes(this.proposed)) this.proposed = null;
     this.drawMarks();
     this.drawPieces();
     this.drawTargets();
@@ -195,12 +203,11 @@ export class XiangqiTable extends DuelTable {
     }
     g.append(svgEl("rect", { x: x0 - 8, y: y0 - 8, width: 8 * CELL + 16, height: 9 * CELL + 16, class: "xq-frame" }));
     const riverY = y0 + 4.5 * CELL + 14;
-    g.append(svgText("楚 河", x0 + 2 * CELL, riverY, "xq-river"));
-    g.append(svgText("汉 界", x0 + 6 * CELL, riverY, "xq-river"));
+    g.append(svgText(t("xq.river_left"), x0 + 2 * CELL, riverY, "xq-river"));
+    g.append(svgText(t("xq.river_right"), x0 + 6 * CELL, riverY, "xq-river"));
     // File numbers, each side counting from its own right.
     const bottom = this.bottomSide;
     const top = other(bottom);
-    const numerals = (side) => (side === "red" ? RED_NUMERALS : BLACK_NUMERALS);
     for (let c = 0; c < 9; c++) {
       const x = x0 + c * CELL;
       g.append(svgText(numerals(bottom)[8 - c], x, y9 + 76, `xq-file ${bottom}`));
@@ -232,6 +239,95 @@ export class XiangqiTable extends DuelTable {
       const { x, y } = this.point(this.selected);
       g.append(svgEl("circle", { cx: x, cy: y, r: 50, class: "xq-selected" }));
     }
+    if (this.cursor && this.svg.matches(":focus")) {
+      const { x, y } = this.point(this.cursor);
+      g.append(svgEl("rect", { x: x - 50, y: y - 50, width: 100, height: 100, class: "xq-cursor", rx: 8 }));
+    }
+  }
+
+  // --- keyboard -------------------------------------------------------------
+
+  /** On focus: the cursor where it was, else on the first piece this side can move. */
+  placeCursor() {
+    if (!this.cursor) {
+      const first = this.canMove() ? this.view.legal_moves[0]?.slice(0, 2) : null;
+      this.cursor = first ?? (this.bottomSide === "red" ? "e0" : "e9");
+    }
+    this.drawMarks();
+    this.announce();
+  }
+
+  keyDown(e) {
+    if (!this.cursor) this.placeCursor();
+    const flipped = this.bottomSide === "black";
+    // Screen directions: up is toward the top of the board as drawn.
+    const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (e.key in steps) {
+      e.preventDefault();
+      const [df, dr] = steps[e.key].map((d) => (flipped ? -d : d));
+      const file = Math.max(0, Math.min(8, FILES.indexOf(this.cursor[0]) + df));
+      const rank = Math.max(0, Math.min(9, Number(this.cursor[1]) + dr));
+      this.cursor = `${FILES[file]}${rank}`;
+      this.drawMarks();
+      this.announce();
+    } else if (e.key === " " || e.key === "Enter") {
+      e.preventDefault();
+      this.choose(this.cursor);
+    } else if (e.key === "Escape") {
+      this.selected = null;
+      this.proposed = null;
+      this.render();
+    }
+  }
+
+  /** Space/Enter on `sq`: pick the piece there, or propose the move to it for confirming. */
+  choose(sq) {
+    if (this.selected && this.selected !== sq && this.movesFrom(this.selected).includes(this.selected + sq)) {
+      this.proposed = this.selected + sq;
+      this.renderConfirm();
+      this.confirmBox.querySelector("#btn-confirm-move")?.focus();
+      return;
+    }
+    this.selected = this.movesFrom(sq).length ? sq : null;
+    this.proposed = null;
+    this.drawMarks();
+    this.drawTargets();
+    this.renderConfirm();
+    this.announce();
+  }
+
+  /** Says what is under the cursor (a visually hidden live region). */
+  announce() {
+    const letter = this.pieces?.get(this.cursor);
+    const what = letter ? pieceName(letter) : t("xq.empty_point");
+    const target = this.selected && this.movesFrom(this.selected).includes(this.selected + this.cursor);
+    const picked = this.selected === this.cursor;
+    this.announcer.textContent = t("xq.cursor", { square: this.cursor, what }) +
+      (picked ? ` ${t("xq.cursor_selected")}` : target ? ` ${t("xq.cursor_target")}` : "");
+  }
+
+  /** The confirm button of a move picked with the keyboard. */
+  renderConfirm() {
+    clear(this.confirmBox);
+    if (!this.proposed) return;
+    const from = this.proposed.slice(0, 2);
+    const to = this.proposed.slice(2, 4);
+    const letter = this.pieces?.get(from);
+    const move = t("xq.move_text", { piece: letter ? pieceName(letter) : "", from, to });
+    this.confirmBox.append(
+      h("button", { class: "primary", id: "btn-confirm-move", onclick: () => {
+        const mv = this.proposed;
+        this.proposed = null;
+        this.renderConfirm();
+        this.play(mv);
+        this.svg.focus();
+      } }, t("xq.confirm_move", { move })),
+      h("button", { id: "btn-cancel-move", onclick: () => {
+        this.proposed = null;
+        this.selected = null;
+        this.render();
+        this.svg.focus();
+      } }, t("tl.cancel")));
   }
 
   drawPieces() {
@@ -249,7 +345,7 @@ export class XiangqiTable extends DuelTable {
       });
       piece.append(svgEl("circle", { r: 44, class: "xq-disc" }));
       piece.append(svgEl("circle", { r: 37, class: "xq-ring" }));
-      piece.append(svgText(GLYPHS[letter], 0, 15, "xq-glyph"));
+      piece.append(svgText(glyph(letter), 0, 15, "xq-glyph"));
       g.append(piece);
       this.pieceEls.set(sq, piece);
     }
@@ -284,6 +380,8 @@ export class XiangqiTable extends DuelTable {
   pointerDown(e) {
     const sq = this.squareAt(e);
     if (!sq || e.button > 0) return;
+    this.cursor = sq;
+    this.proposed = null;
     if (this.selected && this.selected !== sq && this.movesFrom(this.selected).some((m) => m.endsWith(sq))) {
       this.play(this.selected + sq);
       return;
@@ -328,7 +426,7 @@ export class XiangqiTable extends DuelTable {
       this.pending = false;
     } catch (err) {
       this.pending = false;
-      this.ctx.toast(err.message);
+      this.ctx.toast(errorText(err));
       this.render();
     }
   }
@@ -339,34 +437,34 @@ export class XiangqiTable extends DuelTable {
     const v = this.view;
     const room = this.ctx.room;
     const me = this.mySide;
-    this.roomLabel.textContent = `Xiangqi · table ${room.roomId} · ${v.time_control}` +
-      (me ? ` · you play ${sideName(me)}` : " · watching");
+    this.roomLabel.textContent = t("xq.room_label", { room: String(room.roomId), tc: v.time_control }) +
+      (me ? t("xq.you_play", { side: sideName(me) }) : t("xq.watching"));
 
     // Clocks: the bottom one is this page's side (or Red for spectators).
     this.renderClocks({
-      emptySeat: "(empty seat)", connected: "connected", disconnected: "disconnected",
-      label: (side) => (side === "red" ? "红 Red" : "黑 Black"),
+      emptySeat: t("xq.empty_seat"), connected: t("seat.connected"), disconnected: t("seat.disconnected"),
+      label: (side) => t(`xq.side_label.${side}`), clockOf: (side) => t("xq.clock_of", { side: sideName(side) }),
     });
 
     // Status line.
     let status;
-    if (v.status === "waiting") status = "Waiting for an opponent to sit down…";
-    else if (v.status === "over") status = "Game over.";
-    else if (me === v.side_to_move) status = v.in_check ? "Your move — you are in check!" : "Your move.";
-    else status = `${sideName(v.side_to_move)} to move${v.in_check ? " (in check)" : ""}.`;
+    if (v.status === "waiting") status = t("xq.status.waiting");
+    else if (v.status === "over") status = t("xq.status.over");
+    else if (me === v.side_to_move) status = v.in_check ? t("xq.status.your_move_check") : t("xq.status.your_move");
+    else status = t(v.in_check ? "xq.status.to_move_check" : "xq.status.to_move", { side: sideName(v.side_to_move) });
     this.status.textContent = status;
     this.statusBase = status;
 
     this.renderBanner({
-      won: "You won!", lost: "You lost.", over: "Game over", draw: "Draw",
-      back: "Back to the lobby", describe: describeResult,
+      won: t("xq.banner.won"), lost: t("xq.banner.lost"), over: t("xq.banner.over"), draw: t("xq.banner.draw"),
+      back: t("table.back_to_lobby"), describe: describeResult,
     });
     this.renderActions({
-      offersDraw: (side) => `${sideName(side)} offers a draw.`, acceptDraw: "Accept draw",
-      decline: "Decline", drawOffered: "Draw offered…", offerDraw: "Offer draw",
-      resign: "Resign", reallyResign: "Really resign?", leave: "Leave",
-      leaveAndLose: "Leave and lose?", back: "Back to the lobby", leaveTable: "Leave table",
-      flip: "Flip board", stopWatching: "Stop watching",
+      offersDraw: (side) => t("xq.draw_offered_by", { side: sideName(side) }), acceptDraw: t("xq.accept_draw"),
+      decline: t("xq.decline_draw"), drawOffered: t("xq.draw_offered"), offerDraw: t("xq.offer_draw"),
+      resign: t("xq.resign"), reallyResign: t("xq.resign_confirm"), leave: t("table.leave"),
+      leaveAndLose: t("xq.leave_confirm"), back: t("table.back_to_lobby"), leaveTable: t("xq.leave_table"),
+      flip: t("xq.flip"), stopWatching: t("table.stop_watching"),
     });
     // The record in Chinese notation, a row per full move.
     this.renderMoves((m) => m.chinese);
@@ -374,6 +472,6 @@ export class XiangqiTable extends DuelTable {
 
   /** The first-move countdown's words (DuelTable.tick). */
   firstMoveNote(seconds) {
-    return `First move within ${seconds} s.`;
+    return t("xq.first_move_within", { n: seconds });
   }
 }

@@ -112,6 +112,12 @@ pub trait Coded {
     fn splits(&self) -> Option<Vec<Vec<Vec<String>>>> {
         None
     }
+
+    /// What a client needs to say the refusal in the player's language: the article, the
+    /// unit kinds, the cards (issue 18). `None` when the code says it all.
+    fn details(&self) -> Option<qipai_protocol::ErrorDetails> {
+        None
+    }
 }
 
 /// One game's rules as a state machine the room can drive.

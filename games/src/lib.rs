@@ -6,6 +6,8 @@
 //!
 //! - [`game`]: the one [`Game`] trait the server's room actor drives, with [`Seat`],
 //!   [`Millis`] and the event routing type [`Emit`].
+//! - [`options`]: [`options::TableOptions`], each game's one options type checked and
+//!   resolved into its settings.
 //! - [`clock`]: game clocks as arithmetic on milliseconds (Fischer, periods, sudden death).
 //! - [`cards`]: cards, their notation, the three decks and a multiset of cards.
 //! - [`tuolaji`]: three-deck Tuolaji (三副牌拖拉机).
@@ -57,6 +59,7 @@ pub mod clock;
 pub mod competition;
 pub mod draughts;
 pub mod game;
+pub mod options;
 pub mod tuolaji;
 pub mod xiangqi;
 

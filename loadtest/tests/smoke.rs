@@ -17,9 +17,9 @@ async fn server() -> (String, shutdown::ShutdownTrigger) {
     config.limits.max_connections_per_addr = 20_000;
     config.limits.rooms_per_addr = 20_000;
     // Tuolaji without the pauses made for people: the deal at once, a short bid window.
-    config.tuolaji.deal_interval_ms = 0;
-    config.tuolaji.bid_window_ms = 50;
-    config.tuolaji.between_hands_ms = 0;
+    config.tuolaji.table.deal_interval_ms = Some(0);
+    config.tuolaji.table.bid_window_ms = Some(50);
+    config.tuolaji.table.between_hands_ms = Some(0);
     let listener = qipai_server::bind(&config).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (trigger, shutdown) = shutdown::channel();

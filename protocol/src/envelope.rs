@@ -28,168 +28,250 @@ pub type PlayerId = u64;
 /// A client request's sequence number, chosen by the client and echoed in the answer.
 pub type Seq = u64;
 
-/// Which game a room plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    Xiangqi,
-    Tuolaji,
-    Draughts,
-}
-
-impl GameKind {
-    /// Every game.
-    pub const ALL: &'static [GameKind] =
-        &[GameKind::Xiangqi, GameKind::Tuolaji, GameKind::Draughts];
-
-    /// The game's name on the wire.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameKind::Xiangqi => "xiangqi",
-            GameKind::Tuolaji => "tuolaji",
-            GameKind::Draughts => "draughts",
+/// The registry of games: one line per game. `Name => module { options, action, view,
+/// event }` generates the game's variant in [`GameKind`] (+ `ALL`, `name`), [`RoomOptions`],
+/// [`ClientMsg`] (+ `TYPES`), [`GameAction`], [`View`] and [`Event`], and the conversions
+/// the server and the bots use to stay generic (`From<options> for RoomOptions`, [`GameOptions`],
+/// `TryFrom<GameAction>` for the action, `From` the view and the event). The wire is the
+/// serde of these enums, exactly as if each were written out by hand.
+macro_rules! games {
+    ($($(#[$doc:meta])* $Game:ident => $module:ident {
+        $Options:ty, $Action:ty, $View:ty, $ViewField:ty, $Event:ty $(,)?
+    }),+ $(,)?) => {
+        /// Which game a room plays.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum GameKind {
+            $($(#[$doc])* $Game,)+
         }
-    }
-}
 
-/// A room's options, chosen when it is created; tagged by `game`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum RoomOptions {
-    Xiangqi(XiangqiOptions),
-    Tuolaji(TuolajiOptions),
-    Draughts(DraughtsOptions),
-}
+        impl GameKind {
+            /// Every game.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$Game),+];
 
-impl RoomOptions {
-    /// The game these options are for.
-    pub fn game(&self) -> GameKind {
-        match self {
-            RoomOptions::Xiangqi(_) => GameKind::Xiangqi,
-            RoomOptions::Tuolaji(_) => GameKind::Tuolaji,
-            RoomOptions::Draughts(_) => GameKind::Draughts,
+            /// The game's name on the wire.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(GameKind::$Game => stringify!($module),)+
+                }
+            }
         }
-    }
-}
 
-/// Everything a client may send.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ClientMsg {
-    /// The first message on every connection.
-    Hello {
-        protocol_version: u32,
-        name: String,
-        #[serde(default)]
-        resume_token: Option<String>,
-    },
-    /// Asks for `pong` with the server's time (for clock sync).
-    Ping {
-        seq: Seq,
-        /// Echoed in `pong` (0 when left out or null).
-        #[serde(default)]
-        client_time: Option<u64>,
-    },
-    /// Asks for one page of the open rooms by id, optionally of one game.
-    ListRooms {
-        seq: Seq,
-        #[serde(default)]
-        game: Option<GameKind>,
-        /// The most rooms to list (the server caps it at its page size).
-        #[serde(default)]
-        limit: Option<u32>,
-        /// List rooms with ids above this one (the `next` of the previous page).
-        #[serde(default)]
-        after: Option<RoomId>,
-    },
-    /// Creates a room and sits down in it (`seat`, or the first free one).
-    CreateRoom {
-        seq: Seq,
-        options: RoomOptions,
-        #[serde(default)]
-        seat: Option<u8>,
-        /// Fill every other seat with a bot at once ("play the bot").
-        #[serde(default)]
-        bots: bool,
-    },
-    /// Sits down in a room: `seat`, or any free seat.
-    Join {
-        seq: Seq,
-        room_id: RoomId,
-        #[serde(default)]
-        seat: Option<u8>,
-    },
-    /// Watches a room without a seat.
-    Spectate { seq: Seq, room_id: RoomId },
-    /// Sits down at any waiting table with these options, or opens one.
-    QuickPlay { seq: Seq, options: RoomOptions },
-    /// Leaves the current room. During a xiangqi game this ends it: `abandoned` (a loss), or
-    /// `aborted` before one's own first move; at a Tuolaji table the server plays the seat
-    /// until somebody takes it.
-    Leave { seq: Seq },
-    /// Asks for a fresh snapshot of the current room.
-    Snapshot { seq: Seq },
-    /// A xiangqi action in the current room.
-    Xiangqi { seq: Seq, action: XiangqiAction },
-    /// A Tuolaji action in the current room.
-    Tuolaji { seq: Seq, action: TuolajiAction },
-    /// A draughts action in the current room.
-    Draughts { seq: Seq, action: DraughtsAction },
-}
-
-impl ClientMsg {
-    /// Every `type` a client may send.
-    pub const TYPES: &'static [&'static str] = &[
-        "hello",
-        "ping",
-        "list_rooms",
-        "create_room",
-        "join",
-        "spectate",
-        "quick_play",
-        "leave",
-        "snapshot",
-        "xiangqi",
-        "tuolaji",
-        "draughts",
-    ];
-
-    /// The request's sequence number (`hello` has none).
-    pub fn seq(&self) -> Option<Seq> {
-        match self {
-            ClientMsg::Hello { .. } => None,
-            ClientMsg::Ping { seq, .. }
-            | ClientMsg::ListRooms { seq, .. }
-            | ClientMsg::CreateRoom { seq, .. }
-            | ClientMsg::Join { seq, .. }
-            | ClientMsg::Spectate { seq, .. }
-            | ClientMsg::QuickPlay { seq, .. }
-            | ClientMsg::Leave { seq }
-            | ClientMsg::Snapshot { seq }
-            | ClientMsg::Xiangqi { seq, .. }
-            | ClientMsg::Tuolaji { seq, .. }
-            | ClientMsg::Draughts { seq, .. } => Some(*seq),
+        /// A room's options, chosen when it is created; tagged by `game`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", rename_all = "snake_case")]
+        pub enum RoomOptions {
+            $($Game($Options),)+
         }
-    }
-}
 
-/// A game action, as the room receives it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GameAction {
-    Xiangqi(XiangqiAction),
-    Tuolaji(TuolajiAction),
-    Draughts(DraughtsAction),
-}
-
-impl GameAction {
-    /// The game the action belongs to.
-    pub fn game(&self) -> GameKind {
-        match self {
-            GameAction::Xiangqi(_) => GameKind::Xiangqi,
-            GameAction::Tuolaji(_) => GameKind::Tuolaji,
-            GameAction::Draughts(_) => GameKind::Draughts,
+        impl RoomOptions {
+            /// The game these options are for.
+            pub fn game(&self) -> GameKind {
+                match self {
+                    $(RoomOptions::$Game(_) => GameKind::$Game,)+
+                }
+            }
         }
-    }
+
+        $(
+            impl From<$Options> for RoomOptions {
+                fn from(options: $Options) -> RoomOptions {
+                    RoomOptions::$Game(options)
+                }
+            }
+
+            impl GameOptions for $Options {
+                const KIND: GameKind = GameKind::$Game;
+
+                fn of(options: &RoomOptions) -> Option<&$Options> {
+                    match options {
+                        RoomOptions::$Game(o) => Some(o),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+
+            impl TryFrom<GameAction> for $Action {
+                type Error = GameAction;
+
+                /// The action when it is this game's, else the action back.
+                fn try_from(action: GameAction) -> Result<$Action, GameAction> {
+                    match action {
+                        GameAction::$Game(a) => Ok(a),
+                        #[allow(unreachable_patterns)]
+                        other => Err(other),
+                    }
+                }
+            }
+
+            impl From<$View> for View {
+                fn from(view: $View) -> View {
+                    View::$Game(<$ViewField>::from(view))
+                }
+            }
+
+            impl From<$Event> for Event {
+                fn from(event: $Event) -> Event {
+                    Event::$Game(event)
+                }
+            }
+        )+
+
+        /// Everything a client may send.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "type", rename_all = "snake_case")]
+        pub enum ClientMsg {
+            /// The first message on every connection.
+            Hello {
+                protocol_version: u32,
+                name: String,
+                #[serde(default)]
+                resume_token: Option<String>,
+            },
+            /// Asks for `pong` with the server's time (for clock sync).
+            Ping {
+                seq: Seq,
+                /// Echoed in `pong` (0 when left out or null).
+                #[serde(default)]
+                client_time: Option<u64>,
+            },
+            /// Asks for one page of the open rooms by id, optionally of one game.
+            ListRooms {
+                seq: Seq,
+                #[serde(default)]
+                game: Option<GameKind>,
+                /// The most rooms to list (the server caps it at its page size).
+                #[serde(default)]
+                limit: Option<u32>,
+                /// List rooms with ids above this one (the `next` of the previous page).
+                #[serde(default)]
+                after: Option<RoomId>,
+            },
+            /// Creates a room and sits down in it (`seat`, or the first free one).
+            CreateRoom {
+                seq: Seq,
+                options: RoomOptions,
+                #[serde(default)]
+                seat: Option<u8>,
+                /// Fill every other seat with a bot at once ("play the bot").
+                #[serde(default)]
+                bots: bool,
+            },
+            /// Sits down in a room: `seat`, or any free seat.
+            Join {
+                seq: Seq,
+                room_id: RoomId,
+                #[serde(default)]
+                seat: Option<u8>,
+            },
+            /// Watches a room without a seat.
+            Spectate { seq: Seq, room_id: RoomId },
+            /// Sits down at any waiting table with these options, or opens one.
+            QuickPlay { seq: Seq, options: RoomOptions },
+            /// Leaves the current room. During a xiangqi game this ends it: `abandoned` (a loss), or
+            /// `aborted` before one's own first move; at a Tuolaji table the server plays the seat
+            /// until somebody takes it.
+            Leave { seq: Seq },
+            /// Asks for a fresh snapshot of the current room.
+            Snapshot { seq: Seq },
+            $(
+                #[doc = concat!("A ", stringify!($module), " action in the current room.")]
+                $Game { seq: Seq, action: $Action },
+            )+
+        }
+
+        impl ClientMsg {
+            /// Every `type` a client may send.
+            pub const TYPES: &'static [&'static str] = &[
+                "hello",
+                "ping",
+                "list_rooms",
+                "create_room",
+                "join",
+                "spectate",
+                "quick_play",
+                "leave",
+                "snapshot",
+                $(stringify!($module),)+
+            ];
+
+            /// The request's sequence number (`hello` has none).
+            pub fn seq(&self) -> Option<Seq> {
+                match self {
+                    ClientMsg::Hello { .. } => None,
+                    ClientMsg::Ping { seq, .. }
+                    | ClientMsg::ListRooms { seq, .. }
+                    | ClientMsg::CreateRoom { seq, .. }
+                    | ClientMsg::Join { seq, .. }
+                    | ClientMsg::Spectate { seq, .. }
+                    | ClientMsg::QuickPlay { seq, .. }
+                    | ClientMsg::Leave { seq }
+                    | ClientMsg::Snapshot { seq } => Some(*seq),
+                    $(ClientMsg::$Game { seq, .. } => Some(*seq),)+
+                }
+            }
+
+            /// A game action with its sequence number; `None` when the message is not one.
+            pub fn into_action(self) -> Option<(Seq, GameAction)> {
+                match self {
+                    $(ClientMsg::$Game { seq, action } => Some((seq, GameAction::$Game(action))),)+
+                    _ => None,
+                }
+            }
+        }
+
+        /// A game action, as the room receives it.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum GameAction {
+            $($Game($Action),)+
+        }
+
+        impl GameAction {
+            /// The game the action belongs to.
+            pub fn game(&self) -> GameKind {
+                match self {
+                    $(GameAction::$Game(_) => GameKind::$Game,)+
+                }
+            }
+        }
+
+        /// What one viewer sees of a game; tagged by `game`.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", rename_all = "snake_case")]
+        pub enum View {
+            $($Game($ViewField),)+
+        }
+
+        /// Something that happened in a room; tagged by `game` (`room` for seat changes).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", rename_all = "snake_case")]
+        pub enum Event {
+            Room(RoomEvent),
+            $($Game($Event),)+
+        }
+    };
+}
+
+/// A game's options type, as [`games!`] registers it.
+pub trait GameOptions: Into<RoomOptions> {
+    /// The game the options are for.
+    const KIND: GameKind;
+    /// The options when `options` are this game's.
+    fn of(options: &RoomOptions) -> Option<&Self>;
+}
+
+games! {
+    /// Chinese chess (象棋), two seats.
+    Xiangqi => xiangqi { XiangqiOptions, XiangqiAction, XiangqiView, XiangqiView, XiangqiEvent },
+    /// Three-deck Tuolaji (拖拉机), four seats.
+    Tuolaji => tuolaji {
+        TuolajiOptions, TuolajiAction, TuolajiView, Box<TuolajiView>, TuolajiEvent
+    },
+    /// International draughts (国际跳棋), two seats.
+    Draughts => draughts {
+        DraughtsOptions, DraughtsAction, DraughtsView, DraughtsView, DraughtsEvent
+    },
 }
 
 /// One seat as everybody sees it.
@@ -226,25 +308,6 @@ pub enum RoomStatus {
     Playing,
     /// The game has ended; the room closes soon.
     Over,
-}
-
-/// What one viewer sees of a game; tagged by `game`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum View {
-    Xiangqi(XiangqiView),
-    Tuolaji(Box<TuolajiView>),
-    Draughts(DraughtsView),
-}
-
-/// Something that happened in a room; tagged by `game` (`room` for seat changes).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum Event {
-    Room(RoomEvent),
-    Xiangqi(XiangqiEvent),
-    Tuolaji(TuolajiEvent),
-    Draughts(DraughtsEvent),
 }
 
 /// Seat changes, the same for every game.
@@ -286,6 +349,10 @@ pub enum ServerMsg {
         /// (card lists), for the player to declare one of (第十一条1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         splits: Option<Vec<Vec<Vec<String>>>>,
+        /// What the client needs to say the refusal in the player's language (issue 18;
+        /// PROTOCOL.md lists each code's fields). Left out when there is none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        details: Option<crate::ErrorDetails>,
     },
     /// A request was accepted; its effects follow as events.
     Ok { seq: Seq },
@@ -342,6 +409,23 @@ impl ServerMsg {
             code,
             message: message.into(),
             splits: None,
+            details: None,
+        }
+    }
+
+    /// An error answer with the details a client renders it from.
+    pub fn error_with(
+        seq: Option<Seq>,
+        code: ErrorCode,
+        message: impl Into<String>,
+        details: crate::ErrorDetails,
+    ) -> ServerMsg {
+        ServerMsg::Error {
+            seq,
+            code,
+            message: message.into(),
+            splits: None,
+            details: Some(details),
         }
     }
 }

@@ -183,6 +183,62 @@ error_codes! {
     StoreUnavailable = "store_unavailable",
 }
 
+/// What a client needs to say a refusal in the player's own language (issue 18): every
+/// field is optional and left out of the MessagePack map when empty, so old clients see
+/// the same `error` as before. PROTOCOL.md lists which codes fill which fields; the English
+/// `message` beside them stays for developers and logs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorDetails {
+    /// Which refusal of the code it is, when a code has several (`must_play_all`,
+    /// `leaves_king_in_check`, …): a stable snake_case key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The rules' article, as the rules pages number it (`第十一条2`, `2.2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub article: Option<String>,
+    /// Tuolaji: the card type concerned, `trump` or a suit letter (`s h c d`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_type: Option<String>,
+    /// Tuolaji: the unit kinds required, strongest first: `single`, `pair`, `triple`,
+    /// `pair_tractor:K`, `triple_tractor:K` (K slots long).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<Vec<String>>,
+    /// Tuolaji: the cards that matter (the ones the player holds of the led type, the ones
+    /// not held, the unit a declaration splits), in the card notation (`9h`, `SJ`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Vec<String>>,
+    /// How many were required (cards, bid cards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<u32>,
+    /// How many there were (played, held, shown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    /// A limit that was reached (messages a second, moves between draw offers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// The seat whose turn it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// Xiangqi: the side concerned (`red`, `black`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Xiangqi: the points concerned, in ICCS (`h2`): the move's start and end, or the
+    /// blocking point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub squares: Option<Vec<String>>,
+}
+
+impl ErrorDetails {
+    /// Details naming only the refusal and its article.
+    pub fn rule(reason: &str, article: &str) -> ErrorDetails {
+        ErrorDetails {
+            reason: Some(reason.to_owned()),
+            article: (!article.is_empty()).then(|| article.to_owned()),
+            ..ErrorDetails::default()
+        }
+    }
+}
+
 /// An error as it travels: a stable code and a sentence for people.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireError {
@@ -268,6 +324,22 @@ mod tests {
                 "store_unavailable",
             ]
         );
+    }
+
+    /// Empty fields are left out of the map: an error without details is the old error.
+    #[test]
+    fn details_leave_out_empty_fields() {
+        let details = ErrorDetails {
+            units: Some(vec!["pair".into()]),
+            ..ErrorDetails::rule("must_match_structure", "第十一条2")
+        };
+        let bytes = rmp_serde::to_vec_named(&details).unwrap();
+        let map: std::collections::BTreeMap<String, serde::de::IgnoredAny> =
+            rmp_serde::from_slice(&bytes).unwrap();
+        let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["article", "reason", "units"]);
+        let back: ErrorDetails = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back, details);
     }
 
     #[test]

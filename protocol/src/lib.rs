@@ -20,7 +20,7 @@ pub mod xiangqi;
 
 pub use codec::{decode, encode, DecodeError};
 pub use envelope::{
-    ClientMsg, Event, GameAction, GameKind, PlayerId, RoomEvent, RoomId, RoomInfo, RoomOptions,
-    RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,
+    ClientMsg, Event, GameAction, GameKind, GameOptions, PlayerId, RoomEvent, RoomId, RoomInfo,
+    RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,
 };
-pub use error::{ErrorCode, WireError};
+pub use error::{ErrorCode, ErrorDetails, WireError};

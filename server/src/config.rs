@@ -7,13 +7,17 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
-use serde::Deserialize;
+use qipai_games::options::DuelHouse;
+use qipai_protocol::draughts::DraughtsOptions;
+use qipai_protocol::tuolaji::TuolajiOptions;
+use qipai_protocol::xiangqi::XiangqiOptions;
+use serde::{Deserialize, Serialize};
 
 /// Prefix of every environment override.
 pub const ENV_PREFIX: &str = "QIPAI_";
 
 /// Everything the server reads at start-up.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     pub server: ServerConfig,
@@ -27,7 +31,7 @@ pub struct Config {
 }
 
 /// The durable store (`qipai-store`). Each field is documented in `config/default.toml`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StoreConfig {
     /// A SQLite file path, or `postgres://…`; empty: no store (nothing survives a restart).
@@ -48,7 +52,7 @@ impl Default for StoreConfig {
 }
 
 /// Listener, connections, sessions and rooms. Each field is documented in `config/default.toml`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServerConfig {
     pub addr: SocketAddr,
@@ -67,59 +71,35 @@ pub struct ServerConfig {
     pub room_inbox: usize,
 }
 
-/// Defaults for xiangqi rooms; a room's own options override them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct XiangqiConfig {
-    pub time_control: String,
-    pub first_move_ms: u64,
-    pub natural_limit_moves: u32,
-    pub natural_limit_counts_checks: bool,
-    pub draw_offer_every_moves: u32,
-    pub max_lag_ms: u64,
+/// One game's section (`[xiangqi]`, `[draughts]`, `[tuolaji]`): the defaults of its table
+/// options, in the game's own options type (`O`, the wire's; `games` checks and resolves
+/// it), what the server decides for every table of it (`H`), and the server's own keys.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameConfig<O, H> {
+    /// Defaults for what a table's options leave out.
+    #[serde(flatten)]
+    pub table: O,
+    /// What no table chooses (first-move time, lag allowance).
+    #[serde(flatten)]
+    pub house: H,
+    /// A table whose first player has waited this long gets bots in its empty seats (0: never).
     pub bot_fill_ms: u64,
-    pub bot_think_ms: u64,
-}
-
-/// Defaults for draughts rooms (`rules/draughts.md`); a room's own options override them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DraughtsConfig {
-    pub time_control: String,
-    pub king_moves: u32,
-    pub endgame_rules: bool,
-    pub first_move_ms: u64,
-    pub draw_offer_every_moves: u32,
-    pub max_lag_ms: u64,
-    pub bot_fill_ms: u64,
-    pub bot_think_ms: u64,
-}
-
-/// Defaults for Tuolaji tables (`rules/tuolaji.md`); a table's own options override them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TuolajiConfig {
-    pub throw_penalty: u32,
-    pub deal_interval_ms: u64,
-    pub bid_window_ms: u64,
-    pub bottom_ms: u64,
-    pub turn_ms: u64,
-    pub seat_grace_ms: u64,
-    /// 0 for no limit.
-    pub round_minutes: u32,
-    pub last_call_minutes: u32,
-    pub joker_bids: bool,
-    pub between_hands_ms: u64,
-    pub bot_fill_ms: u64,
-    /// Deals room `id` from this seed + `id` instead of a random seed (tests and replays
-    /// only: anyone who knows it knows every hand).
-    #[serde(default)]
+    /// Plays room `id` from this seed + `id` instead of a random seed, and counts room ids
+    /// from 1 (tests and replays only: anyone who knows it knows every hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
 }
 
+/// The xiangqi section.
+pub type XiangqiConfig = GameConfig<XiangqiOptions, DuelHouse>;
+/// The draughts section (`rules/draughts.md`).
+pub type DraughtsConfig = GameConfig<DraughtsOptions, DuelHouse>;
+/// The Tuolaji section (`rules/tuolaji.md`).
+pub type TuolajiConfig = GameConfig<TuolajiOptions, ()>;
+
 /// Budgets: every resource a client can make the server spend. Each field is documented in
 /// `config/default.toml` and listed in PROTOCOL.md §13 with the error code that refuses it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitsConfig {
     pub max_connections_per_addr: usize,
@@ -229,19 +209,40 @@ impl Config {
             .ok_or_else(|| ConfigError::Invalid(format!("{name}: `{value}` is not valid")))?;
             sec.insert(key, new);
         }
-        toml::Value::Table(table)
+        let named = |message: String| match added
+            .iter()
+            .find(|(_, key)| message.contains(&format!("`{key}`")))
+        {
+            Some((name, _)) => ConfigError::Invalid(format!("{name}: {message}")),
+            None => ConfigError::Invalid(message),
+        };
+        let config: Config = toml::Value::Table(table.clone())
             .try_into()
-            .map_err(|e: toml::de::Error| {
-                let message = e.to_string();
-                match added
-                    .iter()
-                    .find(|(_, key)| message.contains(&format!("`{key}`")))
-                {
-                    Some((name, _)) => ConfigError::Invalid(format!("{name}: {message}")),
-                    None => ConfigError::Invalid(message),
-                }
-            })
+            .map_err(|e: toml::de::Error| named(e.to_string()))?;
+        // A game's section is two flattened types, which serde cannot check for unknown
+        // keys: every key given must come back when the configuration is written out.
+        let back = toml::Table::try_from(&config).map_err(|e| named(e.to_string()))?;
+        match unknown_key(&table, &back) {
+            Some(path) => {
+                let leaf = path.rsplit('.').next().unwrap_or(&path);
+                Err(named(format!("unknown field `{leaf}` (`{path}`)")))
+            }
+            None => Ok(config),
+        }
     }
+}
+
+/// The first key of `given` (a dotted path) that `known` does not have.
+fn unknown_key(given: &toml::Table, known: &toml::Table) -> Option<String> {
+    given
+        .iter()
+        .find_map(|(key, value)| match (value, known.get(key)) {
+            (_, None) => Some(key.clone()),
+            (toml::Value::Table(g), Some(toml::Value::Table(k))) => {
+                unknown_key(g, k).map(|inner| format!("{key}.{inner}"))
+            }
+            _ => None,
+        })
 }
 
 /// Lays `top` over `base`: tables merge key by key, any other value replaces.
@@ -299,8 +300,9 @@ mod tests {
         let c = Config::defaults().unwrap();
         assert_eq!(c.server.addr.to_string(), "127.0.0.1:7878");
         assert_eq!(c.server.max_frame_bytes, 65536);
-        assert_eq!(c.xiangqi.time_control, "30+10");
-        assert_eq!(c.tuolaji.bid_window_ms, 5000);
+        assert_eq!(c.xiangqi.table.time_control.as_deref(), Some("30+10"));
+        assert_eq!(c.tuolaji.table.bid_window_ms, Some(5000));
+        assert_eq!(c.draughts.house.first_move_ms, 30_000);
         assert_eq!(c.tuolaji.seed, None);
     }
 
@@ -318,7 +320,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.server.addr.port(), 9000);
         assert_eq!(c.server.rate_per_sec, 7);
-        assert!(!c.xiangqi.natural_limit_counts_checks);
+        assert_eq!(c.xiangqi.table.natural_limit_counts_checks, Some(false));
     }
 
     #[test]
@@ -359,6 +361,14 @@ mod tests {
     fn unknown_file_keys_are_refused_by_name() {
         let err = Config::layered(Some("[server]\nno_such_key = 1\n"), env(&[])).unwrap_err();
         assert!(err.to_string().contains("no_such_key"), "{err}");
+        // A game's section too (two flattened types, checked by writing it back).
+        let err = Config::layered(Some("[xiangqi]\nno_such_key = 1\n"), env(&[])).unwrap_err();
+        assert!(err.to_string().contains("no_such_key"), "{err}");
+        let err = Config::layered(None, env(&[("QIPAI_TUOLAJI__NO_SUCH_KEY", "1")])).unwrap_err();
+        assert!(
+            err.to_string().contains("QIPAI_TUOLAJI__NO_SUCH_KEY"),
+            "{err}"
+        );
         let err = Config::layered(Some("[nosection]\nx = 1\n"), env(&[])).unwrap_err();
         assert!(err.to_string().contains("nosection"), "{err}");
     }

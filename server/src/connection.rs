@@ -128,6 +128,7 @@ where
             shared.config.server.rate_per_sec,
             shared.config.server.rate_burst,
         ),
+        rate_per_sec: shared.config.server.rate_per_sec,
         abuse: TokenBucket::new(1, shared.config.server.abuse_burst),
         max_frame: shared.config.server.max_frame_bytes,
         metrics: Arc::clone(&shared.metrics),
@@ -217,6 +218,8 @@ where
 struct Reader {
     /// Messages a client may send (a flood is dropped with `rate_limited`).
     rate: TokenBucket,
+    /// The rate's sustained messages per second, told to a client that goes over it.
+    rate_per_sec: u32,
     /// Errors a client may cause before it is closed.
     abuse: TokenBucket,
     max_frame: usize,
@@ -280,8 +283,14 @@ impl Reader {
     }
 
     fn rate_limited(&mut self, player: &Player) -> Verdict {
-        let message = "too many messages: this one was dropped".into();
-        self.refuse(player, None, ErrorCode::RateLimited, message)
+        let message = "too many messages: this one was dropped";
+        // The limit, for the page to say it in the player's language (issue 18).
+        let details = qipai_protocol::ErrorDetails {
+            limit: Some(self.rate_per_sec),
+            ..qipai_protocol::ErrorDetails::default()
+        };
+        let answer = ServerMsg::error_with(None, ErrorCode::RateLimited, message, details);
+        self.refuse_with(player, answer)
     }
 
     /// Answers with an error; a connection that keeps erring is closed.
@@ -292,11 +301,16 @@ impl Reader {
         code: ErrorCode,
         message: String,
     ) -> Verdict {
+        self.refuse_with(player, ServerMsg::error(seq, code, message))
+    }
+
+    /// [`Reader::refuse`] with the error answer already made.
+    fn refuse_with(&mut self, player: &Player, answer: ServerMsg) -> Verdict {
         if !player.has_said_hello() {
             // Before `hello` there is no second chance.
-            return Verdict::Close(Some(Box::new(ServerMsg::error(seq, code, message))));
+            return Verdict::Close(Some(Box::new(answer)));
         }
-        player.send(&ServerMsg::error(seq, code, message));
+        player.send(&answer);
         if self.abuse.take() {
             Verdict::Continue
         } else {

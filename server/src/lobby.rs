@@ -4,7 +4,7 @@
 //! JavaScript number holds them exactly): never reused across restarts (a collision within
 //! a million rooms has odds of about one in 2^14 per restart pair, and an id in use now is
 //! never handed out twice), and guessing one means trying about 2^53 / rooms open. Only a
-//! server configured with `tuolaji.seed` (tests) counts them from 1, so deals can be
+//! server configured with a game's `seed` (tests) counts them from 1, so deals can be
 //! reproduced.
 
 use std::net::IpAddr;
@@ -162,7 +162,7 @@ impl Lobby {
             });
         }
         let ticket = self.budget.room(owner.session, owner.addr)?;
-        let id = if self.config.tuolaji.seed.is_some() {
+        let id = if wire::seeded(&self.config) {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
             random_id(|id| self.rooms.contains_key(&id))
@@ -196,16 +196,8 @@ impl Lobby {
         journal: Option<Journal>,
         ticket: Option<RoomTicket>,
     ) -> Result<RoomHandle, WireError> {
-        let fill_ms = match options.game() {
-            GameKind::Xiangqi => self.config.xiangqi.bot_fill_ms,
-            GameKind::Tuolaji => self.config.tuolaji.bot_fill_ms,
-            GameKind::Draughts => self.config.draughts.bot_fill_ms,
-        };
-        let bot_fill = match (bots, fill_ms) {
-            (true, _) => Some(qipai_games::Millis::ZERO),
-            (false, 0) => None,
-            (false, ms) => Some(qipai_games::Millis(ms)),
-        };
+        // Otherwise the game's `bot_fill_ms` (`wire::open`).
+        let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
         let parts = RoomParts {
             id,
             options,

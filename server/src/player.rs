@@ -305,15 +305,11 @@ impl Player {
                 };
                 self.post(session, &place.room, cmd)
             }
-            ClientMsg::Xiangqi { seq, action } => {
-                self.act(session, seq, GameAction::Xiangqi(action))
-            }
-            ClientMsg::Tuolaji { seq, action } => {
-                self.act(session, seq, GameAction::Tuolaji(action))
-            }
-            ClientMsg::Draughts { seq, action } => {
-                self.act(session, seq, GameAction::Draughts(action))
-            }
+            // Every other message is a game's action (the `games!` registry's variants).
+            action => match action.into_action() {
+                Some((seq, action)) => self.act(session, seq, action),
+                None => Err(wire(ErrorCode::WrongGame, "not a game action")),
+            },
         }
     }
 

@@ -4,7 +4,7 @@
 //!
 //! Bots live within the budget ([`crate::budget`]): at most `max_bots` at once (a seat that
 //! would take one more stays empty), at most `bot_threads` searches at once (a decision
-//! waits for a permit before it takes a thread), each search's table sized from
+//! waits for a permit before it takes a thread), each xiangqi table sized from
 //! `bot_memory_mib`, think time capped, and a search cancelled as soon as the bot's
 //! connection ends (its room closed or a person took its seat).
 
@@ -12,12 +12,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use qipai_bots::client::{play_over, ClientConfig, Entry};
+use std::future::Future;
+use std::pin::Pin;
+
+use qipai_bots::client::{play_over, ClientConfig, ClientError, Duplex, Entry, GameReport};
 use qipai_bots::memory::duplex;
 use qipai_bots::observe::Observer;
-use qipai_bots::{
-    DraughtsBot, DraughtsTable, Strength, TuolajiBot, TuolajiTable, XiangqiBot, XiangqiTable,
-};
+use qipai_bots::{Strategy, Table};
 use qipai_protocol::{RoomId, RoomOptions};
 
 use crate::connection::serve_in_memory;
@@ -56,6 +57,44 @@ impl Observer for Pooled {
     }
 }
 
+/// A server bot's game, played to its end.
+pub type BotGame = Pin<Box<dyn Future<Output = Result<Vec<GameReport>, ClientError>> + Send>>;
+
+/// Everything a game's bot needs to play one seat (the game's `OnWire::play_bot` chooses
+/// the strategy).
+pub struct BotKit {
+    /// The bot's end of the in-memory connection.
+    pub socket: Box<dyn Duplex>,
+    pub config: ClientConfig,
+    pub observer: Box<dyn Observer>,
+    /// The most a table may ask its bots to think per move (`limits.bot_think_max_ms`).
+    pub think_max_ms: u64,
+    /// Memory for one searching bot's table, in bytes.
+    pub table_bytes: usize,
+    /// Set when the game is over for the bot: a search stops.
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl BotKit {
+    /// The think time a table asks for, within the server's cap.
+    pub fn think_ms(&self, asked: Option<u64>) -> u64 {
+        asked
+            .unwrap_or(qipai_games::options::DEFAULT_BOT_THINK_MS)
+            .min(self.think_max_ms)
+    }
+
+    /// Plays `strategy` at the game's table `T`.
+    pub fn play<T, S>(self, strategy: S) -> BotGame
+    where
+        T: Table + 'static,
+        S: Strategy<View = T::View, Event = T::Event, Action = T::Action> + Send + 'static,
+    {
+        Box::pin(async move {
+            play_over::<T, S>(self.socket, &self.config, strategy, self.observer, |_| {}).await
+        })
+    }
+}
+
 /// Starts a bot that joins `room_id` at `seat` and plays until the game ends (or a person
 /// takes its seat, which closes its connection). Over the bots budget, nothing happens.
 fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions) {
@@ -85,33 +124,16 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
         permits: Arc::clone(&budget.think),
         cancel: Arc::clone(&cancel),
     };
-    let observer = move || Box::new(pooled);
+    let kit = BotKit {
+        socket: Box::new(bot_end),
+        config,
+        observer: Box::new(pooled),
+        think_max_ms: budget.bot_think_max_ms,
+        table_bytes: budget.bot_table_bytes,
+        cancel: Arc::clone(&cancel),
+    };
     let play = async move {
-        let result = match &options {
-            RoomOptions::Xiangqi(o) => {
-                let think = o.bot_think_ms.unwrap_or(500).min(budget.bot_think_max_ms);
-                let bot = XiangqiBot::with_budget(
-                    Strength::think_ms(think),
-                    budget.bot_table_bytes,
-                    Arc::clone(&cancel),
-                );
-                play_over::<XiangqiTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
-                    .await
-            }
-            RoomOptions::Draughts(o) => {
-                let think = o.bot_think_ms.unwrap_or(500).min(budget.bot_think_max_ms);
-                let mib = (budget.bot_table_bytes >> 20).max(1);
-                let bot =
-                    DraughtsBot::with_cancel(Strength::think_ms(think), mib, Arc::clone(&cancel));
-                play_over::<DraughtsTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
-                    .await
-            }
-            RoomOptions::Tuolaji(_) => {
-                let bot = TuolajiBot::new();
-                play_over::<TuolajiTable, _>(Box::new(bot_end), &config, bot, observer(), |_| {})
-                    .await
-            }
-        };
+        let result = crate::room::wire::play_bot(&options, kit).await;
         // The connection is over: a search still running for it stops now.
         cancel.store(true, Ordering::Relaxed);
         drop(ticket);

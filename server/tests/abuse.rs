@@ -81,7 +81,7 @@ async fn create_and_drop_rooms_in_a_loop() {
         c.limits.rooms_per_addr = 3;
         c.limits.max_bots = 8;
         c.server.reconnect_grace_ms = 150;
-        c.tuolaji.seat_grace_ms = 150;
+        c.tuolaji.table.seat_grace_ms = Some(150);
         c.limits.empty_room_grace_ms = 50;
     })
     .await;

@@ -96,7 +96,19 @@ async fn every_kind_of_bad_input_is_refused_and_changes_nothing() {
             iccs: "b9b5".into(),
         })
         .await;
-    assert_eq!(black.error_for(Some(seq)).await.0, ErrorCode::IllegalMove);
+    // The refusal carries its reason and article for the page to say it (issue 18).
+    match black
+        .until(|m| matches!(m, ServerMsg::Error { seq: s, .. } if *s == Some(seq)))
+        .await
+    {
+        ServerMsg::Error { code, details, .. } => {
+            assert_eq!(code, ErrorCode::IllegalMove);
+            let details = details.expect("an illegal move has details");
+            assert!(details.reason.is_some(), "{details:?}");
+            assert_eq!(details.article.as_deref(), Some("2.2"), "{details:?}");
+        }
+        other => panic!("not an error: {other:?}"),
+    }
     let seq = black
         .xq(XiangqiAction::Move {
             iccs: "z9z5".into(),
@@ -212,6 +224,16 @@ async fn a_flood_is_limited_then_closed() {
         })
         .collect();
     assert!(codes.contains(&ErrorCode::RateLimited), "{codes:?}");
+    // `rate_limited` tells the limit (issue 18: the page says it in the player's language).
+    let limit = red.log.iter().find_map(|m| match m {
+        ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            details,
+            ..
+        } => details.as_ref().and_then(|d| d.limit),
+        _ => None,
+    });
+    assert!(limit.is_some_and(|n| n > 0), "{limit:?}");
     assert_eq!(codes.last(), Some(&ErrorCode::Closing));
     let pongs = red
         .log

@@ -87,7 +87,7 @@ async fn increment_is_added_and_both_sides_agree() {
 /// with no winner.
 #[tokio::test]
 async fn missing_first_move_aborts() {
-    let server = TestServer::start(|c| c.xiangqi.first_move_ms = 200).await;
+    let server = TestServer::start(|c| c.xiangqi.house.first_move_ms = 200).await;
     let (mut red, mut black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
     red.play("h2e2").await;
     let (result, _) = result_of(&mut red).await;

@@ -39,7 +39,7 @@ fn the_closed_loop_file_keeps_the_defaults() {
     let closed = Config::load(Some(&root.join("loadtest/closed-loop.toml"))).unwrap();
     let defaults = Config::defaults().unwrap();
     assert_eq!(closed.server.rate_per_sec, 100_000);
-    assert_eq!(closed.tuolaji.between_hands_ms, 0);
+    assert_eq!(closed.tuolaji.table.between_hands_ms, Some(0));
     assert_eq!(closed.xiangqi.bot_fill_ms, defaults.xiangqi.bot_fill_ms);
     assert_eq!(closed.tuolaji.bot_fill_ms, defaults.tuolaji.bot_fill_ms);
 }

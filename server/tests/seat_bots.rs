@@ -60,7 +60,7 @@ async fn play_the_bot_at_xiangqi() {
 async fn a_waiting_table_gets_a_bot() {
     let server = TestServer::start(|c| {
         c.xiangqi.bot_fill_ms = 150;
-        c.xiangqi.bot_think_ms = 20;
+        c.xiangqi.table.bot_think_ms = Some(20);
     })
     .await;
     let mut me = Client::hello(&server, "Me").await;

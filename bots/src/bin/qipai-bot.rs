@@ -13,22 +13,22 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
-use qipai_bots::client::{self, ClientConfig, Entry, GameReport};
-use qipai_bots::random::RandomXiangqi;
-use qipai_bots::{
-    DraughtsBot, DraughtsTable, HintStrategy, Strength, TuolajiTable, Verdict, XiangqiBot,
-    XiangqiTable,
-};
-use qipai_protocol::draughts::DraughtsOptions;
-use qipai_protocol::tuolaji::TuolajiOptions;
+use qipai_bots::client::{ClientConfig, Entry, GameReport};
+use qipai_bots::games::{self, Ask};
+use qipai_bots::Verdict;
 use qipai_protocol::xiangqi::XiangqiOptions;
-use qipai_protocol::RoomOptions;
+use qipai_protocol::GameKind;
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum GameArg {
-    Xiangqi,
-    Tuolaji,
-    Draughts,
+/// A game by its wire name (`xiangqi`, `tuolaji`, `draughts`: `GameKind::ALL`).
+fn game_kind(name: &str) -> Result<GameKind, String> {
+    GameKind::ALL
+        .iter()
+        .copied()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+            format!("the games are {}", names.join(", "))
+        })
 }
 
 /// How the bot chooses its moves.
@@ -48,8 +48,8 @@ struct Args {
     #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
     url: String,
     /// The game to play.
-    #[arg(long, value_enum, default_value = "xiangqi")]
-    game: GameArg,
+    #[arg(long, value_parser = game_kind, default_value = "xiangqi")]
+    game: GameKind,
     /// Games each client plays, one after another.
     #[arg(long, default_value_t = 1)]
     games: u32,
@@ -104,19 +104,6 @@ async fn main() -> anyhow::Result<()> {
     if args.clients == 0 {
         bail!("--clients must be at least 1");
     }
-    let options = match args.game {
-        GameArg::Xiangqi => RoomOptions::Xiangqi(XiangqiOptions {
-            time_control: args.time_control.clone(),
-            start_fen: args.start_fen.clone(),
-            ..XiangqiOptions::default()
-        }),
-        GameArg::Tuolaji => RoomOptions::Tuolaji(TuolajiOptions::default()),
-        GameArg::Draughts => RoomOptions::Draughts(DraughtsOptions {
-            time_control: args.time_control.clone(),
-            start_fen: args.start_fen.clone(),
-            ..DraughtsOptions::default()
-        }),
-    };
     let mut tasks = Vec::new();
     for i in 0..args.clients {
         if i > 0 {
@@ -139,15 +126,23 @@ async fn main() -> anyhow::Result<()> {
         let config = ClientConfig {
             url: args.url.clone(),
             name: name.clone(),
-            options: options.clone(),
+            // Set by `games::play` for the game.
+            options: XiangqiOptions::default().into(),
             entry,
             games: args.games,
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
             source: None,
         };
-        let (strategy, think_ms, tt_mb, game) =
-            (args.strategy, args.think_ms, args.tt_mb, args.game);
+        let ask = Ask {
+            search: args.strategy == StrategyArg::Search,
+            think_ms: args.think_ms,
+            tt_mb: args.tt_mb,
+            seed: u64::from(i),
+            time_control: args.time_control.clone(),
+            start_fen: args.start_fen.clone(),
+        };
+        let game = args.game;
         tasks.push(tokio::spawn(async move {
             let print = |r: &GameReport| {
                 let acked = r.acks.len().max(1) as f64;
@@ -157,24 +152,7 @@ async fn main() -> anyhow::Result<()> {
                     r.room_id, r.seat, r.ending.verdict, r.ending.reason, r.ending.plies, r.refused
                 );
             };
-            match (game, strategy) {
-                (GameArg::Xiangqi, StrategyArg::Search) => {
-                    let bot = XiangqiBot::with_table(Strength::think_ms(think_ms), tt_mb);
-                    client::play::<XiangqiTable, _>(&config, bot, print).await
-                }
-                (GameArg::Xiangqi, StrategyArg::Random) => {
-                    let bot = RandomXiangqi::new(u64::from(i));
-                    client::play::<XiangqiTable, _>(&config, bot, print).await
-                }
-                // The draughts bot always searches (there is no random draughts player).
-                (GameArg::Draughts, _) => {
-                    let bot = DraughtsBot::with_table(Strength::think_ms(think_ms), tt_mb);
-                    client::play::<DraughtsTable, _>(&config, bot, print).await
-                }
-                (GameArg::Tuolaji, _) => {
-                    client::play::<TuolajiTable, _>(&config, HintStrategy, print).await
-                }
-            }
+            games::play(game, config, &ask, print).await
         }));
     }
     let mut tally: BTreeMap<String, u32> = BTreeMap::new();

@@ -1,7 +1,7 @@
 //! Why a Tuolaji action was refused: one enum for the whole game, each variant a sentence
 //! for the player naming the rule and what was required, and a stable wire code.
 
-use qipai_protocol::ErrorCode;
+use qipai_protocol::{ErrorCode, ErrorDetails};
 
 use super::combination::{describe_kinds, UnitKind};
 use super::order::CardType;
@@ -176,6 +176,119 @@ impl Coded for TuolajiError {
     }
 }
 
+impl TuolajiError {
+    /// The refusal's details for a client (issue 18): the article, the card type, the unit
+    /// kinds and the cards that matter, in the wire's notation.
+    pub fn details(&self) -> Option<ErrorDetails> {
+        use TuolajiError as E;
+        let d = match self {
+            E::EmptyPlay => ErrorDetails::rule("empty_play", "第十一条"),
+            E::NotHeld { cards } => with_cards(ErrorDetails::rule("not_held", ""), cards),
+            E::MixedTypes { cards } => {
+                with_cards(ErrorDetails::rule("mixed_types", "第十一条1"), cards)
+            }
+            E::NotAUnit { cards } => with_cards(ErrorDetails::rule("not_a_unit", "第六条"), cards),
+            E::DecompositionMismatch { played, .. } => with_cards(
+                ErrorDetails::rule("decomposition_mismatch", "第十一条1"),
+                played,
+            ),
+            E::DeclarationSplitsUnit { unit } => with_cards(
+                ErrorDetails::rule("declaration_splits_unit", "第六条"),
+                unit,
+            ),
+            E::DeclareStructure { .. } => ErrorDetails::rule("declare_structure", "第十一条1"),
+            E::WrongCount { required, played } => ErrorDetails {
+                required: Some(count(*required)),
+                count: Some(count(*played)),
+                ..ErrorDetails::rule("wrong_count", "第十一条2")
+            },
+            E::MustFollowType { ty, required, held } => ErrorDetails {
+                card_type: Some(type_key(*ty)),
+                required: Some(count(*required)),
+                count: Some(count(*held)),
+                ..ErrorDetails::rule("must_follow_type", "第十一条2")
+            },
+            E::MustPlayAllOfType { ty, held } => ErrorDetails {
+                card_type: Some(type_key(*ty)),
+                ..with_cards(ErrorDetails::rule("must_play_all", "第十一条2"), held)
+            },
+            E::MustMatchStructure { ty, required, held } => ErrorDetails {
+                card_type: Some(type_key(*ty)),
+                units: Some(required.iter().map(|k| unit_key(*k)).collect()),
+                ..with_cards(
+                    ErrorDetails::rule("must_match_structure", "第十一条2"),
+                    held,
+                )
+            },
+            E::BidNoCards => ErrorDetails::rule("bid_no_cards", "第十条1"),
+            E::BidNotLevelCards { cards, .. } => {
+                with_cards(ErrorDetails::rule("bid_not_level_cards", "第十条1"), cards)
+            }
+            E::StrengthenOtherSuit { suit } => ErrorDetails {
+                card_type: Some(suit.letter().to_string()),
+                ..ErrorDetails::rule("strengthen_other_suit", "第十条1")
+            },
+            E::StrengthenTooFew { standing } => ErrorDetails {
+                count: Some(u32::from(*standing)),
+                ..ErrorDetails::rule("strengthen_too_few", "第十条1")
+            },
+            E::CounterBidTooFew { standing, needed } => ErrorDetails {
+                count: Some(u32::from(*standing)),
+                required: Some(u32::from(*needed)),
+                ..ErrorDetails::rule("counter_bid_too_few", "第十条2")
+            },
+            E::BidCannotBeCountered => ErrorDetails::rule("cannot_be_countered", "第十条2"),
+            E::BiddingClosed => ErrorDetails::rule("bidding_closed", "第十条2"),
+            E::BiddingOpen { .. } => ErrorDetails::rule("bidding_open", "第十条2"),
+            E::BottomWrongSize { given } => ErrorDetails {
+                required: Some(6),
+                count: Some(count(*given)),
+                ..ErrorDetails::rule("bottom_wrong_size", "第九条2")
+            },
+            E::NotYourTurn { expected, .. } => ErrorDetails {
+                seat: Some(*expected),
+                ..ErrorDetails::rule("not_your_turn", "")
+            },
+            E::MatchOver => ErrorDetails::rule("match_over", "第二条"),
+            E::NoSuchSeat { .. }
+            | E::BadPosition { .. }
+            | E::WrongPhase { .. }
+            | E::UnsupportedOption { .. } => return None,
+        };
+        Some(d)
+    }
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn with_cards(details: ErrorDetails, cards: &[Card]) -> ErrorDetails {
+    ErrorDetails {
+        cards: Some(cards.iter().map(ToString::to_string).collect()),
+        ..details
+    }
+}
+
+/// `trump`, or the suit's letter.
+fn type_key(ty: CardType) -> String {
+    match ty {
+        CardType::Trump => "trump".to_owned(),
+        CardType::Suit(suit) => suit.letter().to_string(),
+    }
+}
+
+/// A unit kind on the wire: `single`, `pair`, `triple`, `pair_tractor:K`, `triple_tractor:K`.
+fn unit_key(kind: UnitKind) -> String {
+    match kind {
+        UnitKind::Single => "single".to_owned(),
+        UnitKind::Pair => "pair".to_owned(),
+        UnitKind::Triple => "triple".to_owned(),
+        UnitKind::PairTractor(k) => format!("pair_tractor:{k}"),
+        UnitKind::TripleTractor(k) => format!("triple_tractor:{k}"),
+    }
+}
+
 /// The splits of a throw for a message: `[QsQsQs][KsKs] or [QsQsKsKs][Qs]`.
 fn describe_splits(splits: &[Vec<Vec<Card>>]) -> String {
     splits
@@ -188,4 +301,38 @@ fn describe_splits(splits: &[Vec<Vec<Card>>]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" or ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{parse_cards, Suit};
+
+    /// 第十一条2: a refused follow carries the article, the led type, the unit kinds and the
+    /// cards the player holds that matter, for the page's "需要跟一对红桃，你有 9♥9♥".
+    #[test]
+    fn a_refused_follow_carries_its_article_units_and_cards() {
+        let e = TuolajiError::MustMatchStructure {
+            ty: CardType::Suit(Suit::Hearts),
+            required: vec![UnitKind::PairTractor(2), UnitKind::Pair],
+            held: parse_cards("9h 9h").unwrap(),
+        };
+        let d = e.details().unwrap();
+        assert_eq!(d.article.as_deref(), Some("第十一条2"));
+        assert_eq!(d.reason.as_deref(), Some("must_match_structure"));
+        assert_eq!(d.card_type.as_deref(), Some("h"));
+        assert_eq!(
+            d.units,
+            Some(vec!["pair_tractor:2".to_owned(), "pair".to_owned()])
+        );
+        assert_eq!(d.cards, Some(vec!["9h".to_owned(), "9h".to_owned()]));
+        let all = TuolajiError::MustPlayAllOfType {
+            ty: CardType::Trump,
+            held: parse_cards("SJ").unwrap(),
+        };
+        let d = all.details().unwrap();
+        assert_eq!(d.card_type.as_deref(), Some("trump"));
+        assert_eq!(d.reason.as_deref(), Some("must_play_all"));
+        assert_eq!(all.code(), ErrorCode::MustFollowType);
+    }
 }

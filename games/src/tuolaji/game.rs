@@ -90,6 +90,13 @@ impl Coded for TuolajiGameError {
             _ => None,
         }
     }
+
+    fn details(&self) -> Option<qipai_protocol::ErrorDetails> {
+        match self {
+            TuolajiGameError::Rule(e) => e.details(),
+            _ => None,
+        }
+    }
 }
 
 /// The seed of hand `number` (1 for the first) of a table seeded with `seed`: a replay

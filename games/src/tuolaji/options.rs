@@ -3,6 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::options::{unknown_preset, OptionsError, TableOptions};
+use crate::tuolaji::TuolajiSettings;
+
+/// The table's options as a client sends them and the configuration sets their defaults
+/// (every field optional); [`TableOptions::settle`] resolves them into [`TuolajiSettings`].
+pub use qipai_protocol::tuolaji::TuolajiOptions as TableTuolajiOptions;
+
 /// Options fixed when a table is created. Missing fields take the page's defaults, so a
 /// client may send only what it changes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,6 +96,78 @@ impl TuolajiOptions {
     }
 }
 
+impl TableOptions for TableTuolajiOptions {
+    type Settings = TuolajiSettings;
+    type House = ();
+
+    /// 第十条: jokers never bid, so `joker_bids` may only be `false`.
+    fn settle(
+        &self,
+        defaults: &TableTuolajiOptions,
+        _house: &(),
+    ) -> Result<(TableTuolajiOptions, TuolajiSettings), OptionsError> {
+        let preset = match self.preset.as_deref() {
+            Some(name) => Some(
+                TuolajiOptions::preset(name)
+                    .ok_or_else(|| unknown_preset(name, TuolajiOptions::PRESETS))?,
+            ),
+            None => None,
+        };
+        let d = defaults;
+        let builtin = TuolajiSettings::default();
+        let b = &builtin.rules;
+        if self.joker_bids.or(d.joker_bids).unwrap_or(b.joker_bids) {
+            return Err(OptionsError(
+                "joker_bids: jokers cannot bid in these rules (第十条)".into(),
+            ));
+        }
+        // A round limit of 0 minutes is none.
+        let round_minutes = self
+            .round_minutes
+            .or(preset.as_ref().map(|p| p.round_minutes.unwrap_or(0)))
+            .or(d.round_minutes)
+            .unwrap_or(b.round_minutes.unwrap_or(0));
+        let rules = TuolajiOptions {
+            throw_penalty: self
+                .throw_penalty
+                .or(d.throw_penalty)
+                .unwrap_or(b.throw_penalty),
+            deal_interval_ms: (self.deal_interval_ms.or(d.deal_interval_ms))
+                .unwrap_or(b.deal_interval_ms),
+            bid_window_ms: (self.bid_window_ms.or(d.bid_window_ms)).unwrap_or(b.bid_window_ms),
+            bottom_ms: self.bottom_ms.or(d.bottom_ms).unwrap_or(b.bottom_ms),
+            turn_ms: self.turn_ms.or(d.turn_ms).unwrap_or(b.turn_ms),
+            seat_grace_ms: (self.seat_grace_ms.or(d.seat_grace_ms)).unwrap_or(b.seat_grace_ms),
+            round_minutes: (round_minutes > 0).then_some(round_minutes),
+            last_call_minutes: (self.last_call_minutes)
+                .or(preset.as_ref().map(|p| p.last_call_minutes))
+                .or(d.last_call_minutes)
+                .unwrap_or(b.last_call_minutes),
+            joker_bids: false,
+        };
+        let settings = TuolajiSettings {
+            between_hands_ms: (self.between_hands_ms.or(d.between_hands_ms))
+                .unwrap_or(builtin.between_hands_ms),
+            rules,
+        };
+        let r = &settings.rules;
+        let options = TableTuolajiOptions {
+            throw_penalty: Some(r.throw_penalty),
+            deal_interval_ms: Some(r.deal_interval_ms),
+            bid_window_ms: Some(r.bid_window_ms),
+            bottom_ms: Some(r.bottom_ms),
+            turn_ms: Some(r.turn_ms),
+            seat_grace_ms: Some(r.seat_grace_ms),
+            round_minutes: Some(round_minutes),
+            last_call_minutes: Some(r.last_call_minutes),
+            joker_bids: Some(false),
+            between_hands_ms: Some(settings.between_hands_ms),
+            preset: self.preset.clone(),
+        };
+        Ok((options, settings))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +193,35 @@ mod tests {
         assert_eq!(o.round_ms(), Some(90 * 60_000));
         assert_eq!(o.round_ms().unwrap() - o.last_call_ms(), 75 * 60_000);
         assert_eq!(TuolajiOptions::preset("club"), None);
+    }
+
+    /// The table's options win over the configured defaults, the preset over both for
+    /// what it sets; jokers never bid (第十条).
+    #[test]
+    fn table_options_settle() {
+        let table = TableTuolajiOptions {
+            turn_ms: Some(500),
+            preset: Some("competition".into()),
+            ..TableTuolajiOptions::default()
+        };
+        let defaults = TableTuolajiOptions {
+            turn_ms: Some(9),
+            bottom_ms: Some(7),
+            ..TableTuolajiOptions::default()
+        };
+        let (o, s) = table.settle(&defaults, &()).unwrap();
+        assert_eq!(s.rules.turn_ms, 500);
+        assert_eq!(s.rules.bottom_ms, 7);
+        assert_eq!(s.rules.round_minutes, Some(90));
+        assert_eq!(o.round_minutes, Some(90));
+        let jokers = TableTuolajiOptions {
+            joker_bids: Some(true),
+            ..TableTuolajiOptions::default()
+        };
+        assert!(jokers
+            .settle(&defaults, &())
+            .unwrap_err()
+            .0
+            .contains("joker_bids"));
     }
 }

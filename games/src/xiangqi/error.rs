@@ -3,7 +3,7 @@
 //! Messages are sentences a player can read; each variant maps to a stable wire code through
 //! [`Coded`]. Whatever returns one of these has changed nothing.
 
-use qipai_protocol::ErrorCode;
+use qipai_protocol::{ErrorCode, ErrorDetails};
 use thiserror::Error;
 
 use super::board::{Kind, Side, Square};
@@ -157,6 +157,41 @@ impl Coded for XiangqiError {
     }
 }
 
+impl XiangqiError {
+    /// A refused move's details for a client (issue 18): which rule (a stable key), its
+    /// article in the rules page and the points concerned. `None` for notation and FEN
+    /// problems, which the message names well enough for the developer who sent them.
+    pub fn details(&self) -> Option<ErrorDetails> {
+        use XiangqiError as E;
+        let squares = |list: &[Square]| Some(list.iter().map(ToString::to_string).collect());
+        let (reason, article, points) = match self {
+            E::NullMove { square } => ("null_move", "", squares(&[*square])),
+            E::NoPiece { from } => ("no_piece", "", squares(&[*from])),
+            E::NotYourPiece { from } => ("not_your_piece", "", squares(&[*from])),
+            E::OwnPiece { to } => ("own_piece", "2.2", squares(&[*to])),
+            E::CannotMoveThere { from, to, .. } => {
+                ("cannot_move_there", "2.2", squares(&[*from, *to]))
+            }
+            E::HorseLegBlocked { leg } => ("horse_leg_blocked", "2.2", squares(&[*leg])),
+            E::ElephantEyeBlocked { eye } => ("elephant_eye_blocked", "2.2", squares(&[*eye])),
+            E::ElephantCrossesRiver => ("elephant_crosses_river", "2.2", None),
+            E::LeavesPalace { .. } => ("leaves_palace", "2.2", None),
+            E::PawnSidewaysBeforeRiver => ("pawn_sideways_before_river", "2.2", None),
+            E::PawnBackward => ("pawn_backward", "2.2", None),
+            E::PathBlocked { at } => ("path_blocked", "2.2", squares(&[*at])),
+            E::CannonScreen { .. } => ("cannon_screen", "2.3", None),
+            E::LeavesKingInCheck => ("leaves_king_in_check", "3.1", None),
+            E::KingsFace => ("kings_face", "4.1.2", None),
+            E::GameOver => ("game_over", "", None),
+            _ => return None,
+        };
+        Some(ErrorDetails {
+            squares: points,
+            ..ErrorDetails::rule(reason, article)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +210,21 @@ mod tests {
         );
         assert_eq!(XiangqiError::KingsFace.code(), ErrorCode::IllegalMove);
         assert_eq!(XiangqiError::GameOver.code(), ErrorCode::GameOver);
+    }
+
+    /// Illegal moves carry a reason key and the rules' article for the page (issue 18).
+    #[test]
+    fn illegal_moves_carry_reason_and_article() {
+        let d = XiangqiError::KingsFace.details().unwrap();
+        assert_eq!(d.reason.as_deref(), Some("kings_face"));
+        assert_eq!(d.article.as_deref(), Some("4.1.2"));
+        let d = XiangqiError::LeavesKingInCheck.details().unwrap();
+        assert_eq!(d.reason.as_deref(), Some("leaves_king_in_check"));
+        let leg = XiangqiError::HorseLegBlocked {
+            leg: Square::parse("c0").unwrap(),
+        };
+        assert_eq!(leg.details().unwrap().squares, Some(vec!["c0".to_owned()]));
+        assert!(XiangqiError::FenOpponentInCheck.details().is_none());
     }
 
     /// Messages are sentences a player reads.

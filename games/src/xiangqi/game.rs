@@ -101,6 +101,33 @@ impl Coded for XiangqiGameError {
             XiangqiGameError::NoSuchSeat => ErrorCode::NotSeated,
         }
     }
+
+    fn details(&self) -> Option<qipai_protocol::ErrorDetails> {
+        use qipai_protocol::ErrorDetails;
+        match self {
+            XiangqiGameError::Rule(e) => e.details(),
+            XiangqiGameError::NotYourTurn { to_move } => Some(ErrorDetails {
+                side: Some(side_key(*to_move).to_owned()),
+                ..ErrorDetails::default()
+            }),
+            // 2.8(1): online a rate limit; `limit` is the moves between offers, `count`
+            // the moves still to make.
+            XiangqiGameError::DrawOfferLimit { every, wait } => Some(ErrorDetails {
+                limit: Some(*every),
+                count: Some(*wait),
+                ..ErrorDetails::rule("draw_offer_limit", "2.8")
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A side as the wire writes it.
+fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::Red => "red",
+        Side::Black => "black",
+    }
 }
 
 /// One timed game between two seats.

@@ -14,6 +14,7 @@
 //! - [`chase`]: which pieces a move chases, and perpetual chase over a cycle (长捉, 4.1.7).
 //! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`] and [`EndReason`] (第4条).
 //! - [`error`]: [`XiangqiError`], every refusal with its wire code.
+//! - [`options`]: [`XiangqiOptions`] checked and resolved into [`XiangqiSettings`].
 //! - [`game`]: [`XiangqiGame`], the timed game the server's room drives (clock, resignation,
 //!   draw offers), through the [`crate::Game`] trait.
 //! - [`view`]: [`view::fold`], the one function that applies an event to a view.
@@ -27,6 +28,7 @@ mod illegal;
 mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod options;
 pub mod position;
 mod tables;
 pub mod view;
@@ -36,4 +38,5 @@ pub use end::{EndReason, EndRules, History, Outcome, PlayedMove};
 pub use error::XiangqiError;
 pub use game::{XiangqiGame, XiangqiGameError, XiangqiSettings};
 pub use moves::{Move, MoveList};
+pub use options::XiangqiOptions;
 pub use position::{Position, Undo, START_FEN};

@@ -140,11 +140,7 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         Arc::clone(&persist.store),
     );
     // Nobody comes back for a restored session after the longest reconnection grace.
-    let grace = shared
-        .config
-        .server
-        .reconnect_grace_ms
-        .max(shared.config.tuolaji.seat_grace_ms);
+    let grace = crate::room::wire::longest_seat_grace(&shared.config);
     let weak = Arc::downgrade(shared);
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(grace)).await;

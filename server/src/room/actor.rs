@@ -329,6 +329,7 @@ impl<G: OnWire> Room<G> {
                     code: e.code(),
                     message: e.to_string(),
                     splits: e.splits(),
+                    details: e.details(),
                 });
             }
         }

@@ -4,10 +4,11 @@
 //! - [`Outbox`]: a connection's bounded outbound queue, as a room holds it.
 //! - [`RoomHandle`]: what the lobby keeps of a room.
 //! - [`actor`]: the room task itself, generic over any [`qipai_games::Game`].
-//! - [`wire`]: how each game's actions, views and events map onto the protocol's enums.
+//! - [`wire`]: [`wire::OnWire`], how a game meets the server, and the generic steps with it.
+//! - [`games`]: the registry: one file per game, one `dispatch` listing them.
 
 pub mod actor;
-mod preset;
+pub mod games;
 pub mod wire;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,87 +1,82 @@
-//! How each game meets the protocol: its actions come out of [`GameAction`], its views and
-//! events go into [`View`] and [`Event`]. The one place the server names a game.
+//! How a game meets the server: [`OnWire`], implemented once per game in
+//! [`super::games`], and the generic steps every room takes with it (settling its options
+//! against the configuration, opening the room). Nothing here names a game.
 
-use qipai_games::clock::TimeControl;
-use qipai_games::draughts::{self, DraughtsGame, DraughtsSettings};
-use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions as Rules, TuolajiSettings};
-use qipai_games::xiangqi::{EndRules, Position, XiangqiGame, XiangqiSettings};
-use qipai_games::{Game, Millis};
-use qipai_protocol::draughts::DraughtsOptions;
-use qipai_protocol::tuolaji::TuolajiOptions;
-use qipai_protocol::xiangqi::XiangqiOptions;
-use qipai_protocol::{ErrorCode, Event, GameAction, GameKind, RoomOptions, View, WireError};
+use qipai_games::options::TableOptions;
+use qipai_games::{Coded, Game, Millis};
+use qipai_protocol::{
+    ErrorCode, Event, GameAction, GameKind, GameOptions, RoomOptions, View, WireError,
+};
 
 use super::actor::{Room, RoomParts};
+use super::games::{dispatch, Visit};
 use super::RoomHandle;
-use crate::config::Config;
+use crate::config::{Config, GameConfig};
+use crate::seat_bots::{BotGame, BotKit};
 
-/// A [`Game`] whose actions, views and events travel in the protocol's enums.
-pub trait OnWire: Game<Action: serde::Serialize + serde::de::DeserializeOwned> {
+/// A [`Game`] as the server plays it: its actions, views and events travel in the
+/// protocol's enums (the conversions `games!` generates), its one options type is checked
+/// by `games` against its configuration section, and it has a bot for empty seats.
+pub trait OnWire:
+    Game<
+    Action: serde::Serialize
+                + serde::de::DeserializeOwned
+                + TryFrom<GameAction, Error = GameAction>,
+    View: Into<View>,
+    Event: Into<Event>,
+>
+{
     /// The protocol's name for this game.
     const KIND: GameKind;
+    /// The game's one options type (the wire's, the configuration's defaults).
+    type Table: TableOptions<Settings = Self::Options> + GameOptions + Send + Sync + 'static;
+
+    /// This game's section of the configuration.
+    fn section(config: &Config) -> &GameConfig<Self::Table, <Self::Table as TableOptions>::House>;
+
+    /// How long a seat waits for its absent player before the game plays it, when the game
+    /// sets its own (Tuolaji's `seat_grace_ms`) instead of the server-wide grace.
+    fn seat_grace(settings: &Self::Options) -> Option<Millis> {
+        let _ = settings;
+        None
+    }
+
+    /// Plays the server's bot at a table with these options.
+    fn play_bot(options: &Self::Table, kit: BotKit) -> BotGame;
+
     /// This game's action, or the action back when it is for another game.
-    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction>;
+    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
+        action.try_into()
+    }
+
     /// The view as sent.
-    fn wire_view(view: Self::View) -> View;
+    fn wire_view(view: Self::View) -> View {
+        view.into()
+    }
+
     /// The event as sent.
-    fn wire_event(event: Self::Event) -> Event;
-}
-
-impl OnWire for XiangqiGame {
-    const KIND: GameKind = GameKind::Xiangqi;
-
-    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
-        match action {
-            GameAction::Xiangqi(a) => Ok(a),
-            other => Err(other),
-        }
-    }
-
-    fn wire_view(view: Self::View) -> View {
-        View::Xiangqi(view)
-    }
-
     fn wire_event(event: Self::Event) -> Event {
-        Event::Xiangqi(event)
+        event.into()
     }
 }
 
-impl OnWire for DraughtsGame {
-    const KIND: GameKind = GameKind::Draughts;
-
-    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
-        match action {
-            GameAction::Draughts(a) => Ok(a),
-            other => Err(other),
-        }
-    }
-
-    fn wire_view(view: Self::View) -> View {
-        View::Draughts(view)
-    }
-
-    fn wire_event(event: Self::Event) -> Event {
-        Event::Draughts(event)
-    }
-}
-
-impl OnWire for TuolajiGame {
-    const KIND: GameKind = GameKind::Tuolaji;
-
-    fn wire_action(action: GameAction) -> Result<Self::Action, GameAction> {
-        match action {
-            GameAction::Tuolaji(a) => Ok(a),
-            other => Err(other),
-        }
-    }
-
-    fn wire_view(view: Self::View) -> View {
-        View::Tuolaji(Box::new(view))
-    }
-
-    fn wire_event(event: Self::Event) -> Event {
-        Event::Tuolaji(event)
-    }
+/// A room's options checked by `games` and completed from the game's configuration
+/// section, and the game's settings.
+fn settle<G: OnWire>(
+    options: &RoomOptions,
+    config: &Config,
+) -> Result<(G::Table, G::Options), WireError> {
+    let table = G::Table::of(options).ok_or_else(|| WireError {
+        code: ErrorCode::BadOptions,
+        message: format!("these options are not {}'s", G::KIND.name()),
+    })?;
+    let section = G::section(config);
+    table
+        .settle(&section.table, &section.house)
+        .map_err(|e| WireError {
+            code: e.code(),
+            message: e.to_string(),
+        })
 }
 
 /// Fills in a room's options from the configuration and checks them, so that two requests
@@ -90,214 +85,87 @@ impl OnWire for TuolajiGame {
 /// # Errors
 /// `bad_options` naming what is wrong.
 pub fn normalize(options: &RoomOptions, config: &Config) -> Result<RoomOptions, WireError> {
-    match options {
-        RoomOptions::Xiangqi(o) => Ok(RoomOptions::Xiangqi(xiangqi_settings(o, config)?.0)),
-        RoomOptions::Tuolaji(o) => Ok(RoomOptions::Tuolaji(tuolaji_settings(o, config)?.0)),
-        RoomOptions::Draughts(o) => Ok(RoomOptions::Draughts(draughts_settings(o, config)?.0)),
+    struct Normalize<'a>(&'a RoomOptions, &'a Config);
+    impl Visit for Normalize<'_> {
+        type Out = Result<RoomOptions, WireError>;
+        fn visit<G: OnWire>(self) -> Self::Out {
+            Ok(settle::<G>(self.0, self.1)?.0.into())
+        }
     }
+    dispatch(options.game(), Normalize(options, config))
 }
 
-/// Opens a room for `parts.options` with a new game from `seed`.
+/// Opens a room for `parts.options` with a new game from `seed`; empty seats get bots
+/// after the game's `bot_fill_ms` unless `parts.bot_fill` is already set.
 ///
 /// # Errors
 /// `bad_options` naming what is wrong.
-pub fn open(mut parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHandle, WireError> {
-    match &parts.options {
-        RoomOptions::Xiangqi(o) => {
-            let (options, settings) = xiangqi_settings(o, config)?;
-            parts.options = RoomOptions::Xiangqi(options);
-            Ok(Room::spawn(XiangqiGame::new(&settings, seed), parts))
-        }
-        RoomOptions::Tuolaji(o) => {
-            let (options, settings) = tuolaji_settings(o, config)?;
-            parts.options = RoomOptions::Tuolaji(options);
-            // A Tuolaji seat is played by the server once its player has been away this
-            // long (the rules page's `seat_grace_ms`), instead of the server-wide grace.
-            parts.timings.reconnect_grace = Millis(settings.rules.seat_grace_ms);
-            // With a configured seed (tests), room `id` deals from `seed + id`.
-            let seed = config
-                .tuolaji
-                .seed
-                .map_or(seed, |s| s.wrapping_add(parts.id));
-            Ok(Room::spawn(TuolajiGame::new(&settings, seed), parts))
-        }
-        RoomOptions::Draughts(o) => {
-            let (options, settings) = draughts_settings(o, config)?;
-            parts.options = RoomOptions::Draughts(options);
-            Ok(Room::spawn(DraughtsGame::new(&settings, seed), parts))
+pub fn open(parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHandle, WireError> {
+    struct Open<'a>(RoomParts, &'a Config, u64);
+    impl Visit for Open<'_> {
+        type Out = Result<RoomHandle, WireError>;
+        fn visit<G: OnWire>(self) -> Self::Out {
+            let Open(mut parts, config, seed) = self;
+            let (options, settings) = settle::<G>(&parts.options, config)?;
+            parts.options = options.into();
+            if let Some(grace) = G::seat_grace(&settings) {
+                parts.timings.reconnect_grace = grace;
+            }
+            let section = G::section(config);
+            if parts.bot_fill.is_none() && section.bot_fill_ms > 0 {
+                parts.bot_fill = Some(Millis(section.bot_fill_ms));
+            }
+            // With a configured seed (tests), room `id` plays from `seed + id`.
+            let seed = section.seed.map_or(seed, |s| s.wrapping_add(parts.id));
+            Ok(Room::spawn(G::new(&settings, seed), parts))
         }
     }
+    dispatch(parts.options.game(), Open(parts, config, seed))
 }
 
-/// A Tuolaji room's options with every default filled in, and the table's settings.
-fn tuolaji_settings(
-    o: &TuolajiOptions,
-    config: &Config,
-) -> Result<(TuolajiOptions, TuolajiSettings), WireError> {
-    let o = &super::preset::tuolaji(o)?;
-    let d = &config.tuolaji;
-    if o.joker_bids.unwrap_or(d.joker_bids) {
-        return Err(WireError {
-            code: ErrorCode::BadOptions,
-            message: "joker_bids: jokers cannot bid in these rules (第十条)".into(),
-        });
-    }
-    let round_minutes = o.round_minutes.unwrap_or(d.round_minutes);
-    let rules = Rules {
-        throw_penalty: o.throw_penalty.unwrap_or(d.throw_penalty),
-        deal_interval_ms: o.deal_interval_ms.unwrap_or(d.deal_interval_ms),
-        bid_window_ms: o.bid_window_ms.unwrap_or(d.bid_window_ms),
-        bottom_ms: o.bottom_ms.unwrap_or(d.bottom_ms),
-        turn_ms: o.turn_ms.unwrap_or(d.turn_ms),
-        seat_grace_ms: o.seat_grace_ms.unwrap_or(d.seat_grace_ms),
-        round_minutes: (round_minutes > 0).then_some(round_minutes),
-        last_call_minutes: o.last_call_minutes.unwrap_or(d.last_call_minutes),
-        joker_bids: false,
-    };
-    let settings = TuolajiSettings {
-        between_hands_ms: o.between_hands_ms.unwrap_or(d.between_hands_ms),
-        rules,
-    };
-    let r = &settings.rules;
-    let options = TuolajiOptions {
-        throw_penalty: Some(r.throw_penalty),
-        deal_interval_ms: Some(r.deal_interval_ms),
-        bid_window_ms: Some(r.bid_window_ms),
-        bottom_ms: Some(r.bottom_ms),
-        turn_ms: Some(r.turn_ms),
-        seat_grace_ms: Some(r.seat_grace_ms),
-        round_minutes: Some(round_minutes),
-        last_call_minutes: Some(r.last_call_minutes),
-        joker_bids: Some(false),
-        between_hands_ms: Some(settings.between_hands_ms),
-        preset: o.preset.clone(),
-    };
-    Ok((options, settings))
-}
-
-/// A xiangqi room's options with every default filled in, and the game's settings.
-fn xiangqi_settings(
-    o: &XiangqiOptions,
-    config: &Config,
-) -> Result<(XiangqiOptions, XiangqiSettings), WireError> {
-    let o = &super::preset::xiangqi(o)?;
-    let defaults = &config.xiangqi;
-    let text = o.time_control.as_deref().unwrap_or(&defaults.time_control);
-    let bad = |message: String| WireError {
-        code: ErrorCode::BadOptions,
-        message,
-    };
-    let time_control = TimeControl::parse(text)
-        .or_else(|e| TimeControl::preset(text.trim()).map_err(|_| e))
-        .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
-    time_control
-        .validate()
-        .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
-    let natural_limit_moves = o
-        .natural_limit_moves
-        .unwrap_or(defaults.natural_limit_moves);
-    if natural_limit_moves > 1000 {
-        return Err(bad(format!(
-            "natural_limit_moves must be 0 (off) to 1000, not {natural_limit_moves}"
-        )));
-    }
-    let counts_checks = o
-        .natural_limit_counts_checks
-        .unwrap_or(defaults.natural_limit_counts_checks);
-    let start = match &o.start_fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| bad(format!("start_fen `{fen}`: {e}")))?,
-        None => Position::start(),
-    };
-    if start.is_dead() || !start.has_legal_move() {
-        return Err(bad(
-            "start_fen: the game would be over before the first move".into(),
-        ));
-    }
-    let start_fen = o.start_fen.as_ref().map(|_| start.to_fen());
-    let settings = XiangqiSettings {
-        start,
-        time_control: time_control.clone(),
-        first_move_ms: defaults.first_move_ms,
-        end_rules: EndRules {
-            natural_limit_moves,
-            natural_limit_counts_checks: counts_checks,
-        },
-        draw_offer_every_moves: defaults.draw_offer_every_moves,
-        max_lag_ms: defaults.max_lag_ms,
-    };
-    let bot_think_ms = o.bot_think_ms.unwrap_or(defaults.bot_think_ms);
-    if !(10..=60_000).contains(&bot_think_ms) {
-        return Err(bad(format!(
-            "bot_think_ms must be 10 to 60000, not {bot_think_ms}"
-        )));
-    }
-    let options = XiangqiOptions {
-        bot_think_ms: Some(bot_think_ms),
-        time_control: Some(time_control.to_string()),
-        natural_limit_moves: Some(natural_limit_moves),
-        natural_limit_counts_checks: Some(counts_checks),
-        start_fen,
-        preset: o.preset.clone(),
-    };
-    Ok((options, settings))
-}
-
-/// A draughts room's options with every default filled in, and the game's settings.
-fn draughts_settings(
-    o: &DraughtsOptions,
-    config: &Config,
-) -> Result<(DraughtsOptions, DraughtsSettings), WireError> {
-    let d = &config.draughts;
-    let bad = |message: String| WireError {
-        code: ErrorCode::BadOptions,
-        message,
-    };
-    let text = o.time_control.as_deref().unwrap_or(&d.time_control);
-    let time_control = TimeControl::parse(text)
-        .or_else(|e| TimeControl::preset(text.trim()).map_err(|_| e))
-        .and_then(|tc| tc.validate().map(|()| tc))
-        .map_err(|e| bad(format!("time_control `{text}`: {e}")))?;
-    let king_moves = o.king_moves.unwrap_or(d.king_moves);
-    if king_moves > 1000 {
-        return Err(bad(format!(
-            "king_moves must be 0 (off) to 1000, not {king_moves}"
-        )));
-    }
-    let endgame_rules = o.endgame_rules.unwrap_or(d.endgame_rules);
-    let start = match &o.start_fen {
-        Some(fen) => {
-            draughts::Position::from_fen(fen).map_err(|e| bad(format!("start_fen `{fen}`: {e}")))?
+/// Whether any game is configured with a seed (tests): room ids are then counted from 1.
+pub fn seeded(config: &Config) -> bool {
+    struct Seeded<'a>(&'a Config);
+    impl Visit for Seeded<'_> {
+        type Out = bool;
+        fn visit<G: OnWire>(self) -> bool {
+            G::section(self.0).seed.is_some()
         }
-        None => draughts::Position::start(),
-    };
-    if start.legal_moves().is_empty() {
-        return Err(bad(
-            "start_fen: the game would be over before the first move".into(),
-        ));
     }
-    let bot_think_ms = o.bot_think_ms.unwrap_or(d.bot_think_ms);
-    if !(10..=60_000).contains(&bot_think_ms) {
-        return Err(bad(format!(
-            "bot_think_ms must be 10 to 60000, not {bot_think_ms}"
-        )));
+    GameKind::ALL.iter().any(|g| dispatch(*g, Seeded(config)))
+}
+
+/// The longest a seat waits for its absent player under the configured defaults, in ms.
+pub fn longest_seat_grace(config: &Config) -> u64 {
+    struct Grace<'a>(&'a Config);
+    impl Visit for Grace<'_> {
+        type Out = u64;
+        fn visit<G: OnWire>(self) -> u64 {
+            let section = G::section(self.0);
+            G::Table::default()
+                .settle(&section.table, &section.house)
+                .ok()
+                .and_then(|(_, settings)| G::seat_grace(&settings))
+                .map_or(self.0.server.reconnect_grace_ms, |m| m.0)
+        }
     }
-    let options = DraughtsOptions {
-        time_control: Some(time_control.to_string()),
-        king_moves: Some(king_moves),
-        endgame_rules: Some(endgame_rules),
-        bot_think_ms: Some(bot_think_ms),
-        start_fen: o.start_fen.as_ref().map(|_| start.to_fen()),
-    };
-    let settings = DraughtsSettings {
-        start,
-        time_control,
-        first_move_ms: d.first_move_ms,
-        end_rules: draughts::EndRules {
-            king_moves,
-            endgame_rules,
-        },
-        draw_offer_every_moves: d.draw_offer_every_moves,
-        max_lag_ms: d.max_lag_ms,
-    };
-    Ok((options, settings))
+    GameKind::ALL
+        .iter()
+        .map(|g| dispatch(*g, Grace(config)))
+        .fold(config.server.reconnect_grace_ms, u64::max)
+}
+
+/// Plays the server's bot for the game of `options`.
+pub fn play_bot(options: &RoomOptions, kit: BotKit) -> BotGame {
+    struct Play<'a>(&'a RoomOptions, BotKit);
+    impl Visit for Play<'_> {
+        type Out = BotGame;
+        fn visit<G: OnWire>(self) -> BotGame {
+            match G::Table::of(self.0) {
+                Some(table) => G::play_bot(table, self.1),
+                None => Box::pin(async { Ok(Vec::new()) }),
+            }
+        }
+    }
+    dispatch(options.game(), Play(options, kit))
 }

@@ -1,0 +1,65 @@
+// An automated accessibility check of each screen (issue 18): axe-core (e2e's npm
+// devDependency) injected with playwright's addScriptTag into the lobby, a xiangqi table, a
+// Tuolaji table and a result, in Chinese and in English, on a desktop and on a phone held
+// upright (390×844). No serious or critical violation may be found. Screenshots of each
+// screen in both languages go to artifacts/i18n_axe/.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { serverAndBrowser, personPage, enterLobby, shot } from "../harness.js";
+
+const T = "i18n_axe";
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const env = serverAndBrowser({ QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "20" }, undefined, { tuolajiSeed: 7 });
+
+/** axe's serious and critical violations on the page now, as "rule: target" lines. */
+async function violations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} — ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`));
+}
+
+for (const lang of ["zh-CN", "en"]) {
+  for (const [form, opts] of [["desktop", {}], ["phone", { viewport: { width: 390, height: 844 }, isMobile: true }]]) {
+    test(`every screen passes axe (${lang}, ${form})`, { timeout: 90000 }, async () => {
+      const page = await personPage(env.browser, { lang, ...opts });
+      const found = {};
+      const check = async (screen) => {
+        await page.waitForTimeout(150); // let the redraw of the last event settle
+        found[screen] = await violations(page);
+        await shot(page, T, `${lang}-${form}-${screen}`);
+      };
+      await enterLobby(page, env.server.url, lang === "en" ? "Ann" : "安");
+      await page.waitForSelector("#tables .table-row, #tables p");
+      await check("1-lobby");
+
+      // A xiangqi table against the bot, then its result (resignation).
+      await page.check("#create-bots");
+      await page.selectOption("#create-bot-strength", "50");
+      await page.click("#btn-create");
+      await page.waitForSelector("#table:not([hidden]) svg.xq-board");
+      await page.waitForSelector("#btn-resign");
+      await check("2-xiangqi-table");
+      await page.click("#btn-resign");
+      await page.click("#btn-resign");
+      await page.waitForSelector("#result:not(.hidden)");
+      await check("3-xiangqi-result");
+      await page.click("#btn-back");
+      await page.waitForSelector("#lobby:not([hidden])");
+
+      // A Tuolaji table with three bots, once the hand is in the player's hands.
+      await page.click("#btn-tuolaji-bots");
+      await page.waitForSelector("#table:not([hidden]) #hand");
+      await page.waitForFunction(() => document.querySelectorAll("#hand .card").length >= 20, null, { timeout: 30000 });
+      await check("4-tuolaji-table");
+      await page.click("#btn-leave");
+      await page.waitForSelector("#lobby:not([hidden])");
+
+      assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+      assert.deepEqual(page.errors, []);
+    });
+  }
+}
