@@ -535,10 +535,14 @@ impl Tuolaji {
     /// Whether the bid window open before the crash has closed on the server's time line
     /// since (PROTOCOL.md §12.1: deadlines keep their place on it; the dealer has then
     /// taken the bottom).
+    /// (The seats' snapshots are taken one after the other: any of them may be the first
+    /// after the close.)
     fn window_closed(&self, after: &[(u64, TuolajiView)]) -> bool {
-        let (time, a) = &after[0];
         let b = &self.before[0].1;
-        matches!(b.phase, Phase::Bidding { closes_at } if *time >= closes_at) && a.phase != b.phase
+        after.iter().any(|(time, a)| {
+            matches!(b.phase, Phase::Bidding { closes_at } if *time >= closes_at)
+                && a.phase != b.phase
+        })
     }
 
     /// Checks that the action in flight of `seat` is wholly there in `after`.

@@ -125,9 +125,10 @@ pub struct Client {
 impl Client {
     /// Connects without saying hello.
     pub async fn connect(server: &impl Endpoint) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(server.ws_url())
+        let url = server.ws_url();
+        let (ws, _) = tokio_tungstenite::connect_async(&url)
             .await
-            .expect("connect");
+            .unwrap_or_else(|e| panic!("connect to {url}: {e}"));
         Client {
             ws,
             next_seq: 1,
