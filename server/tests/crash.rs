@@ -42,9 +42,15 @@ impl Endpoint for Spawned {
 }
 
 impl Spawned {
-    async fn start(file: &str) -> Spawned {
-        let addr = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
+    /// Starts the server on the next free port of `ports` (each game its own range, below
+    /// the kernel's ephemeral ports 32768–60999): a port the kernel handed out could be
+    /// handed to the other game's server or a client meanwhile, and a client would then
+    /// talk to the wrong server.
+    async fn start(file: &str, ports: &mut std::ops::Range<u16>) -> Spawned {
+        let addr = ports
+            .by_ref()
+            .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
+            .find(|addr| std::net::TcpListener::bind(addr).is_ok())
             .expect("a free port");
         let mut child = Command::new(env!("CARGO_BIN_EXE_qipai-server"))
             .env("QIPAI_SERVER__ADDR", addr.to_string())
@@ -114,6 +120,8 @@ fn env_u64(name: &str) -> Option<u64> {
 /// One game under the crash test, played by clients that sit in seats 0, 1, …
 trait Table: Sized {
     const NAME: &'static str;
+    /// The ports its servers listen on, one per start.
+    const PORTS: std::ops::Range<u16>;
     /// Seats the players at a new table.
     async fn open(server: &Spawned) -> (Self, Vec<Client>);
     /// Plays up to `n` acknowledged actions, then takes the snapshot to compare with.
@@ -154,7 +162,8 @@ async fn crash_test<T: Table>() {
         .display()
         .to_string();
 
-    let mut server = Spawned::start(&file).await;
+    let mut ports = T::PORTS;
+    let mut server = Spawned::start(&file, &mut ports).await;
     let (mut table, mut clients) = T::open(&server).await;
     let tokens: Vec<String> = clients.iter().map(|c| c.token.clone()).collect();
     let mut in_flight_applied = 0;
@@ -184,7 +193,7 @@ async fn crash_test<T: Table>() {
             None => false,
         };
 
-        server = Spawned::start(&file).await;
+        server = Spawned::start(&file, &mut ports).await;
         for (client, token) in clients.iter_mut().zip(&tokens) {
             *client = Client::resume(&server, token).await;
         }
@@ -267,6 +276,7 @@ async fn try_move(client: &mut Client, iccs: &str) -> bool {
 
 impl Table for Xiangqi {
     const NAME: &'static str = "xiangqi";
+    const PORTS: std::ops::Range<u16> = 21_000..26_000;
 
     async fn open(server: &Spawned) -> (Self, Vec<Client>) {
         let mut red = Client::hello(server, "Red").await;
@@ -610,6 +620,7 @@ impl Tuolaji {
 
 impl Table for Tuolaji {
     const NAME: &'static str = "tuolaji";
+    const PORTS: std::ops::Range<u16> = 26_000..31_000;
 
     async fn open(server: &Spawned) -> (Self, Vec<Client>) {
         let mut clients = Vec::new();
