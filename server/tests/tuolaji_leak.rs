@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::tuolaji::{fast_options, seeded_server, tl_event, Player, SEED};
+use common::tuolaji::{fast_options, remove_cards, seeded_server, tl_event, Player, SEED};
 use common::{Client, TestServer};
 use qipai_games::cards::Card;
 use qipai_games::tuolaji::deal::Deal;
@@ -24,16 +24,6 @@ struct Knowledge {
     /// The client's own cards, by its own events.
     own: Vec<String>,
     hands: u32,
-}
-
-fn remove(own: &mut Vec<String>, cards: &[String]) {
-    for c in cards {
-        let i = own
-            .iter()
-            .position(|o| o == c)
-            .unwrap_or_else(|| panic!("played {c}, which the own events never gave"));
-        own.swap_remove(i);
-    }
 }
 
 fn sorted(mut cards: Vec<String>) -> Vec<String> {
@@ -106,7 +96,7 @@ impl Knowledge {
             TuolajiEvent::BottomPutBack { dealer, cards, .. } => {
                 if self.is_me(*dealer) {
                     assert_eq!(cards.len(), 6);
-                    remove(&mut self.own, cards);
+                    remove_cards(&mut self.own, cards);
                 } else {
                     assert!(cards.is_empty(), "{:?} saw the bottom put back", self.me);
                 }
@@ -114,7 +104,7 @@ impl Knowledge {
             TuolajiEvent::Led { seat, cards, .. } | TuolajiEvent::Followed { seat, cards }
                 if self.is_me(*seat) =>
             {
-                remove(&mut self.own, cards);
+                remove_cards(&mut self.own, cards);
             }
             TuolajiEvent::HandOver { .. } => self.hands += 1,
             _ => {}

@@ -125,9 +125,10 @@ pub struct Client {
 impl Client {
     /// Connects without saying hello.
     pub async fn connect(server: &impl Endpoint) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(server.ws_url())
+        let url = server.ws_url();
+        let (ws, _) = tokio_tungstenite::connect_async(&url)
             .await
-            .expect("connect");
+            .unwrap_or_else(|e| panic!("connect to {url}: {e}"));
         Client {
             ws,
             next_seq: 1,
@@ -373,14 +374,17 @@ impl Client {
         }
     }
 
-    /// Asks for a snapshot and returns its view.
-    pub async fn snapshot(&mut self) -> (u64, View) {
+    /// Asks for a snapshot and returns the whole `snapshot` message.
+    pub async fn snapshot_msg(&mut self) -> ServerMsg {
         let seq = self.seq();
         self.send(&ClientMsg::Snapshot { seq }).await;
-        match self
-            .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        self.until(|m| matches!(m, ServerMsg::Snapshot { .. }))
             .await
-        {
+    }
+
+    /// Asks for a snapshot and returns its view.
+    pub async fn snapshot(&mut self) -> (u64, View) {
+        match self.snapshot_msg().await {
             ServerMsg::Snapshot {
                 event_seq, view, ..
             } => (event_seq, view),

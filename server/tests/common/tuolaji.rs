@@ -281,6 +281,17 @@ pub fn merged(logs: &[&[ServerMsg]]) -> Vec<TuolajiEvent> {
     all.into_values().collect()
 }
 
+/// Takes `cards` out of `own` (as multisets; the order of what stays is not kept).
+pub fn remove_cards(own: &mut Vec<String>, cards: &[String]) {
+    for c in cards {
+        let i = own
+            .iter()
+            .position(|o| o == c)
+            .unwrap_or_else(|| panic!("{c} is not among {own:?}"));
+        own.swap_remove(i);
+    }
+}
+
 fn cards(text: &[String]) -> Vec<Card> {
     text.iter().map(|c| c.parse().expect("a card")).collect()
 }
