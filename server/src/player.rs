@@ -356,30 +356,30 @@ impl Player {
                 ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
             )
         };
-        // A new room is listed at once, so other quick players may fill it before its
-        // creator sits down (seen under load): then look again.
+        // Looking and, when nothing waits, opening happen at once (`waiting_or_new`); the
+        // rooms found may fill before this player sits down (seen under load): then open one.
+        // A new room is listed at once, so other quick players may fill that one too before
+        // its creator sits down: then look again.
         let mut attempt = 1;
         loop {
             let rooms = self
                 .shared
                 .lobby
                 .waiting_or_new(&options, self.owner(session))?;
-            let mut last = None;
             for room in rooms {
                 match self.enter(session, room, None, seq).await {
-                    Err(e) if taken(&e) => last = Some(e),
+                    Err(e) if taken(&e) => continue,
                     other => return other,
                 }
             }
-            if attempt >= QUICK_PLAY_ATTEMPTS {
-                return Err(last.unwrap_or_else(|| {
-                    wire(
-                        ErrorCode::RoomFull,
-                        "every table filled before you sat down",
-                    )
-                }));
+            let room = self
+                .shared
+                .lobby
+                .create(options.clone(), false, self.owner(session))?;
+            match self.enter(session, room, None, seq).await {
+                Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
+                other => return other,
             }
-            attempt += 1;
         }
     }
 
