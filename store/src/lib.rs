@@ -13,6 +13,7 @@
 
 pub mod migrate;
 pub mod postgres;
+pub mod sql;
 pub mod sqlite;
 pub mod writer;
 

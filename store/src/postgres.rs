@@ -4,10 +4,15 @@
 
 use std::path::Path;
 
+use std::collections::HashMap;
+
+use bytes::BytesMut;
 use tokio::sync::Mutex;
-use tokio_postgres::{Client, NoTls, Row, Transaction};
+use tokio_postgres::types::{IsNull, Type};
+use tokio_postgres::{Client, NoTls, Row, Statement, Transaction};
 
 use crate::migrate::{MIGRATIONS, VERSION_TABLE};
+use crate::sql;
 use crate::{
     unix_ms, BoxFuture, GameSummary, RecordRow, RoomLog, RoomRow, SeatRow, SessionRow, StepKind,
     StepRow, Store, StoreError, StoreResult, Write,
@@ -15,7 +20,28 @@ use crate::{
 
 /// A PostgreSQL database.
 pub struct PostgresStore {
-    client: Mutex<Client>,
+    client: Mutex<Connection>,
+}
+
+/// The one connection and its prepared batch statements (prepared at the first write, once
+/// the migrations have made the tables).
+struct Connection {
+    client: Client,
+    prepared: Option<Prepared>,
+}
+
+impl std::ops::Deref for Connection {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl std::ops::DerefMut for Connection {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
 }
 
 impl PostgresStore {
@@ -31,7 +57,10 @@ impl PostgresStore {
             }
         });
         Ok(PostgresStore {
-            client: Mutex::new(client),
+            client: Mutex::new(Connection {
+                client,
+                prepared: None,
+            }),
         })
     }
 }
@@ -44,74 +73,65 @@ fn u(n: i64) -> u64 {
     n as u64
 }
 
-async fn write_one(tx: &Transaction<'_>, w: &Write) -> Result<(), tokio_postgres::Error> {
-    match w {
-        Write::Room(r) => {
-            tx.execute(
-                "INSERT INTO rooms (id, game, options, seed, created_ms, status) VALUES ($1, $2, $3, $4, $5, 'open')",
-                &[&i(r.id), &r.game, &r.options, &i(r.seed), &r.created_ms],
-            )
-            .await?;
-        }
-        Write::Step(s) => {
-            tx.execute(
-                "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, event_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                &[&i(s.room), &i(s.index), &(s.kind as i64), &i64::from(s.seat), &i(s.at_ms), &i(s.lag_ms), &s.action, &i(s.event_seq)],
-            )
-            .await?;
-        }
-        Write::Seat(s) => {
-            tx.execute(
-                "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&i(s.room), &i64::from(s.seat), &s.player.map(i), &s.name, &i64::from(s.bot), &i(s.at_ms)],
-            )
-            .await?;
-        }
-        Write::Result {
-            room,
-            result,
-            finished_ms,
-        } => {
-            tx.execute(
-                "INSERT INTO results (room, result, finished_ms) VALUES ($1, $2, $3) ON CONFLICT (room) DO UPDATE SET result = excluded.result, finished_ms = excluded.finished_ms",
-                &[&i(*room), result, finished_ms],
-            )
-            .await?;
-            tx.execute(
-                "UPDATE rooms SET status = 'finished' WHERE id = $1",
-                &[&i(*room)],
-            )
-            .await?;
-        }
-        Write::Closed { room, reason } => {
-            tx.execute(
-                "UPDATE rooms SET status = 'closed', reason = $2 WHERE id = $1 AND status = 'open'",
-                &[&i(*room), reason],
-            )
-            .await?;
-        }
-        Write::Session(s) => {
-            tx.execute(
-                "INSERT INTO sessions (token_hash, player, name, bot, created_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (token_hash) DO NOTHING",
-                &[&s.token_hash, &i(s.player), &s.name, &i64::from(s.bot), &s.created_ms],
-            )
-            .await?;
-        }
-        Write::Record(r) => {
-            tx.execute(
-                "INSERT INTO records (room, game, finished_ms, body, pgn) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (room) DO UPDATE SET body = excluded.body, pgn = excluded.pgn, finished_ms = excluded.finished_ms",
-                &[&i(r.room), &r.game, &r.finished_ms, &r.body, &r.pgn],
-            )
-            .await?;
-            for (seat, name) in r.players.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO record_players (room, seat, name) VALUES ($1, $2, $3) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name",
-                    &[&i(r.room), &(seat as i64), name],
-                )
-                .await?;
-            }
+impl tokio_postgres::types::ToSql for sql::Value<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match *self {
+            sql::Value::Int(n) => n.to_sql(ty, out),
+            sql::Value::Text(s) => s.to_sql(ty, out),
+            sql::Value::Bytes(b) => b.to_sql(ty, out),
+            sql::Value::Null => Ok(IsNull::Yes),
         }
     }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    fn to_sql_checked(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match *self {
+            sql::Value::Int(n) => n.to_sql_checked(ty, out),
+            sql::Value::Text(s) => s.to_sql_checked(ty, out),
+            sql::Value::Bytes(b) => b.to_sql_checked(ty, out),
+            sql::Value::Null => Ok(IsNull::Yes),
+        }
+    }
+}
+
+/// The batch statements, prepared once per connection (by their SQLite text).
+type Prepared = HashMap<&'static str, Statement>;
+
+async fn prepare(client: &Client) -> Result<Prepared, tokio_postgres::Error> {
+    let mut prepared = HashMap::new();
+    for text in sql::ALL {
+        prepared.insert(text, client.prepare(&sql::postgres(text)).await?);
+    }
+    Ok(prepared)
+}
+
+/// Writes `batch` in `tx`, pipelined: every statement is sent before the first answer is
+/// awaited (one round trip for the batch, not one per row); PostgreSQL runs them in order.
+async fn write_batch(
+    tx: &Transaction<'_>,
+    prepared: &Prepared,
+    batch: &[Write],
+) -> StoreResult<()> {
+    let statements: Vec<sql::Statement<'_>> = batch.iter().flat_map(sql::statements).collect();
+    let mut runs = Vec::with_capacity(statements.len());
+    for s in &statements {
+        let statement = prepared.get(s.sql).ok_or(StoreError::Unsupported(
+            "a batch statement was not prepared",
+        ))?;
+        runs.push(tx.execute_raw(statement, s.values.iter()));
+    }
+    futures_util::future::try_join_all(runs).await?;
     Ok(())
 }
 
@@ -149,11 +169,14 @@ impl Store for PostgresStore {
 
     fn write(&self, batch: Vec<Write>) -> BoxFuture<'_, StoreResult<()>> {
         Box::pin(async move {
-            let mut client = self.client.lock().await;
-            let tx = client.transaction().await?;
-            for w in &batch {
-                write_one(&tx, w).await?;
+            let mut guard = self.client.lock().await;
+            let conn = &mut *guard;
+            if conn.prepared.is_none() {
+                conn.prepared = Some(prepare(&conn.client).await?);
             }
+            let prepared = conn.prepared.as_ref().ok_or(StoreError::WriterGone)?;
+            let tx = conn.client.transaction().await?;
+            write_batch(&tx, prepared, &batch).await?;
             tx.commit().await?;
             Ok(())
         })

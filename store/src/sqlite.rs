@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::migrate::{MIGRATIONS, VERSION_TABLE};
+use crate::sql;
 use crate::{
     unix_ms, BoxFuture, GameSummary, RecordRow, RoomLog, RoomRow, SeatRow, SessionRow, StepKind,
     StepRow, Store, StoreError, StoreResult, Write,
@@ -81,50 +82,27 @@ fn u(n: i64) -> u64 {
     n as u64
 }
 
-fn write_one(tx: &rusqlite::Transaction<'_>, w: &Write) -> rusqlite::Result<()> {
-    match w {
-        Write::Room(r) => tx.execute(
-            "INSERT INTO rooms (id, game, options, seed, created_ms, status) VALUES (?1, ?2, ?3, ?4, ?5, 'open')",
-            params![i(r.id), r.game, r.options, i(r.seed), r.created_ms],
-        ),
-        Write::Step(s) => tx.execute(
-            "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, event_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![i(s.room), i(s.index), s.kind as i64, s.seat, i(s.at_ms), i(s.lag_ms), s.action, i(s.event_seq)],
-        ),
-        Write::Seat(s) => tx.execute(
-            "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![i(s.room), s.seat, s.player.map(i), s.name, i64::from(s.bot), i(s.at_ms)],
-        ),
-        Write::Result { room, result, finished_ms } => {
-            tx.execute(
-                "INSERT INTO results (room, result, finished_ms) VALUES (?1, ?2, ?3) ON CONFLICT (room) DO UPDATE SET result = excluded.result, finished_ms = excluded.finished_ms",
-                params![i(*room), result, finished_ms],
-            )?;
-            tx.execute("UPDATE rooms SET status = 'finished' WHERE id = ?1", params![i(*room)])
-        }
-        Write::Closed { room, reason } => tx.execute(
-            "UPDATE rooms SET status = 'closed', reason = ?2 WHERE id = ?1 AND status = 'open'",
-            params![i(*room), reason],
-        ),
-        Write::Session(s) => tx.execute(
-            "INSERT INTO sessions (token_hash, player, name, bot, created_ms) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (token_hash) DO NOTHING",
-            params![s.token_hash, i(s.player), s.name, i64::from(s.bot), s.created_ms],
-        ),
-        Write::Record(r) => {
-            tx.execute(
-                "INSERT INTO records (room, game, finished_ms, body, pgn) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room) DO UPDATE SET body = excluded.body, pgn = excluded.pgn, finished_ms = excluded.finished_ms",
-                params![i(r.room), r.game, r.finished_ms, r.body, r.pgn],
-            )?;
-            for (seat, name) in r.players.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO record_players (room, seat, name) VALUES (?1, ?2, ?3) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name",
-                    params![i(r.room), seat as i64, name],
-                )?;
-            }
-            Ok(1)
+impl rusqlite::ToSql for sql::Value<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef};
+        Ok(ToSqlOutput::Borrowed(match *self {
+            sql::Value::Int(n) => ValueRef::Integer(n),
+            sql::Value::Text(s) => ValueRef::Text(s.as_bytes()),
+            sql::Value::Bytes(b) => ValueRef::Blob(b),
+            sql::Value::Null => ValueRef::Null,
+        }))
+    }
+}
+
+/// Writes `batch` in `tx`, each statement prepared once per connection (`prepare_cached`).
+fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &[Write]) -> rusqlite::Result<()> {
+    for write in batch {
+        for s in sql::statements(write) {
+            tx.prepare_cached(s.sql)?
+                .execute(rusqlite::params_from_iter(&s.values))?;
         }
     }
-    .map(|_| ())
+    Ok(())
 }
 
 fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
@@ -210,9 +188,7 @@ impl Store for SqliteStore {
     fn write(&self, batch: Vec<Write>) -> BoxFuture<'_, StoreResult<()>> {
         self.call(move |conn| {
             let tx = conn.transaction()?;
-            for w in &batch {
-                write_one(&tx, w)?;
-            }
+            write_batch(&tx, &batch)?;
             tx.commit()?;
             Ok(())
         })

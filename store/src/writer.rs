@@ -1,7 +1,9 @@
 //! Group commit: one task owns the store's writes. Rooms hand it [`Write`]s; it takes
-//! whatever is ready (waiting `window` after the first item for more), writes the lot in
-//! one transaction — one fsync for the batch — and then acknowledges each item. Items are
-//! committed in the order they were handed in, so a room's steps stay in order.
+//! whatever is ready, writes the lot in one transaction — one fsync for the batch — and then
+//! acknowledges each item. Whatever arrives while a transaction commits makes the next
+//! batch, so batches grow with the load by themselves: an idle server commits an action at
+//! once, a busy one shares each fsync among everything that came in during the last.
+//! Items are committed in the order they were handed in, so a room's steps stay in order.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -24,7 +26,8 @@ pub struct WriterStats {
     pub refused: AtomicU64,
 }
 
-type Item = (Write, Option<oneshot::Sender<bool>>);
+/// Writes handed in together (a room's step with its seat changes), acknowledged together.
+type Item = (Vec<Write>, Option<oneshot::Sender<bool>>);
 
 /// The writer's handle: cheap to clone, shared by every room.
 #[derive(Clone)]
@@ -46,8 +49,8 @@ impl Ack {
 /// How the writer batches.
 #[derive(Clone, Copy, Debug)]
 pub struct WriterConfig {
-    /// After the first item of a batch, how long to wait for more (0: take only what is
-    /// already queued).
+    /// After the first item of a batch, how long to wait for more before committing (0, the
+    /// default: take what is queued; the batch grows while the previous one commits).
     pub window: Duration,
     /// Most items in one transaction.
     pub max_batch: usize,
@@ -60,7 +63,7 @@ pub struct WriterConfig {
 impl Default for WriterConfig {
     fn default() -> WriterConfig {
         WriterConfig {
-            window: Duration::from_millis(2),
+            window: Duration::ZERO,
             max_batch: 4096,
             queue: 65536,
             retry: Duration::from_millis(10),
@@ -83,16 +86,22 @@ impl Writer {
 
     /// Queues `write`; the [`Ack`] resolves once it is committed.
     pub async fn send(&self, write: Write) -> Ack {
+        self.send_all(vec![write]).await
+    }
+
+    /// Queues `writes`, in order, to be committed in one transaction; the [`Ack`] resolves
+    /// once they are.
+    pub async fn send_all(&self, writes: Vec<Write>) -> Ack {
         let (ack, rx) = oneshot::channel();
         // A send error means the writer is gone: the dropped sender resolves the ack false.
-        let _ = self.tx.send((write, Some(ack))).await;
+        let _ = self.tx.send((writes, Some(ack))).await;
         Ack(rx)
     }
 
     /// Queues `write` without waiting and without an acknowledgement; `false` (counted in
     /// `refused`) when the queue is full or the writer gone.
     pub fn post(&self, write: Write) -> bool {
-        let ok = self.tx.try_send((write, None)).is_ok();
+        let ok = self.tx.try_send((vec![write], None)).is_ok();
         if !ok {
             self.stats.refused.fetch_add(1, Ordering::Relaxed);
         }
@@ -103,7 +112,7 @@ impl Writer {
     /// at once when the queue is full).
     pub fn try_send(&self, write: Write) -> Ack {
         let (ack, rx) = oneshot::channel();
-        if self.tx.try_send((write, Some(ack))).is_err() {
+        if self.tx.try_send((vec![write], Some(ack))).is_err() {
             self.stats.refused.fetch_add(1, Ordering::Relaxed);
         }
         Ack(rx)
@@ -124,16 +133,16 @@ async fn run(
     let max = config.max_batch.max(1);
     let mut writes = Vec::new();
     let mut acks = Vec::new();
-    while let Some((write, ack)) = rx.recv().await {
-        writes.push(write);
+    while let Some((items, ack)) = rx.recv().await {
+        writes.extend(items);
         acks.extend(ack);
         if !config.window.is_zero() {
             tokio::time::sleep(config.window).await;
         }
         while writes.len() < max {
             match rx.try_recv() {
-                Ok((write, ack)) => {
-                    writes.push(write);
+                Ok((items, ack)) => {
+                    writes.extend(items);
                     acks.extend(ack);
                 }
                 Err(_) => break,

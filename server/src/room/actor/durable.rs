@@ -7,7 +7,7 @@
 //! loop then [`Room::settle`]s — hands the queue to the store's group-commit writer and waits
 //! for the commit — before it takes the next command.
 
-use qipai_store::writer::{Ack, Writer};
+use qipai_store::writer::Writer;
 use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
 
 use super::*;
@@ -304,15 +304,7 @@ impl<G: OnWire> Room<G> {
         let writer = j.writer.clone();
         let queue = std::mem::take(&mut j.queue);
         let held = std::mem::take(&mut j.held);
-        let mut last: Option<Ack> = None;
-        for write in queue {
-            last = Some(writer.send(write).await);
-        }
-        // The writer commits in order: the last item's commit covers the others.
-        let durable = match last {
-            Some(ack) => ack.durable().await,
-            None => true,
-        };
+        let durable = writer.send_all(queue).await.durable().await;
         if !durable {
             // No silent loss: nothing unsaved is acknowledged. The game has applied what
             // the store refused, so the room cannot go on consistently; it closes, and a
