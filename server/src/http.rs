@@ -94,6 +94,9 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
             let rooms = shared.lobby.count_by_game();
             let mut page = shared.metrics.render(&rooms, shared.sessions.len());
             shared.budget.render(&mut page);
+            if let Some(writer) = shared.lobby.writer() {
+                crate::persist::render_metrics(writer.stats(), &mut page);
+            }
             text(StatusCode::OK, page)
         }
         _ => match static_files::lookup(path) {

@@ -74,6 +74,11 @@ impl Lobby {
         self.next_id.fetch_max(next_id, Ordering::Relaxed);
     }
 
+    /// The store's writer, when there is a store.
+    pub fn writer(&self) -> Option<&qipai_store::writer::Writer> {
+        self.writer.get()
+    }
+
     /// An empty lobby.
     pub fn new(
         config: Arc<Config>,

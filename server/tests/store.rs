@@ -98,6 +98,21 @@ async fn a_xiangqi_game_goes_on_after_a_restart() {
     assert!(list.contains(&format!("\"room_id\":{room}")), "{list}");
     let none = http_get(&second, "/api/players/Black/games?page=1").await;
     assert!(none.contains("\"games\":[]"), "{none}");
+    // The writer's counters: every acknowledged step was committed, none failed.
+    let metrics = http_get(&second, "/metrics").await;
+    let counter = |name: &str| -> u64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("qipai_{name} ")))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"))
+    };
+    assert!(counter("store_commits_total") >= 1, "{metrics}");
+    assert!(
+        counter("store_items_total") >= 2,
+        "two moves and the result were written: {metrics}"
+    );
+    assert_eq!(counter("store_failures_total"), 0, "{metrics}");
     let missing = http_get(&second, "/api/games/999999").await;
     assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
 

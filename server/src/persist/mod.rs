@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use qipai_games::Millis;
 use qipai_protocol::RoomId;
-use qipai_store::writer::{Writer, WriterConfig};
+use qipai_store::writer::{Writer, WriterConfig, WriterStats};
 use qipai_store::{seated, Store, StoreError};
 
 use crate::config::Config;
@@ -149,6 +149,40 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         }
     });
     Ok(())
+}
+
+/// The store writer's counters for `GET /metrics`. With SQLite (`synchronous = FULL`) each
+/// commit is one fsync of the WAL, so `qipai_store_commits_total` per second is the fsync
+/// rate (checkpoints aside), and items per commit is what the group commit shares.
+pub fn render_metrics(stats: &WriterStats, out: &mut String) {
+    use std::fmt::Write as _;
+    use std::sync::atomic::Ordering::Relaxed;
+    for (name, help, value) in [
+        (
+            "store_commits_total",
+            "Store transactions committed by the group-commit writer.",
+            &stats.commits,
+        ),
+        (
+            "store_items_total",
+            "Writes (steps, seat changes, results, records, sessions) committed.",
+            &stats.items,
+        ),
+        (
+            "store_failures_total",
+            "Store batches that failed after every retry.",
+            &stats.failures,
+        ),
+        (
+            "store_refused_total",
+            "Writes refused because the writer's queue was full.",
+            &stats.refused,
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP qipai_{name} {help}");
+        let _ = writeln!(out, "# TYPE qipai_{name} counter");
+        let _ = writeln!(out, "qipai_{name} {}", value.load(Relaxed));
+    }
 }
 
 /// With `days` > 0: now and every day, the raw logs of games finished more than `days`
