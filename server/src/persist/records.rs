@@ -1,11 +1,14 @@
 //! Finished games' records: the JSON record of every game (players, the final public view,
-//! and every event of the game, private ones with the seat they went to: for Tuolaji the
-//! deal, bids, bottom before and after, every trick, points and level changes), and for
-//! xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]` movetext,
-//! as the xqbase and ChessDB PGN files write it) with the Chinese notation as comments.
+//! the result by seat, and every event of the game, private ones with the seat they went
+//! to: for Tuolaji the deal, bids, bottom before and after, every trick, points and level
+//! changes), for xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]`
+//! movetext, as the xqbase and ChessDB PGN files write it) with the Chinese notation as
+//! comments, and for draughts PDN ([`draughts_pdn`]).
 
+use qipai_games::draughts::START_FEN as DRAUGHTS_START;
 use qipai_games::xiangqi::START_FEN;
 use qipai_games::Emit;
+use qipai_protocol::draughts::{DraughtsEvent, DraughtsView, Side as DraughtsSide};
 use qipai_protocol::xiangqi::{EndReason, Side, XiangqiEvent, XiangqiView};
 use qipai_protocol::{Event, RoomId, View};
 use qipai_store::RecordRow;
@@ -41,6 +44,7 @@ pub fn build(
         "game": game,
         "players": players,
         "finished_ms": finished_ms,
+        "result": result(view),
         "final": view,
         "events": events,
     });
@@ -52,6 +56,60 @@ pub fn build(
         pgn,
         players,
     }
+}
+
+/// The result by seat, for lists of games: `{"winners": [seats], "reason": "checkmate"}`
+/// (no winners: a draw, or no result); `null` while the game is not over.
+pub fn result(view: &View) -> serde_json::Value {
+    let (winners, reason): (Vec<u8>, serde_json::Value) = match view {
+        View::Xiangqi(v) => match &v.result {
+            Some(r) => (
+                r.winner
+                    .map(|s| vec![u8::from(s == Side::Black)])
+                    .unwrap_or_default(),
+                reason(&r.reason),
+            ),
+            None => return serde_json::Value::Null,
+        },
+        View::Draughts(v) => match &v.result {
+            Some(r) => (
+                r.winner
+                    .map(|s| vec![u8::from(s == DraughtsSide::Black)])
+                    .unwrap_or_default(),
+                reason(&r.reason),
+            ),
+            None => return serde_json::Value::Null,
+        },
+        View::Tuolaji(v) => match &v.outcome {
+            Some(o) => (
+                o.winner
+                    .map(|team| vec![team, team + 2])
+                    .unwrap_or_default(),
+                reason(&o.reason),
+            ),
+            None => return serde_json::Value::Null,
+        },
+    };
+    serde_json::json!({ "winners": winners, "reason": reason })
+}
+
+/// What a list of games shows of a record's JSON body: the players by seat and the result
+/// (`null` in records written before it was kept).
+pub fn list_fields(body: &str) -> (Vec<String>, serde_json::Value) {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        players: Vec<String>,
+        #[serde(default)]
+        result: serde_json::Value,
+    }
+    serde_json::from_str::<Head>(body)
+        .map_or_else(|_| Default::default(), |h| (h.players, h.result))
+}
+
+/// An end reason as its wire string.
+fn reason<T: serde::Serialize>(reason: &T) -> serde_json::Value {
+    serde_json::to_value(reason).unwrap_or(serde_json::Value::Null)
 }
 
 /// PGN with ICCS movetext (`H2-E2`, files A–I from Red's left, ranks 0–9 from Red's side).
@@ -100,6 +158,87 @@ pub fn xiangqi_pgn(
     out.push_str(result);
     out.push('\n');
     out
+}
+
+/// A draughts record as PDN 3.0 (FMJD): the seven tags, `[GameType "20"]` (international
+/// draughts, 10×10), `[FEN]` when the game did not start from the usual position, and the
+/// movetext in numeric notation, captures with every landing square (`28x19x8`), a game
+/// with Black to move first numbered `1... `. Results: `2-0`, `0-2`, `1-1`, `*`.
+pub fn draughts_pdn(
+    room: RoomId,
+    players: &[String],
+    v: &DraughtsView,
+    start_fen: Option<&str>,
+    finished_ms: i64,
+) -> String {
+    let name = |i: usize| players.get(i).map_or("?", String::as_str).replace('"', "'");
+    let result = match &v.result {
+        Some(r) if r.reason == qipai_protocol::draughts::EndReason::Aborted => "*",
+        Some(r) => match r.winner {
+            Some(DraughtsSide::White) => "2-0",
+            Some(DraughtsSide::Black) => "0-2",
+            None => "1-1",
+        },
+        None => "*",
+    };
+    let mut out = format!(
+        "[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[GameType \"20\"]\n",
+        pgn_date(finished_ms),
+        name(0),
+        name(1),
+    );
+    if let Some(fen) = start_fen.filter(|f| *f != DRAUGHTS_START) {
+        out.push_str(&format!("[FEN \"{fen}\"]\n"));
+    }
+    out.push('\n');
+    let black_first = start_fen.is_some_and(|f| f.starts_with('B'));
+    for (i, m) in v.moves.iter().enumerate() {
+        let ply = i + usize::from(black_first);
+        if ply % 2 == 0 {
+            out.push_str(&format!("{}. ", ply / 2 + 1));
+        } else if i == 0 {
+            out.push_str("1... ");
+        }
+        out.push_str(m);
+        out.push(' ');
+    }
+    out.push_str(result);
+    out.push('\n');
+    out
+}
+
+/// The PDN of a draughts record's JSON body (made when asked, so records written before
+/// PDN existed have it too); `None` for another game or a body that does not read.
+pub fn pdn_of_body(room: RoomId, body: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        players: Vec<String>,
+        finished_ms: i64,
+        #[serde(rename = "final")]
+        last: View,
+        events: Vec<Entry>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Entry {
+        event: serde_json::Value,
+    }
+    let body: Body = serde_json::from_str(body).ok()?;
+    let View::Draughts(v) = body.last else {
+        return None;
+    };
+    let start = body.events.into_iter().find_map(|e| {
+        match serde_json::from_value::<Event>(e.event).ok()? {
+            Event::Draughts(DraughtsEvent::Started { fen, .. }) => Some(fen),
+            _ => None,
+        }
+    });
+    Some(draughts_pdn(
+        room,
+        &body.players,
+        &v,
+        start.as_deref(),
+        body.finished_ms,
+    ))
 }
 
 /// `h2e2` as `H2-E2`.
