@@ -200,3 +200,55 @@ test("my games lists a xiangqi and a Tuolaji game; both replay step by step", { 
   }
   assert.deepEqual(person.errors, []);
 });
+
+test("a draughts game replays move by move and offers its PDN", { timeout: 60000 }, async () => {
+  const white = await personPage(env.browser);
+  const black = await personPage(env.browser);
+  await enterLobby(white, env.server.url, "Ma");
+  await white.click("#dr-create summary");
+  await white.selectOption("#dr-create-seat", "0");
+  await white.fill("#dr-fen", "W:W32:B19");
+  await white.click("#btn-create-draughts");
+  await white.waitForSelector("text=Waiting for an opponent");
+  await enterLobby(black, env.server.url, "Lu");
+  await black.locator(".table-row [data-join$=':1']").first().click();
+  await white.waitForSelector("text=Your move.");
+  // 32-28 19-23 28x19: Black has no piece left and loses.
+  const move = async (page, from, to) => {
+    await page.click(`[data-sq="${from}"]`);
+    await page.click(`[data-sq="${to}"]`);
+  };
+  await move(white, 32, 28);
+  await black.waitForSelector("text=Your move.");
+  await move(black, 19, 23);
+  await white.waitForSelector("text=Your move");
+  await move(white, 28, 19);
+  await white.waitForSelector("#result:not(.hidden)");
+  await white.click("#btn-back");
+
+  await white.click("#my-games");
+  await white.waitForSelector(".records-table");
+  const row = white.locator('.records-table tbody tr[data-game="draughts"]');
+  assert.match(await row.locator(".records-result").textContent(), /Won/);
+  const pdn = await (await white.request.get(env.server.url + await row.locator('[data-file="pdn"]').getAttribute("href"))).text();
+  assert.match(pdn, /\[FEN "W:W32:B19"\]\n\n1\. 32-28 19-23 2\. 28x19 2-0/);
+  await row.locator("[data-replay]").click();
+  await white.waitForSelector("#replay-steps [data-step]");
+  const pieces = () => white.$$eval(".replay-board .dr-piece", (els) => els.map((e) =>
+    `${e.dataset.piece}:${e.classList.contains("white") ? "white" : "black"}`).sort());
+  assert.deepEqual(await pieces(), ["19:black", "32:white"]);
+  await white.focus("#replay");
+  await white.keyboard.press("ArrowRight");
+  await white.waitForSelector('#records[data-at="1"]');
+  assert.deepEqual(await pieces(), ["19:black", "28:white"]);
+  await white.keyboard.press("End");
+  await white.waitForSelector('#records[data-at="3"]');
+  assert.deepEqual(await pieces(), ["19:white"]);
+  assert.deepEqual(await white.$$eval("#replay-steps [data-step]", (els) => els.map((e) => e.textContent).slice(1)),
+    ["32-28", "19-23", "28x19"]);
+  await white.keyboard.press("ArrowLeft");
+  await white.waitForSelector('#records[data-at="2"]');
+  assert.deepEqual(await pieces(), ["23:black", "28:white"]);
+  await shot(white, T, "07-draughts-replay");
+  for (const page of [white, black]) assert.deepEqual(page.errors, []);
+});

@@ -174,6 +174,18 @@ async fn finished_games_pdn_replays_in_pydraughts() {
         let record: serde_json::Value = serde_json::from_str(&json).expect("JSON record");
         let fen = record["final"]["fen"].as_str().expect("final fen");
         let plies = record["final"]["moves"].as_array().map_or(0, Vec::len);
+        // Every event is in the record, those of the action that ended the game too (the
+        // replay folds them): each move, and the result last.
+        let events: Vec<&serde_json::Value> = record["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .map(|e| &e["event"])
+            .filter(|e| e["game"] == "draughts")
+            .collect();
+        let moved = events.iter().filter(|e| e["type"] == "moved").count();
+        assert_eq!(moved, plies, "{name}: a moved event per move");
+        assert_eq!(events.last().map(|e| &e["type"]), Some(&"over".into()), "{name}");
         if name == "game1" {
             // The whole text, as the standard writes it (the date aside).
             assert_eq!(
