@@ -194,6 +194,11 @@ function route() {
 window.addEventListener("hashchange", route);
 
 $("change-name").addEventListener("click", () => {
+  if (recordsRoute()) {
+    // Leave "my games" (without a hashchange, which would show the lobby after the form).
+    history.replaceState(null, "", location.pathname + location.search);
+    route();
+  }
   if (room && room.roomId != null) {
     toast(t("header.leave_first"), "info");
     return;

@@ -199,7 +199,7 @@ export class Records {
 
   /** Draws again in the current language. */
   build() {
-    if (this.shown?.id != null) this.showGame(this.shown.id);
+    if (this.shown?.id != null) this.showGame(this.shown.id, this.at);
     else if (this.shown) this.showList(this.shown.list);
   }
 
@@ -273,7 +273,8 @@ export class Records {
 
   // --- the replay -----------------------------------------------------------------
 
-  async showGame(id) {
+  /** The replay of game `id`, at step `at`. */
+  async showGame(id, at = 0) {
     this.table?.destroy();
     this.table = null;
     this.shown = { id };
@@ -299,7 +300,7 @@ export class Records {
     // The replayed room the game's table draws: a spectator's, moved from step to step.
     this.room = { roomId: record.room_id, game: record.game, you: null, seats: [], view: null, ready: true };
     this.buildReplay();
-    this.go(this.states.length - 1 >= 0 ? 0 : -1);
+    this.go(at ?? 0);
     this.focusBox.focus();
   }
 
