@@ -8,23 +8,12 @@
 
 mod common;
 
+use common::records::{record_files, server_with_store, Rng};
 use common::{http_get, Client, TestServer};
 use qipai_protocol::draughts::{
     DraughtsAction, DraughtsEvent, DraughtsOptions, DraughtsView, Side, Status,
 };
 use qipai_protocol::{ClientMsg, Event, RoomOptions, ServerMsg, View};
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
 
 async fn view(client: &mut Client) -> DraughtsView {
     match client.snapshot().await.1 {
@@ -44,12 +33,6 @@ async fn act(client: &mut Client, action: DraughtsAction) {
         })
         .await;
     assert!(matches!(answer, ServerMsg::Ok { .. }), "{answer:?}");
-}
-
-/// The body of an HTTP answer.
-fn body(answer: &str) -> &str {
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    answer.split_once("\r\n\r\n").map_or("", |(_, b)| b)
 }
 
 /// Plays `plies` seeded random legal moves (or the `script`ed ones) from `start_fen`, then
@@ -91,7 +74,7 @@ async fn play(
         }
         let notation = match script.get(ply) {
             Some(m) => (*m).to_owned(),
-            None => v.to_move.legal_moves[rng.below(v.to_move.legal_moves.len())].clone(),
+            None => rng.pick(&v.to_move.legal_moves).clone(),
         };
         let client = match v.side_to_move {
             Side::White => &mut white,
@@ -120,20 +103,7 @@ fn without_date(pdn: &str) -> String {
 
 #[tokio::test]
 async fn finished_games_pdn_replays_in_pydraughts() {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let file = std::env::temp_dir()
-        .join(format!("qipai_pdn_{}_{nanos}.db", std::process::id()))
-        .display()
-        .to_string();
-    let server = TestServer::start(move |c| {
-        c.store.url = file;
-        // White asks for a snapshot before every ply: more than a person's rate limit.
-        c.server.rate_per_sec = 10_000;
-        c.server.rate_burst = 10_000;
-    })
-    .await;
+    let server = server_with_store("pdn").await;
     let games = [
         // The short win of tests/draughts_game.rs: the side with no piece left loses.
         (
@@ -156,21 +126,9 @@ async fn finished_games_pdn_replays_in_pydraughts() {
         ),
     ];
     let golden = include_str!("data/pydraughts_pdn.txt");
-    let dir = std::env::var("QIPAI_PDN_DIR").ok();
     let mut wrong = Vec::new();
     for (name, room) in games {
-        // The record is written with the result: wait for it.
-        let mut pdn = String::new();
-        for _ in 0..200 {
-            let answer = http_get(&server, &format!("/api/games/{room}.pdn")).await;
-            if answer.starts_with("HTTP/1.1 200") {
-                pdn = body(&answer).to_owned();
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        assert!(!pdn.is_empty(), "{name}: no PDN for room {room}");
-        let json = body(&http_get(&server, &format!("/api/games/{room}")).await).to_owned();
+        let (pdn, json) = record_files(&server, room, "pdn", name, "QIPAI_PDN_DIR").await;
         let record: serde_json::Value = serde_json::from_str(&json).expect("JSON record");
         let fen = record["final"]["fen"].as_str().expect("final fen");
         let plies = record["final"]["moves"].as_array().map_or(0, Vec::len);
@@ -185,7 +143,11 @@ async fn finished_games_pdn_replays_in_pydraughts() {
             .collect();
         let moved = events.iter().filter(|e| e["type"] == "moved").count();
         assert_eq!(moved, plies, "{name}: a moved event per move");
-        assert_eq!(events.last().map(|e| &e["type"]), Some(&"over".into()), "{name}");
+        assert_eq!(
+            events.last().map(|e| &e["type"]),
+            Some(&"over".into()),
+            "{name}"
+        );
         if name == "game1" {
             // The whole text, as the standard writes it (the date aside).
             assert_eq!(
@@ -194,11 +156,6 @@ async fn finished_games_pdn_replays_in_pydraughts() {
                     "[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Round \"-\"]\n[White \"White\"]\n[Black \"Black\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n[FEN \"W:W32:B19\"]\n\n1. 32-28 19-23 2. 28x19 2-0"
                 )
             );
-        }
-        if let Some(dir) = &dir {
-            std::fs::create_dir_all(dir).expect("QIPAI_PDN_DIR");
-            std::fs::write(format!("{dir}/{name}.pdn"), &pdn).expect("write pdn");
-            std::fs::write(format!("{dir}/{name}.json"), &json).expect("write json");
         }
         let want = format!("{name}\t{plies}\t{fen}");
         if !golden.lines().any(|l| l == want) {

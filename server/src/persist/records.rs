@@ -61,30 +61,25 @@ pub fn build(
 /// The result by seat, for lists of games: `{"winners": [seats], "reason": "checkmate"}`
 /// (no winners: a draw, or no result); `null` while the game is not over.
 pub fn result(view: &View) -> serde_json::Value {
-    let (winners, reason): (Vec<u8>, serde_json::Value) = match view {
+    // A two-seat game's winner is seat 0 or seat 1 (`second`'s side).
+    fn seat_of<S: PartialEq>(winner: Option<S>, second: S) -> Vec<u8> {
+        winner
+            .map(|s| vec![u8::from(s == second)])
+            .unwrap_or_default()
+    }
+    let (winners, reason) = match view {
         View::Xiangqi(v) => match &v.result {
-            Some(r) => (
-                r.winner
-                    .map(|s| vec![u8::from(s == Side::Black)])
-                    .unwrap_or_default(),
-                reason(&r.reason),
-            ),
+            Some(r) => (seat_of(r.winner, Side::Black), reason(&r.reason)),
             None => return serde_json::Value::Null,
         },
         View::Draughts(v) => match &v.result {
-            Some(r) => (
-                r.winner
-                    .map(|s| vec![u8::from(s == DraughtsSide::Black)])
-                    .unwrap_or_default(),
-                reason(&r.reason),
-            ),
+            Some(r) => (seat_of(r.winner, DraughtsSide::Black), reason(&r.reason)),
             None => return serde_json::Value::Null,
         },
+        // The winning team's two seats.
         View::Tuolaji(v) => match &v.outcome {
             Some(o) => (
-                o.winner
-                    .map(|team| vec![team, team + 2])
-                    .unwrap_or_default(),
+                o.winner.map(|t| vec![t, t + 2]).unwrap_or_default(),
                 reason(&o.reason),
             ),
             None => return serde_json::Value::Null,
@@ -123,41 +118,79 @@ pub fn xiangqi_pgn(
     start_fen: Option<&str>,
     finished_ms: i64,
 ) -> String {
-    let name = |i: usize| players.get(i).map_or("?", String::as_str).replace('"', "'");
-    let result = match &v.result {
-        Some(r) if r.reason == EndReason::Aborted => "*",
-        Some(r) => match r.winner {
-            Some(Side::Red) => "1-0",
-            Some(Side::Black) => "0-1",
-            None => "1/2-1/2",
-        },
-        None => "*",
-    };
+    let result = result_tag(
+        v.result.as_ref().map(|r| {
+            let winner = r.winner.map(|s| u8::from(s == Side::Black));
+            (winner, r.reason == EndReason::Aborted)
+        }),
+        ["1-0", "0-1", "1/2-1/2"],
+    );
     let mut out = format!(
         "[Game \"Chinese Chess\"]\n[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n",
         pgn_date(finished_ms),
-        name(0),
-        name(1),
+        tag_name(players, 0),
+        tag_name(players, 1),
     );
-    if let Some(fen) = start_fen.filter(|f| *f != START_FEN) {
+    // A game from a position with Black to move starts `1... `.
+    let black_first = start_fen.is_some_and(|f| f.split(' ').nth(1) == Some("b"));
+    let moves = v
+        .moves
+        .iter()
+        .map(|m| format!("{} {{{}}}", iccs_dashed(&m.iccs), m.chinese));
+    finish(
+        &mut out,
+        start_fen.filter(|f| *f != START_FEN),
+        moves,
+        black_first,
+        result,
+    );
+    out
+}
+
+/// The `Result` tag of a game that ended with (the winning seat, whether it was aborted):
+/// `texts` are seat 0's win, seat 1's and a draw; `*` for an aborted or unfinished game.
+fn result_tag(end: Option<(Option<u8>, bool)>, texts: [&'static str; 3]) -> &'static str {
+    match end {
+        Some((_, true)) | None => "*",
+        Some((Some(seat), false)) => texts[usize::from(seat.min(1))],
+        Some((None, false)) => texts[2],
+    }
+}
+
+/// A player's name as a tag's value.
+fn tag_name(players: &[String], seat: usize) -> String {
+    players
+        .get(seat)
+        .map_or("?", String::as_str)
+        .replace('"', "'")
+}
+
+/// Ends a PGN or PDN after its other tags: the `FEN` tag if the game started elsewhere,
+/// then the movetext numbered by full moves — `1. a b 2. c d`, or `1... a 2. b c` when the
+/// second side moved first — and the result.
+fn finish(
+    out: &mut String,
+    fen: Option<&str>,
+    moves: impl Iterator<Item = String>,
+    second_first: bool,
+    result: &str,
+) {
+    if let Some(fen) = fen {
         out.push_str(&format!("[FEN \"{fen}\"]\n"));
     }
     out.push('\n');
-    // A game from a position with Black to move starts `1... `.
-    let black_first = start_fen.is_some_and(|f| f.split(' ').nth(1) == Some("b"));
-    for (i, m) in v.moves.iter().enumerate() {
-        let ply = i + usize::from(black_first);
+    for (i, m) in moves.enumerate() {
+        let ply = i + usize::from(second_first);
         if ply % 2 == 0 {
             out.push_str(&format!("{}. ", ply / 2 + 1));
         } else if i == 0 {
             out.push_str("1... ");
         }
-        out.push_str(&iccs_dashed(&m.iccs));
-        out.push_str(&format!(" {{{}}} ", m.chinese));
+        out.push_str(&m);
+        out.push(' ');
     }
     out.push_str(result);
     out.push('\n');
-    out
 }
 
 /// A draughts record as PDN 3.0 (FMJD): the seven tags, `[GameType "20"]` (international
@@ -171,39 +204,25 @@ pub fn draughts_pdn(
     start_fen: Option<&str>,
     finished_ms: i64,
 ) -> String {
-    let name = |i: usize| players.get(i).map_or("?", String::as_str).replace('"', "'");
-    let result = match &v.result {
-        Some(r) if r.reason == qipai_protocol::draughts::EndReason::Aborted => "*",
-        Some(r) => match r.winner {
-            Some(DraughtsSide::White) => "2-0",
-            Some(DraughtsSide::Black) => "0-2",
-            None => "1-1",
-        },
-        None => "*",
-    };
+    let result = result_tag(
+        v.result.as_ref().map(|r| {
+            let winner = r.winner.map(|s| u8::from(s == DraughtsSide::Black));
+            (
+                winner,
+                r.reason == qipai_protocol::draughts::EndReason::Aborted,
+            )
+        }),
+        ["2-0", "0-2", "1-1"],
+    );
     let mut out = format!(
         "[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[GameType \"20\"]\n",
         pgn_date(finished_ms),
-        name(0),
-        name(1),
+        tag_name(players, 0),
+        tag_name(players, 1),
     );
-    if let Some(fen) = start_fen.filter(|f| *f != DRAUGHTS_START) {
-        out.push_str(&format!("[FEN \"{fen}\"]\n"));
-    }
-    out.push('\n');
     let black_first = start_fen.is_some_and(|f| f.starts_with('B'));
-    for (i, m) in v.moves.iter().enumerate() {
-        let ply = i + usize::from(black_first);
-        if ply % 2 == 0 {
-            out.push_str(&format!("{}. ", ply / 2 + 1));
-        } else if i == 0 {
-            out.push_str("1... ");
-        }
-        out.push_str(m);
-        out.push(' ');
-    }
-    out.push_str(result);
-    out.push('\n');
+    let fen = start_fen.filter(|f| *f != DRAUGHTS_START);
+    finish(&mut out, fen, v.moves.iter().cloned(), black_first, result);
     out
 }
 
