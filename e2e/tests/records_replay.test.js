@@ -114,6 +114,11 @@ test("my games lists a xiangqi and a Tuolaji game; both replay step by step", { 
   assert.match(pgn, /1\. H2-E2 \{炮二平五\}/);
   assert.equal(await rows.nth(0).locator("[data-file]").count(), 0);
   const tlId = await rows.nth(0).getAttribute("data-room");
+  // Sizes and times for README (the list reads each record's players and result).
+  const tlRecord = await (await person.request.get(`${env.server.url}/api/games/${tlId}`)).text();
+  const started = Date.now();
+  await person.request.get(`${env.server.url}/api/players/Wu/games?page=0`);
+  console.log(`a one-hand Tuolaji record: ${tlRecord.length} bytes, ${JSON.parse(tlRecord).events.length} events; the list of 2 games: ${Date.now() - started} ms`);
 
   // The xiangqi replay: the start, each move with the keyboard, a click on a move, the end.
   await xqRow.locator("[data-replay]").click();
