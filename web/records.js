@@ -123,6 +123,11 @@ function tuolajiSteps(events) {
   return steps;
 }
 
+/** A record's steps (see `duelSteps`, `tuolajiSteps`), or none for a game without a replay. */
+export function replaySteps(record) {
+  return REPLAYS[record.game]?.steps(record.events) ?? [];
+}
+
 /** A row's result from the seat's point of view: "Won — checkmate (将死)". */
 export function outcomeText(row) {
   const r = row.result;
@@ -296,7 +301,7 @@ export class Records {
     this.record = record;
     this.replay = replay;
     const viewers = replay.seats ? [null, ...Array.from({ length: replay.seats }, (_, i) => i)] : [null];
-    this.states = foldRecord(record, this.ctx.games, viewers, replay.steps(record.events));
+    this.states = foldRecord(record, this.ctx.games, viewers, replaySteps(record));
     // The replayed room the game's table draws: a spectator's, moved from step to step.
     this.room = { roomId: record.room_id, game: record.game, you: null, seats: [], view: null, ready: true };
     this.buildReplay();
