@@ -169,7 +169,10 @@ export function foldRecord(record, games, viewers, steps) {
   const rooms = viewers.map((you) => {
     const room = new RoomState({ send() {} }, games);
     room.handle({ type: "joined", room_id: record.room_id, game: record.game, seat: you });
-    room.handle({ type: "snapshot", room_id: record.room_id, you, seats: [], view: replay.start(structuredClone(record.final), you), event_seq: 0 });
+    // The seats start from the record's names (a room reopened after a restart logs no
+    // `joined` for them); the room events then say who was a bot.
+    const seats = (record.players ?? []).map((name) => (name ? { name, connected: true, bot: false } : null));
+    room.handle({ type: "snapshot", room_id: record.room_id, you, seats, view: replay.start(structuredClone(record.final), you), event_seq: 0 });
     return room;
   });
   const out = [];

@@ -50,6 +50,12 @@ test("a xiangqi record: the start and one step a move, folded by the page's own 
   // The seats come from the record's room events; the steps' views are copies.
   assert.deepEqual(states[0].rooms[0].seats.map((s) => s.name), ["Wu", "Bot 2"]);
   assert.notEqual(views[0], views[1]);
+  assert.equal(states[0].rooms[0].seats[1].bot, true);
+  // A record with no room events (a room reopened after a restart): the names still show.
+  const reopened = { ...xiangqiRecord, events: xiangqiRecord.events.slice(2) };
+  const first = foldRecord(reopened, GAMES, [null], replaySteps(reopened))[0].rooms[0];
+  assert.deepEqual(first.seats.map((s) => s.name), ["Wu", "Bot 2"]);
+  assert.equal(first.view.fen, START);
 });
 
 test("a Tuolaji record: the deal, the bottom, each trick and the result, each seat's cards", () => {
