@@ -8,6 +8,7 @@ import { Lobby } from "./lobby.js";
 import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
 import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
 import { DraughtsTable, applyEvent as applyDraughts } from "./draughts.js";
+import { Records } from "./records.js";
 import { h, clear } from "./dom.js";
 import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -46,13 +47,20 @@ class UnsupportedTable {
 }
 
 const $ = (id) => document.getElementById(id);
-const screens = { name: $("name-screen"), lobby: $("lobby"), table: $("table") };
+const screens = { name: $("name-screen"), lobby: $("lobby"), table: $("table"), records: $("records") };
 
 let conn = null;
 let room = null;
 let lobby = null;
 let table = null;
 let resumeTimer = null;
+let records = null;
+
+/** `#/games` ("my games") or `#/games/{id}` (a replay, shareable): { id } or null. */
+function recordsRoute() {
+  const m = location.hash.match(/^#\/games(?:\/(\d+))?$/);
+  return m ? { id: m[1] ?? null } : null;
+}
 
 /** A short message in the corner, e.g. the server's reason for refusing a move. */
 function toast(text, kind = "error") {
@@ -62,6 +70,8 @@ function toast(text, kind = "error") {
 }
 
 function show(name) {
+  // "My games" and replays stay on screen while the room goes on underneath.
+  if (recordsRoute() && name !== "records") return;
   for (const [key, el] of Object.entries(screens)) el.hidden = key !== name;
   if (name === "lobby") lobby?.show();
   else lobby?.hide();
@@ -165,7 +175,30 @@ $("name-form").addEventListener("submit", (e) => {
   start(name);
 });
 
+/** Shows "my games" or a replay when the address asks for one, else the lobby or the table. */
+function route() {
+  const r = recordsRoute();
+  if (r) {
+    records ??= new Records($("records"), {
+      games: GAMES, name: () => conn?.name ?? storedName(), close: () => { location.hash = ""; },
+    });
+    if (r.id != null) records.showGame(r.id);
+    else records.showList(0);
+    show("records");
+  } else if (records) {
+    records.destroy();
+    records = null;
+    show(!conn ? "name" : room.roomId != null && room.ready ? "table" : "lobby");
+  }
+}
+window.addEventListener("hashchange", route);
+
 $("change-name").addEventListener("click", () => {
+  if (recordsRoute()) {
+    // Leave "my games" (without a hashchange, which would show the lobby after the form).
+    history.replaceState(null, "", location.pathname + location.search);
+    route();
+  }
   if (room && room.roomId != null) {
     toast(t("header.leave_first"), "info");
     return;
@@ -184,8 +217,10 @@ onLanguageChange(() => {
   lobby?.build();
   if (lobby && !screens.lobby.hidden) lobby.refresh();
   table?.build();
+  records?.build();
 });
 
 const name = storedName();
 if (name) start(name);
 else askName();
+route();

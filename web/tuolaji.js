@@ -170,7 +170,7 @@ function append(el, ...children) {
 }
 
 /** Cards in a row, named for screen readers as one list ("9♥ 9♥"). */
-function cardRow(cards, cls = "") {
+export function cardRow(cards, cls = "") {
   return h("span", { class: `cards ${cls}`, role: "img", "aria-label": cards.map(cardLabel).join(" ") || t("tl.no_cards") },
     cards.map((c) => cardEl(c)));
 }

@@ -1,6 +1,6 @@
 // An automated accessibility check of each screen (issue 18): axe-core (e2e's npm
 // devDependency) injected with playwright's addScriptTag into the lobby, a xiangqi table, a
-// Tuolaji table and a result, in Chinese and in English, on a desktop and on a phone held
+// Tuolaji table and a result, "my games" and a replay, in Chinese and in English, on a desktop and on a phone held
 // upright (390×844). No serious or critical violation may be found. Screenshots of each
 // screen in both languages go to artifacts/i18n_axe/.
 
@@ -48,6 +48,16 @@ for (const lang of ["zh-CN", "en"]) {
       await page.waitForSelector("#result:not(.hidden)");
       await check("3-xiangqi-result");
       await page.click("#btn-back");
+      await page.waitForSelector("#lobby:not([hidden])");
+
+      // "My games" and the replay of that game (issue 13).
+      await page.click("#my-games");
+      await page.waitForSelector("#records:not([hidden]) .records-table");
+      await check("5-my-games");
+      await page.click("[data-replay]");
+      await page.waitForSelector("#replay-steps [data-step]");
+      await check("6-xiangqi-replay");
+      await page.click("#btn-records-close");
       await page.waitForSelector("#lobby:not([hidden])");
 
       // A Tuolaji table with three bots, once the hand is in the player's hands.

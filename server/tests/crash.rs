@@ -19,6 +19,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::records::Rng;
 use common::tuolaji::{bid_for, remove_cards, SEED};
 use common::{Client, Endpoint};
 use qipai_protocol::tuolaji::{Phase, Play, TuolajiAction, TuolajiView};
@@ -98,18 +99,6 @@ impl Drop for Spawned {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-/// A small deterministic generator (xorshift), so that a seed replays a run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
     }
 }
 
@@ -308,7 +297,7 @@ impl Table for Xiangqi {
                 over = true;
                 break;
             }
-            let mv = v.legal_moves[rng.below(v.legal_moves.len() as u64) as usize].clone();
+            let mv = rng.pick(&v.legal_moves).clone();
             let sender = &mut clients[mover(v.side_to_move)];
             assert!(try_move(sender, &mv).await, "a legal move {mv} was refused");
             self.acked.push(mv);
@@ -324,7 +313,7 @@ impl Table for Xiangqi {
         if last.status != Status::Playing || last.legal_moves.is_empty() {
             return None;
         }
-        let mv = last.legal_moves[rng.below(last.legal_moves.len() as u64) as usize].clone();
+        let mv = rng.pick(&last.legal_moves).clone();
         let sender = mover(last.side_to_move);
         let seq = clients[sender]
             .xq(XiangqiAction::Move { iccs: mv.clone() })

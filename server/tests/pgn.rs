@@ -7,33 +7,16 @@
 
 mod common;
 
-use common::{http_get, Client, TestServer};
+use common::records::{record_files, server_with_store, Rng};
+use common::{Client, TestServer};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
 use qipai_protocol::View;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
 
 async fn view(client: &mut Client) -> XiangqiView {
     match client.snapshot().await.1 {
         View::Xiangqi(v) => v,
         other => panic!("not xiangqi: {other:?}"),
     }
-}
-
-/// The body of an HTTP answer.
-fn body(answer: &str) -> &str {
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    answer.split_once("\r\n\r\n").map_or("", |(_, b)| b)
 }
 
 /// The client of the side to move.
@@ -65,7 +48,7 @@ async fn play(
         }
         let mv = match script.get(ply) {
             Some(m) => (*m).to_owned(),
-            None => v.legal_moves[rng.below(v.legal_moves.len())].clone(),
+            None => rng.pick(&v.legal_moves).clone(),
         };
         to_move(v.side_to_move, &mut red, &mut black)
             .play(&mv)
@@ -82,21 +65,9 @@ async fn play(
 
 #[tokio::test]
 async fn finished_games_pgn_replays_in_pyffish() {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let file = std::env::temp_dir()
-        .join(format!("qipai_pgn_{}_{nanos}.db", std::process::id()))
-        .display()
-        .to_string();
-    let server = TestServer::start(move |c| {
-        c.store.url = file;
-        // Red asks for a snapshot before every ply and plays as fast as the server answers:
-        // more than a person's rate limit (a dropped move would never be answered).
-        c.server.rate_per_sec = 10_000;
-        c.server.rate_burst = 10_000;
-    })
-    .await;
+    // Red asks for a snapshot before every ply and plays as fast as the server answers:
+    // more than a person's rate limit (a dropped move would never be answered).
+    let server = server_with_store("pgn").await;
     let endgame = XiangqiOptions {
         // Black to move, a rook and horse against advisors: the FEN tag carries it.
         start_fen: Some("3ak4/4a4/9/9/9/9/9/4B4/3N5/3RK4 b - - 0 1".into()),
@@ -126,21 +97,9 @@ async fn finished_games_pgn_replays_in_pyffish() {
         ("game4", play(&server, endgame, 99, 30, &[]).await),
     ];
     let golden = include_str!("data/pyffish_pgn.txt");
-    let dir = std::env::var("QIPAI_PGN_DIR").ok();
     let mut wrong = Vec::new();
     for (name, room) in games {
-        // The record is written with the result: wait for it.
-        let mut pgn = String::new();
-        for _ in 0..200 {
-            let answer = http_get(&server, &format!("/api/games/{room}.pgn")).await;
-            if answer.starts_with("HTTP/1.1 200") {
-                pgn = body(&answer).to_owned();
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        assert!(!pgn.is_empty(), "{name}: no PGN for room {room}");
-        let json = body(&http_get(&server, &format!("/api/games/{room}")).await).to_owned();
+        let (pgn, json) = record_files(&server, room, "pgn", name, "QIPAI_PGN_DIR").await;
         let record: serde_json::Value = serde_json::from_str(&json).expect("JSON record");
         let fen = record["final"]["fen"].as_str().expect("final fen");
         let board_side = fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
@@ -148,11 +107,6 @@ async fn finished_games_pgn_replays_in_pyffish() {
             .split_whitespace()
             .filter(|t| t.len() == 5 && t.as_bytes()[2] == b'-')
             .count();
-        if let Some(dir) = &dir {
-            std::fs::create_dir_all(dir).expect("QIPAI_PGN_DIR");
-            std::fs::write(format!("{dir}/{name}.pgn"), &pgn).expect("write pgn");
-            std::fs::write(format!("{dir}/{name}.json"), &json).expect("write json");
-        }
         let want = format!("{name}\t{plies}\t{board_side}");
         if !golden.lines().any(|l| l == want) {
             wrong.push(format!("{want}\n{pgn}"));

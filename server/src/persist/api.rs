@@ -1,11 +1,13 @@
 //! The records over HTTP (JSON, read-only):
 //! - `GET /api/games/{id}`: a finished game's record;
 //! - `GET /api/games/{id}.pgn`: a xiangqi game as PGN (`[Format "ICCS"]`);
+//! - `GET /api/games/{id}.pdn`: a draughts game as PDN 3.0;
 //! - `GET /api/players/{name}/games?page=N`: the finished games a name sat in, newest
-//!   first, [`PAGE`] a page, from page 0.
+//!   first, [`PAGE`] a page, from page 0, each with its players and result by seat.
 
 use hyper::StatusCode;
 
+use super::records;
 use crate::Shared;
 
 /// Games per page of a player's list.
@@ -17,6 +19,15 @@ pub type Answer = (StatusCode, &'static str, Vec<u8>);
 const JSON: &str = "application/json";
 const TEXT: &str = "text/plain; charset=utf-8";
 const PGN: &str = "application/x-chess-pgn; charset=utf-8";
+const PDN: &str = "application/x-draughts-pdn; charset=utf-8";
+
+/// Which form of a record a `/api/games/{id}…` asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Json,
+    Pgn,
+    Pdn,
+}
 
 fn not_found(why: &str) -> Answer {
     (StatusCode::NOT_FOUND, TEXT, format!("{why}\n").into_bytes())
@@ -31,17 +42,24 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
     let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
     match parts.as_slice() {
         ["games", id] => {
-            let (id, pgn) = match id.strip_suffix(".pgn") {
-                Some(id) => (id, true),
-                None => (*id, false),
+            let (id, form) = if let Some(id) = id.strip_suffix(".pgn") {
+                (id, Form::Pgn)
+            } else if let Some(id) = id.strip_suffix(".pdn") {
+                (id, Form::Pdn)
+            } else {
+                (*id, Form::Json)
             };
             let Ok(id) = id.parse::<u64>() else {
                 return not_found("no such game");
             };
             match persist.store.record(id).await {
-                Ok(Some(r)) if pgn => match r.pgn {
+                Ok(Some(r)) if form == Form::Pgn => match r.pgn {
                     Some(text) => (StatusCode::OK, PGN, text.into_bytes()),
                     None => not_found("PGN is for xiangqi games"),
+                },
+                Ok(Some(r)) if form == Form::Pdn => match records::pdn_of_body(id, &r.body) {
+                    Some(text) => (StatusCode::OK, PDN, text.into_bytes()),
+                    None => not_found("PDN is for draughts games"),
                 },
                 Ok(Some(r)) => (StatusCode::OK, JSON, r.body.into_bytes()),
                 Ok(None) => not_found("no finished game with that id"),
@@ -62,17 +80,24 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
                 .await
             {
                 Ok(games) => {
-                    let games: Vec<serde_json::Value> = games
-                        .iter()
-                        .map(|g| {
-                            serde_json::json!({
-                                "room_id": g.room,
-                                "game": g.game,
-                                "finished_ms": g.finished_ms,
-                                "seat": g.seat,
-                            })
-                        })
-                        .collect();
+                    let mut rows = Vec::with_capacity(games.len());
+                    for g in &games {
+                        // The players and the result come from the record itself.
+                        let (players, result) = match persist.store.record(g.room).await {
+                            Ok(Some(r)) => records::list_fields(&r.body),
+                            Ok(None) => Default::default(),
+                            Err(error) => return failed(&error),
+                        };
+                        rows.push(serde_json::json!({
+                            "room_id": g.room,
+                            "game": g.game,
+                            "finished_ms": g.finished_ms,
+                            "seat": g.seat,
+                            "players": players,
+                            "result": result,
+                        }));
+                    }
+                    let games = rows;
                     let body = serde_json::json!({ "name": name, "page": page, "per_page": PAGE, "games": games });
                     (StatusCode::OK, JSON, body.to_string().into_bytes())
                 }
@@ -80,7 +105,7 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
             }
         }
         _ => {
-            not_found("the API has /api/games/{id}, /api/games/{id}.pgn, /api/players/{name}/games")
+            not_found("the API has /api/games/{id}, /api/games/{id}.pgn, /api/games/{id}.pdn, /api/players/{name}/games")
         }
     }
 }

@@ -1,11 +1,14 @@
 //! Finished games' records: the JSON record of every game (players, the final public view,
-//! and every event of the game, private ones with the seat they went to: for Tuolaji the
-//! deal, bids, bottom before and after, every trick, points and level changes), and for
-//! xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]` movetext,
-//! as the xqbase and ChessDB PGN files write it) with the Chinese notation as comments.
+//! the result by seat, and every event of the game, private ones with the seat they went
+//! to: for Tuolaji the deal, bids, bottom before and after, every trick, points and level
+//! changes), for xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]`
+//! movetext, as the xqbase and ChessDB PGN files write it) with the Chinese notation as
+//! comments, and for draughts PDN ([`draughts_pdn`]).
 
+use qipai_games::draughts::START_FEN as DRAUGHTS_START;
 use qipai_games::xiangqi::START_FEN;
 use qipai_games::Emit;
+use qipai_protocol::draughts::{DraughtsEvent, DraughtsView, Side as DraughtsSide};
 use qipai_protocol::xiangqi::{EndReason, Side, XiangqiEvent, XiangqiView};
 use qipai_protocol::{Event, RoomId, View};
 use qipai_store::RecordRow;
@@ -41,6 +44,7 @@ pub fn build(
         "game": game,
         "players": players,
         "finished_ms": finished_ms,
+        "result": result(view),
         "final": view,
         "events": events,
     });
@@ -54,6 +58,55 @@ pub fn build(
     }
 }
 
+/// The result by seat, for lists of games: `{"winners": [seats], "reason": "checkmate"}`
+/// (no winners: a draw, or no result); `null` while the game is not over.
+pub fn result(view: &View) -> serde_json::Value {
+    // A two-seat game's winner is seat 0 or seat 1 (`second`'s side).
+    fn seat_of<S: PartialEq>(winner: Option<S>, second: S) -> Vec<u8> {
+        winner
+            .map(|s| vec![u8::from(s == second)])
+            .unwrap_or_default()
+    }
+    let (winners, reason) = match view {
+        View::Xiangqi(v) => match &v.result {
+            Some(r) => (seat_of(r.winner, Side::Black), reason(&r.reason)),
+            None => return serde_json::Value::Null,
+        },
+        View::Draughts(v) => match &v.result {
+            Some(r) => (seat_of(r.winner, DraughtsSide::Black), reason(&r.reason)),
+            None => return serde_json::Value::Null,
+        },
+        // The winning team's two seats.
+        View::Tuolaji(v) => match &v.outcome {
+            Some(o) => (
+                o.winner.map(|t| vec![t, t + 2]).unwrap_or_default(),
+                reason(&o.reason),
+            ),
+            None => return serde_json::Value::Null,
+        },
+    };
+    serde_json::json!({ "winners": winners, "reason": reason })
+}
+
+/// What a list of games shows of a record's JSON body: the players by seat and the result
+/// (`null` in records written before it was kept).
+pub fn list_fields(body: &str) -> (Vec<String>, serde_json::Value) {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        players: Vec<String>,
+        #[serde(default)]
+        result: serde_json::Value,
+    }
+    serde_json::from_str::<Head>(body)
+        .map_or_else(|_| Default::default(), |h| (h.players, h.result))
+}
+
+/// An end reason as its wire string.
+fn reason<T: serde::Serialize>(reason: &T) -> serde_json::Value {
+    serde_json::to_value(reason).unwrap_or(serde_json::Value::Null)
+}
+
 /// PGN with ICCS movetext (`H2-E2`, files A–I from Red's left, ranks 0–9 from Red's side).
 /// A game from another position than the usual start (`start_fen`) names it in the `FEN`
 /// tag. (Fairy-Stockfish and pyffish number xiangqi ranks 1–10, so `h2e2` is their `h3e3`;
@@ -65,41 +118,146 @@ pub fn xiangqi_pgn(
     start_fen: Option<&str>,
     finished_ms: i64,
 ) -> String {
-    let name = |i: usize| players.get(i).map_or("?", String::as_str).replace('"', "'");
-    let result = match &v.result {
-        Some(r) if r.reason == EndReason::Aborted => "*",
-        Some(r) => match r.winner {
-            Some(Side::Red) => "1-0",
-            Some(Side::Black) => "0-1",
-            None => "1/2-1/2",
-        },
-        None => "*",
-    };
+    let result = result_tag(
+        v.result.as_ref().map(|r| {
+            let winner = r.winner.map(|s| u8::from(s == Side::Black));
+            (winner, r.reason == EndReason::Aborted)
+        }),
+        ["1-0", "0-1", "1/2-1/2"],
+    );
     let mut out = format!(
         "[Game \"Chinese Chess\"]\n[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n",
         pgn_date(finished_ms),
-        name(0),
-        name(1),
+        tag_name(players, 0),
+        tag_name(players, 1),
     );
-    if let Some(fen) = start_fen.filter(|f| *f != START_FEN) {
+    // A game from a position with Black to move starts `1... `.
+    let black_first = start_fen.is_some_and(|f| f.split(' ').nth(1) == Some("b"));
+    let moves = v
+        .moves
+        .iter()
+        .map(|m| format!("{} {{{}}}", iccs_dashed(&m.iccs), m.chinese));
+    finish(
+        &mut out,
+        start_fen.filter(|f| *f != START_FEN),
+        moves,
+        black_first,
+        result,
+    );
+    out
+}
+
+/// The `Result` tag of a game that ended with (the winning seat, whether it was aborted):
+/// `texts` are seat 0's win, seat 1's and a draw; `*` for an aborted or unfinished game.
+fn result_tag(end: Option<(Option<u8>, bool)>, texts: [&'static str; 3]) -> &'static str {
+    match end {
+        Some((_, true)) | None => "*",
+        Some((Some(seat), false)) => texts[usize::from(seat.min(1))],
+        Some((None, false)) => texts[2],
+    }
+}
+
+/// A player's name as a tag's value.
+fn tag_name(players: &[String], seat: usize) -> String {
+    players
+        .get(seat)
+        .map_or("?", String::as_str)
+        .replace('"', "'")
+}
+
+/// Ends a PGN or PDN after its other tags: the `FEN` tag if the game started elsewhere,
+/// then the movetext numbered by full moves — `1. a b 2. c d`, or `1... a 2. b c` when the
+/// second side moved first — and the result.
+fn finish(
+    out: &mut String,
+    fen: Option<&str>,
+    moves: impl Iterator<Item = String>,
+    second_first: bool,
+    result: &str,
+) {
+    if let Some(fen) = fen {
         out.push_str(&format!("[FEN \"{fen}\"]\n"));
     }
     out.push('\n');
-    // A game from a position with Black to move starts `1... `.
-    let black_first = start_fen.is_some_and(|f| f.split(' ').nth(1) == Some("b"));
-    for (i, m) in v.moves.iter().enumerate() {
-        let ply = i + usize::from(black_first);
+    for (i, m) in moves.enumerate() {
+        let ply = i + usize::from(second_first);
         if ply % 2 == 0 {
             out.push_str(&format!("{}. ", ply / 2 + 1));
         } else if i == 0 {
             out.push_str("1... ");
         }
-        out.push_str(&iccs_dashed(&m.iccs));
-        out.push_str(&format!(" {{{}}} ", m.chinese));
+        out.push_str(&m);
+        out.push(' ');
     }
     out.push_str(result);
     out.push('\n');
+}
+
+/// A draughts record as PDN 3.0 (FMJD): the seven tags, `[GameType "20"]` (international
+/// draughts, 10×10), `[FEN]` when the game did not start from the usual position, and the
+/// movetext in numeric notation, captures with every landing square (`28x19x8`), a game
+/// with Black to move first numbered `1... `. Results: `2-0`, `0-2`, `1-1`, `*`.
+pub fn draughts_pdn(
+    room: RoomId,
+    players: &[String],
+    v: &DraughtsView,
+    start_fen: Option<&str>,
+    finished_ms: i64,
+) -> String {
+    let result = result_tag(
+        v.result.as_ref().map(|r| {
+            let winner = r.winner.map(|s| u8::from(s == DraughtsSide::Black));
+            (
+                winner,
+                r.reason == qipai_protocol::draughts::EndReason::Aborted,
+            )
+        }),
+        ["2-0", "0-2", "1-1"],
+    );
+    let mut out = format!(
+        "[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[GameType \"20\"]\n",
+        pgn_date(finished_ms),
+        tag_name(players, 0),
+        tag_name(players, 1),
+    );
+    let black_first = start_fen.is_some_and(|f| f.starts_with('B'));
+    let fen = start_fen.filter(|f| *f != DRAUGHTS_START);
+    finish(&mut out, fen, v.moves.iter().cloned(), black_first, result);
     out
+}
+
+/// The PDN of a draughts record's JSON body (made when asked, so records written before
+/// PDN existed have it too); `None` for another game or a body that does not read.
+pub fn pdn_of_body(room: RoomId, body: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        players: Vec<String>,
+        finished_ms: i64,
+        #[serde(rename = "final")]
+        last: View,
+        events: Vec<Entry>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Entry {
+        event: serde_json::Value,
+    }
+    let body: Body = serde_json::from_str(body).ok()?;
+    let View::Draughts(v) = body.last else {
+        return None;
+    };
+    let start = body.events.into_iter().find_map(|e| {
+        match serde_json::from_value::<Event>(e.event).ok()? {
+            Event::Draughts(DraughtsEvent::Started { fen, .. }) => Some(fen),
+            _ => None,
+        }
+    });
+    Some(draughts_pdn(
+        room,
+        &body.players,
+        &v,
+        start.as_deref(),
+        body.finished_ms,
+    ))
 }
 
 /// `h2e2` as `H2-E2`.

@@ -382,7 +382,10 @@ impl<G: OnWire> Room<G> {
         let finished_ms = unix_ms();
         if let Some(j) = self.journal.as_mut() {
             j.logged_end = true;
-            let history = std::mem::take(&mut j.history);
+            // The events of the action that ended the game are still held for the commit
+            // (published, and so remembered, only after it): the record needs them too.
+            let mut history = std::mem::take(&mut j.history);
+            history.extend(j.held.iter().flat_map(|h| h.emits.iter().cloned()));
             let record = crate::persist::records::build(
                 room,
                 G::KIND.name(),
