@@ -15,7 +15,7 @@ use crate::{
 
 /// A PostgreSQL database.
 pub struct PostgresStore {
-    client: Mutex<Client>,
+    pub(crate) client: Mutex<Client>,
 }
 
 impl PostgresStore {
