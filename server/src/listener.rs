@@ -77,6 +77,7 @@ async fn serve(
         config: Arc::clone(&config),
         clock,
         shutdown: shutdown.clone(),
+        competitions: crate::competition::Competitions::new(&config),
         persist,
     });
     shared
@@ -85,6 +86,10 @@ async fn serve(
     if let Some(persist) = &shared.persist {
         if let Err(error) = crate::persist::recover(&shared, persist).await {
             tracing::error!(%error, "cannot read the store: not serving");
+            return;
+        }
+        if let Err(error) = shared.competitions.load(persist.store.as_ref()).await {
+            tracing::error!(%error, "cannot read the competitions: not serving");
             return;
         }
     }
