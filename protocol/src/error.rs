@@ -193,6 +193,8 @@ error_codes! {
     BadRequestBody = "bad_request_body",
     /// Entries are closed: the competition's first round is paired.
     EntriesClosed = "entries_closed",
+    /// A competition's table: the seat is reserved for another entrant (or bots are kept out).
+    SeatReserved = "seat_reserved",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -339,6 +341,7 @@ mod tests {
                 "unknown_competition",
                 "bad_request_body",
                 "entries_closed",
+                "seat_reserved",
             ]
         );
     }

@@ -152,7 +152,7 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
 }
 
 /// The competitions' API ([`crate::competition::api`]): directors' actions and public reads.
-async fn competition_api(req: Request<Incoming>, shared: &Shared) -> Answer {
+async fn competition_api(req: Request<Incoming>, shared: &Arc<Shared>) -> Answer {
     let head = req.method() == Method::HEAD;
     let a = crate::competition::api::handle(req, shared).await;
     let len = a.body.len();

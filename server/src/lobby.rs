@@ -172,7 +172,27 @@ impl Lobby {
         };
         let seed = rand::random();
         let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
-        self.open(id, options, bots, seed, journal, Some(ticket))
+        self.open(id, options, bots, seed, journal, Some(ticket), None)
+    }
+
+    /// Opens a competition's table (issue 15): each seat reserved for the name given for it,
+    /// no bots, not closed while empty; outside every client's rooms budget.
+    ///
+    /// # Errors
+    /// `bad_options`.
+    pub fn open_table(
+        &self,
+        options: RoomOptions,
+        entrants: Arc<[String]>,
+    ) -> Result<RoomHandle, WireError> {
+        let id = if wire::seeded(&self.config) {
+            self.next_id.fetch_add(1, Ordering::Relaxed)
+        } else {
+            random_id(|id| self.rooms.contains_key(&id))
+        };
+        let seed = rand::random();
+        let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
+        self.open(id, options, false, seed, journal, None, Some(entrants))
     }
 
     /// Reopens a room from its log after a restart (see `persist`). It takes no place in any
@@ -187,9 +207,10 @@ impl Lobby {
         })?;
         let (id, seed) = (log.room.id, log.room.seed);
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
-        self.open(id, options, false, seed, journal, None)
+        self.open(id, options, false, seed, journal, None, None)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn open(
         &self,
         id: RoomId,
@@ -198,6 +219,7 @@ impl Lobby {
         seed: u64,
         journal: Option<Journal>,
         ticket: Option<RoomTicket>,
+        entrants: Option<Arc<[String]>>,
     ) -> Result<RoomHandle, WireError> {
         // Otherwise the game's `bot_fill_ms` (`wire::open`).
         let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
@@ -209,15 +231,21 @@ impl Lobby {
                 reconnect_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
                 linger: qipai_games::Millis(self.config.server.room_linger_ms),
                 session_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
-                empty_grace: qipai_games::Millis(self.config.limits.empty_room_grace_ms),
+                // A competition's table waits for late entrants (lateness rules decide).
+                empty_grace: qipai_games::Millis(if entrants.is_some() {
+                    24 * 60 * 60 * 1000
+                } else {
+                    self.config.limits.empty_room_grace_ms
+                }),
             },
             ticket,
             clock: self.clock,
             registry: Arc::clone(&self.rooms),
             shutdown: self.shutdown.clone(),
             bot_fill,
-            summon: self.summon.get().cloned(),
+            summon: self.summon.get().cloned().filter(|_| entrants.is_none()),
             journal,
+            entrants,
         };
         wire::open(parts, &self.config, seed)
     }

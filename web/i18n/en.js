@@ -366,6 +366,7 @@ export default {
   "err.unknown_competition": "No such competition.",
   "err.bad_request_body": "The request is not in the form the server takes.",
   "err.entries_closed": "Entries are closed: the first round is paired.",
+  "err.seat_reserved": "This competition table's seats are reserved for its entrants.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

@@ -365,6 +365,7 @@ export default {
   "err.unknown_competition": "没有这项比赛。",
   "err.bad_request_body": "请求格式不对。",
   "err.entries_closed": "报名已截止：第一轮已编排。",
+  "err.seat_reserved": "这是比赛桌，座位只留给对阵的选手。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

@@ -17,6 +17,8 @@
 //!
 //! Errors are `{"error":{"code","message"}}` with the stable codes of `ErrorCode`.
 
+use std::sync::Arc;
+
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderMap};
@@ -157,7 +159,7 @@ struct ResultBody {
 }
 
 /// Answers a request under `/api/director` or `/api/competitions`.
-pub async fn handle(req: Request<Incoming>, shared: &Shared) -> Answer {
+pub async fn handle(req: Request<Incoming>, shared: &Arc<Shared>) -> Answer {
     match route(req, shared).await {
         Ok(a) => a,
         Err(e) => refusal(&e),
@@ -168,11 +170,24 @@ fn store(shared: &Shared) -> Option<&dyn Store> {
     shared.persist.as_ref().map(|p| p.store.as_ref())
 }
 
+/// The status of an open room, for the live table status.
+fn room_status(shared: &Shared, room: u64) -> Option<&'static str> {
+    use qipai_protocol::RoomStatus;
+    shared
+        .lobby
+        .get(room)
+        .map(|h| match h.info.borrow().status {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Over => "over",
+        })
+}
+
 fn competition_id(s: &str) -> Result<u64, WireError> {
     s.parse().map_err(|_| not_found(s))
 }
 
-async fn route(req: Request<Incoming>, shared: &Shared) -> Result<Answer, WireError> {
+async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Result<Answer, WireError> {
     let path = req.uri().path().to_owned();
     let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
     let method = req.method().clone();
@@ -204,7 +219,7 @@ async fn route(req: Request<Incoming>, shared: &Shared) -> Result<Answer, WireEr
             "the public competition pages are read-only: GET",
         ));
     }
-    let room_open = |room: u64| shared.lobby.get(room).is_some();
+    let room_open = |room: u64| room_status(shared, room);
     match parts.as_slice() {
         ["competitions"] => {
             let list: Vec<Value> = comps
@@ -262,7 +277,7 @@ async fn director_route(
     req: Request<Incoming>,
     method: &Method,
     parts: &[&str],
-    shared: &Shared,
+    shared: &Arc<Shared>,
     director: &str,
     token: Option<&str>,
 ) -> Result<Answer, WireError> {
@@ -301,7 +316,8 @@ async fn director_route(
         (&Method::POST, ["director", "competitions", id, "rounds"]) => {
             let id = competition_id(id)?;
             let round = comps.start_round(id, st).await?;
-            let room_open = |room: u64| shared.lobby.get(room).is_some();
+            super::tables::open_round(shared, id, &round).await?;
+            let room_open = |room: u64| room_status(shared, room);
             Ok(ok(&comps
                 .read(id, |h, _| view::round(h, &round, &room_open))
                 .await?))

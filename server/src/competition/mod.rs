@@ -6,6 +6,8 @@
 //! - [`auth`]: directors' credential and sessions.
 //! - [`api`]: the HTTP API under `/api/director/…` (directors) and `/api/competitions/…`
 //!   (public, read-only; contacts never leave through it).
+//! - [`tables`]: a round's tables opened with their seats reserved, watched to their end,
+//!   lateness applied, results recorded.
 //! - [`view`]: what the API shows: JSON and CSV.
 //!
 //! A server competition is one event of the notice (Tuolaji pairs or xiangqi singles); two
@@ -15,6 +17,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod tables;
 pub mod view;
 
 use std::collections::{BTreeMap, HashMap};
@@ -87,6 +90,12 @@ pub struct StoredSettings {
     pub seed: u64,
     /// The competition of the other event this one is run with.
     pub partner: Option<u64>,
+    /// The tables' `RoomOptions` (JSON); absent: the game's `"competition"` preset.
+    #[serde(default)]
+    pub table_options: Option<serde_json::Value>,
+    /// How long a "minute" of lateness is, in ms (60000; tests make it short).
+    #[serde(default)]
+    pub lateness_unit_ms: Option<u64>,
 }
 
 /// `POST /api/director/competitions`: what a director gives; the rest takes the notice's
@@ -106,6 +115,11 @@ pub struct CreateRequest {
     /// The seed every lot is drawn from; the server draws one when absent.
     pub seed: Option<u64>,
     pub partner: Option<u64>,
+    /// The tables' `RoomOptions` (JSON, for the event's game); absent: its `"competition"`
+    /// preset (xiangqi 30+10 with the 40-move limit; Tuolaji's 90-minute round).
+    pub table_options: Option<serde_json::Value>,
+    /// How long a "minute" of lateness is, in ms: 60000 (tests make it short).
+    pub lateness_unit_ms: Option<u64>,
 }
 
 /// What the server keeps beside a table of the core's round.
@@ -131,6 +145,10 @@ pub struct Held {
     pub name: String,
     pub created_ms: i64,
     pub partner: Option<u64>,
+    /// The tables' options (the game's `"competition"` preset unless the director chose).
+    pub table_options: qipai_protocol::RoomOptions,
+    /// A "minute" of lateness, in ms.
+    pub lateness_unit_ms: u64,
     pub core: Competition,
     /// By (round, table).
     pub tables: HashMap<(u32, u32), TableExtra>,
@@ -222,6 +240,8 @@ impl Held {
             xiangqi_lateness_limit_min: s.xiangqi_lateness_limit_min,
             seed: s.seed,
             partner: self.partner,
+            table_options: serde_json::to_value(&self.table_options).ok(),
+            lateness_unit_ms: Some(self.lateness_unit_ms),
         }
     }
 
@@ -323,6 +343,8 @@ impl Held {
             name: log.competition.name,
             created_ms: log.competition.created_ms,
             partner: s.partner,
+            table_options: table_options(event, s.table_options)?,
+            lateness_unit_ms: s.lateness_unit_ms.unwrap_or(60_000).max(1),
             core,
             tables,
             correction_meta,
@@ -454,6 +476,7 @@ impl Competitions {
         if let Some(m) = req.xiangqi_lateness_limit_min {
             settings.xiangqi_lateness_limit_min = m.min(24 * 60);
         }
+        let table_options = table_options(event, req.table_options).map_err(|m| body(&m))?;
         let mut held = self.held.lock().await;
         if let Some(p) = req.partner {
             let ok = held
@@ -471,6 +494,8 @@ impl Competitions {
             name,
             created_ms: unix_ms(),
             partner: req.partner,
+            table_options,
+            lateness_unit_ms: req.lateness_unit_ms.unwrap_or(60_000).max(1),
             core: Competition::new(settings),
             tables: HashMap::new(),
             correction_meta: Vec::new(),
@@ -696,6 +721,56 @@ impl Competitions {
             .values()
             .map(|h| (h.id, h.name.clone(), event_name(h.core.settings.event)))
             .collect()
+    }
+}
+
+/// The tables' options: `given` (JSON `RoomOptions` of the event's game), or the game's
+/// `"competition"` preset.
+fn table_options(
+    event: Event,
+    given: Option<serde_json::Value>,
+) -> Result<qipai_protocol::RoomOptions, String> {
+    use qipai_protocol::{GameKind, RoomOptions};
+    let game = match event {
+        Event::TuolajiPairs => GameKind::Tuolaji,
+        Event::XiangqiSingles => GameKind::Xiangqi,
+    };
+    let value = given
+        .unwrap_or_else(|| serde_json::json!({ "game": game.name(), "preset": "competition" }));
+    let options: RoomOptions =
+        serde_json::from_value(value).map_err(|e| format!("table_options: {e}"))?;
+    if options.game() != game {
+        return Err(format!("table_options: the tables play {}", game.name()));
+    }
+    Ok(options)
+}
+
+/// Sets the room of a table (opened by [`tables`]).
+impl Competitions {
+    /// Notes the room a table plays in.
+    ///
+    /// # Errors
+    /// `unknown_competition`, the store's error.
+    pub async fn set_room(
+        &self,
+        id: u64,
+        (round, table): (u32, u32),
+        room: u64,
+        store: Option<&dyn Store>,
+    ) -> Result<(), WireError> {
+        self.change(id, store, |mine, _| {
+            mine.tables.entry((round, table)).or_default().room = Some(room);
+            Ok((
+                (),
+                vec![CompetitionWrite::TableRoom {
+                    competition: mine.id,
+                    round,
+                    table,
+                    room,
+                }],
+            ))
+        })
+        .await
     }
 }
 

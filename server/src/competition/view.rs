@@ -89,25 +89,26 @@ pub fn entries(h: &Held, contacts: bool) -> Value {
     json!({ "competition": h.id, "entries": list })
 }
 
-/// A table's live status: `finished` with a result, `playing` while its room is open,
-/// `waiting` before.
-fn status(
-    h: &Held,
-    round: u32,
-    table: u32,
-    has_result: bool,
-    room_open: &dyn Fn(u64) -> bool,
-) -> &'static str {
-    let room = h.tables.get(&(round, table)).and_then(|t| t.room);
-    match (has_result, room) {
+/// A table's live status: `finished` with a result, else its room's (`waiting` for its
+/// players, `playing`, `over` until the result is recorded), `waiting` before it opens.
+fn status(h: &Held, round: u32, table: u32, has_result: bool, room: &RoomStatusOf) -> &'static str {
+    let open = h
+        .tables
+        .get(&(round, table))
+        .and_then(|t| t.room)
+        .and_then(room);
+    match (has_result, open) {
         (true, _) => "finished",
-        (false, Some(r)) if room_open(r) => "playing",
-        _ => "waiting",
+        (false, Some(s)) => s,
+        (false, None) => "waiting",
     }
 }
 
+/// The status of an open room by id (`None` when it is not open).
+pub type RoomStatusOf<'a> = dyn Fn(u64) -> Option<&'static str> + 'a;
+
 /// One round's pairings, bye and the live status of each table.
-pub fn round(h: &Held, r: &Round, room_open: &dyn Fn(u64) -> bool) -> Value {
+pub fn round(h: &Held, r: &Round, room: &RoomStatusOf) -> Value {
     let c = &h.core;
     let tables: Vec<Value> = r
         .pairings
@@ -121,7 +122,7 @@ pub fn round(h: &Held, r: &Round, room_open: &dyn Fn(u64) -> bool) -> Value {
                 "result": p.result.map(result_name),
                 "note": extra.map_or("", |t| t.note.as_str()),
                 "room": extra.and_then(|t| t.room),
-                "status": status(h, r.number, p.table, p.result.is_some(), room_open),
+                "status": status(h, r.number, p.table, p.result.is_some(), room),
             })
         })
         .collect();

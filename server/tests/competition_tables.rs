@@ -1,0 +1,226 @@
+//! A round's tables run themselves (issue 15, PROTOCOL.md §16.3): starting a round opens a
+//! room per table with each seat reserved for its entrant (anyone else, and bots, get
+//! `seat_reserved`), the result is recorded when the game ends, and an entrant absent when
+//! the lateness limit passes forfeits (xiangqi 4.1.5). Fast settings: a lateness "minute"
+//! of 20 ms.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{http, Client, TestServer};
+use qipai_protocol::xiangqi::XiangqiAction;
+use qipai_protocol::{ClientMsg, ErrorCode, ServerMsg};
+use serde_json::{json, Value};
+
+const PASSWORD: &str = "pw";
+
+fn parse(reply: &str) -> (u16, Value) {
+    let status = reply
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+async fn post(s: &TestServer, token: &str, path: &str, body: &str) -> (u16, Value) {
+    let auth = format!("Authorization: Bearer {token}");
+    parse(&http(s, "POST", path, &[&auth], body).await)
+}
+
+async fn get(s: &TestServer, path: &str) -> Value {
+    parse(&http(s, "GET", path, &[], "").await).1
+}
+
+/// Polls `path` until `done` holds (at most 5 s).
+async fn until(s: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..250 {
+        let v = get(s, path).await;
+        if done(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{path} never got there: {}", get(s, path).await);
+}
+
+/// A server, a director's token and a xiangqi competition of three players (one bye a
+/// round) whose lateness limit is 15 "minutes" of 20 ms.
+async fn set_up() -> (TestServer, String, u64) {
+    let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
+    let s = TestServer::start(|c| {
+        c.director.password_hash = hash;
+        c.server.rate_per_sec = 10_000;
+        c.server.rate_burst = 10_000;
+    })
+    .await;
+    let (_, login) = parse(
+        &http(
+            &s,
+            "POST",
+            "/api/director/login",
+            &[],
+            &json!({"name":"director","password":PASSWORD}).to_string(),
+        )
+        .await,
+    );
+    let token = login["token"].as_str().unwrap().to_owned();
+    let (status, c) = post(
+        &s,
+        &token,
+        "/api/director/competitions",
+        &json!({"name":"象棋","event":"xiangqi","rounds":3,"seed":5,
+                "table_options":{"game":"xiangqi"},"lateness_unit_ms":20})
+        .to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{c}");
+    let id = c["id"].as_u64().unwrap();
+    let (status, v) = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{id}/entries"),
+        "A,xiangqi,,Zhao\nB,xiangqi,,Qian\nC,xiangqi,,Sun\n",
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    (s, token, id)
+}
+
+fn name(side: &Value) -> String {
+    side["players"][0].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
+    let (s, token, id) = set_up().await;
+    let (status, r1) = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{r1}");
+    let table = &r1["tables"][0];
+    let room = table["room"].as_u64().expect("the table's room is open");
+    assert_eq!(table["status"], "waiting");
+    let (red, black) = (name(&table["first"]), name(&table["second"]));
+
+    // Somebody else, even at a free seat, is refused; so is the right name at the wrong seat.
+    let mut other = Client::hello(&s, "Intruder").await;
+    let seq = other.seq();
+    other
+        .send(&ClientMsg::Join {
+            seq,
+            room_id: room,
+            seat: None,
+        })
+        .await;
+    assert_eq!(other.error_for(Some(seq)).await.0, ErrorCode::SeatReserved);
+    let mut r = Client::hello(&s, &red).await;
+    let seq = r.seq();
+    r.send(&ClientMsg::Join {
+        seq,
+        room_id: room,
+        seat: Some(1),
+    })
+    .await;
+    assert_eq!(r.error_for(Some(seq)).await.0, ErrorCode::SeatReserved);
+    // Each entrant sits at their own seat (Red: the first-named entry).
+    r.join(room, None).await;
+    let mut b = Client::hello(&s, &black).await;
+    b.join(room, Some(1)).await;
+    until(&s, &format!("/api/competitions/{id}/rounds/1"), |v| {
+        v["tables"][0]["status"] == "playing"
+    })
+    .await;
+
+    // Red resigns: the table's result is recorded as the game ends, no director involved.
+    r.xq(XiangqiAction::Resign).await;
+    let v = until(&s, &format!("/api/competitions/{id}/rounds/1"), |v| {
+        !v["tables"][0]["result"].is_null()
+    })
+    .await;
+    assert_eq!(v["tables"][0]["result"], "second_wins");
+    assert_eq!(v["tables"][0]["status"], "finished");
+    let standings = get(&s, &format!("/api/competitions/{id}/standings")).await;
+    let row = |n: &str| {
+        standings["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["players"][0] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        (row(&black)["points"].as_u64(), row(&red)["points"].as_u64()),
+        (Some(2), Some(0))
+    );
+    drop((r, b, other));
+}
+
+#[tokio::test]
+async fn an_entrant_absent_past_the_limit_forfeits() {
+    let (s, token, id) = set_up().await;
+    let (_, r1) = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        "",
+    )
+    .await;
+    let table = &r1["tables"][0];
+    let room = table["room"].as_u64().unwrap();
+    // Only Black comes; Red is still away when 15 minutes (of 20 ms) have passed.
+    let mut b = Client::hello(&s, &name(&table["second"])).await;
+    b.join(room, Some(1)).await;
+    let v = until(&s, &format!("/api/competitions/{id}/rounds/1"), |v| {
+        !v["tables"][0]["result"].is_null()
+    })
+    .await;
+    assert_eq!(v["tables"][0]["result"], "first_forfeits", "{v}");
+    assert!(
+        v["tables"][0]["note"]
+            .as_str()
+            .unwrap()
+            .contains("first entry 16 min late"),
+        "{v}"
+    );
+    // Nobody at all in round 2: both forfeit, and round 3 can be paired.
+    let (status, r2) = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{r2}");
+    let v = until(&s, &format!("/api/competitions/{id}/rounds/2"), |v| {
+        !v["tables"][0]["result"].is_null()
+    })
+    .await;
+    assert_eq!(v["tables"][0]["result"], "both_forfeit", "{v}");
+    let (status, _) = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200);
+    // A bot is never seated at a competition table.
+    let summary = get(&s, &format!("/api/competitions/{id}/rounds/3")).await;
+    let room3 = summary["tables"][0]["room"].as_u64().unwrap();
+    let mut watcher = Client::hello(&s, "Watcher").await;
+    watcher.spectate(room3).await;
+    let seated = watcher
+        .try_recv(Duration::from_millis(200))
+        .await
+        .map(|m| matches!(m, ServerMsg::Event { .. }));
+    assert_ne!(seated, Some(true), "nobody (and no bot) sat down");
+    drop(b);
+}
