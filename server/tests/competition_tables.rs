@@ -138,8 +138,30 @@ async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
     })
     .await;
 
+    // A page waiting for the next change (long poll) is answered when the result comes.
+    let before = get(&s, "/api/competitions/changes").await["version"]
+        .as_u64()
+        .unwrap();
+    let addr = s.addr;
+    let waiting = tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!("GET /api/competitions/changes?after={before} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        tcp.write_all(req.as_bytes()).await.unwrap();
+        let mut reply = Vec::new();
+        tcp.read_to_end(&mut reply).await.unwrap();
+        parse(&String::from_utf8_lossy(&reply)).1["version"].as_u64()
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(!waiting.is_finished(), "nothing changed yet");
     // Red resigns: the table's result is recorded as the game ends, no director involved.
     r.xq(XiangqiAction::Resign).await;
+    let after = tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(after > before);
     let v = until(&s, &format!("/api/competitions/{id}/rounds/1"), |v| {
         !v["tables"][0]["result"].is_null()
     })

@@ -11,7 +11,8 @@
 //! - `POST /api/director/competitions/{id}/results` `{"round","table","result","note"}`;
 //! - `POST /api/director/competitions/{id}/corrections` `{"round","table","result","reason"}`.
 //!
-//! Public, read-only (`GET`): `/api/competitions`, `/api/competitions/{id}`, `…/entries`
+//! Public, read-only (`GET`): `/api/competitions/changes?after=N` (long poll: answers the
+//! version of every competition's state once it passes N, or after 25 s), `/api/competitions`, `/api/competitions/{id}`, `…/entries`
 //! (never contacts), `…/rounds/{n}` (and `.csv`), `…/standings` (and `.csv`), `…/teams`,
 //! `…/awards` (and `.csv`).
 //!
@@ -170,6 +171,28 @@ fn store(shared: &Shared) -> Option<&dyn Store> {
     shared.persist.as_ref().map(|p| p.store.as_ref())
 }
 
+/// How long `GET /api/competitions/changes` waits for a change before answering anyway.
+pub const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(25);
+
+/// The version of the competitions once it is past `after` (at once without `after`), or
+/// after [`LONG_POLL`], or when the server shuts down.
+async fn changes(shared: &Shared, after: Option<u64>) -> u64 {
+    let mut rx = shared.competitions.watch();
+    let Some(after) = after else {
+        return *rx.borrow();
+    };
+    let mut shutdown = shared.shutdown.clone();
+    let wait = async {
+        let _ = rx.wait_for(|v| *v > after).await;
+    };
+    tokio::select! {
+        _ = tokio::time::timeout(LONG_POLL, wait) => {}
+        () = shutdown.wait() => {}
+    }
+    let v = *rx.borrow();
+    v
+}
+
 /// The status of an open room, for the live table status.
 fn room_status(shared: &Shared, room: u64) -> Option<&'static str> {
     use qipai_protocol::RoomStatus;
@@ -220,6 +243,16 @@ async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Result<Answer, W
         ));
     }
     let room_open = |room: u64| room_status(shared, room);
+    if let ["competitions", "changes"] = parts.as_slice() {
+        let after = req
+            .uri()
+            .query()
+            .unwrap_or("")
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("after="))
+            .and_then(|v| v.parse::<u64>().ok());
+        return Ok(ok(&json!({ "version": changes(shared, after).await })));
+    }
     match parts.as_slice() {
         ["competitions"] => {
             let list: Vec<Value> = comps
