@@ -84,14 +84,16 @@ async fn serve(
         .lobby
         .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
     if let Some(persist) = &shared.persist {
-        if let Err(error) = crate::persist::recover(&shared, persist).await {
-            tracing::error!(%error, "cannot read the store: not serving");
-            return;
-        }
         if let Err(error) = shared.competitions.load(persist.store.as_ref()).await {
             tracing::error!(%error, "cannot read the competitions: not serving");
             return;
         }
+        crate::competition::tables::before_recovery(&shared).await;
+        if let Err(error) = crate::persist::recover(&shared, persist).await {
+            tracing::error!(%error, "cannot read the store: not serving");
+            return;
+        }
+        crate::competition::tables::resume(&shared).await;
     }
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");

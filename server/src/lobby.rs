@@ -37,6 +37,8 @@ pub struct Lobby {
     writer: OnceLock<qipai_store::writer::Writer>,
     /// Held while quick play looks for a waiting room and, finding none, opens one.
     quick_play: Mutex<()>,
+    /// Competition tables to reopen with their seats reserved (after a restart).
+    table_entrants: DashMap<RoomId, Arc<[String]>>,
 }
 
 /// Who opens a room, for the rooms budget.
@@ -91,7 +93,14 @@ impl Lobby {
             shutdown,
             summon: OnceLock::new(),
             writer: OnceLock::new(),
+            table_entrants: DashMap::new(),
         }
+    }
+
+    /// Says that room `id`, when reopened from the store, is a competition's table with
+    /// these entrants (see [`Lobby::open_table`]).
+    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[String]>) {
+        self.table_entrants.insert(id, entrants);
     }
 
     /// The room with this id, if open.
@@ -207,7 +216,8 @@ impl Lobby {
         })?;
         let (id, seed) = (log.room.id, log.room.seed);
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
-        self.open(id, options, false, seed, journal, None, None)
+        let entrants = self.table_entrants.remove(&id).map(|(_, e)| e);
+        self.open(id, options, false, seed, journal, None, entrants)
     }
 
     #[allow(clippy::too_many_arguments)]

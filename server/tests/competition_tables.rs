@@ -49,13 +49,25 @@ async fn until(s: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Val
 /// A server, a director's token and a xiangqi competition of three players (one bye a
 /// round) whose lateness limit is 15 "minutes" of 20 ms.
 async fn set_up() -> (TestServer, String, u64) {
+    set_up_with(None, 20).await
+}
+
+/// A server (on the store file `store`, if given) with the director's password.
+async fn start(store: Option<String>) -> TestServer {
     let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
-    let s = TestServer::start(|c| {
+    TestServer::start(|c| {
         c.director.password_hash = hash;
         c.server.rate_per_sec = 10_000;
         c.server.rate_burst = 10_000;
+        if let Some(url) = store {
+            c.store.url = url;
+        }
     })
-    .await;
+    .await
+}
+
+async fn set_up_with(store: Option<String>, unit_ms: u64) -> (TestServer, String, u64) {
+    let s = start(store).await;
     let (_, login) = parse(
         &http(
             &s,
@@ -72,7 +84,7 @@ async fn set_up() -> (TestServer, String, u64) {
         &token,
         "/api/director/competitions",
         &json!({"name":"象棋","event":"xiangqi","rounds":3,"seed":5,
-                "table_options":{"game":"xiangqi"},"lateness_unit_ms":20})
+                "table_options":{"game":"xiangqi"},"lateness_unit_ms":unit_ms})
         .to_string(),
     )
     .await;
@@ -245,4 +257,68 @@ async fn an_entrant_absent_past_the_limit_forfeits() {
         .map(|m| matches!(m, ServerMsg::Event { .. }));
     assert_ne!(seated, Some(true), "nobody (and no bot) sat down");
     drop(b);
+}
+
+/// A restart in the middle of a round: the table's room comes back from the store with its
+/// seats still reserved, the seated entrant resumes, the late one sits down, and the result
+/// is recorded when the game ends.
+#[tokio::test]
+async fn a_round_goes_on_after_a_restart() {
+    let file = std::env::temp_dir().join(format!(
+        "qipai_competition_tables_{}_{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+    ));
+    let url = file.to_str().unwrap().to_owned();
+    // Lateness "minutes" of 1 s: nobody forfeits during this test.
+    let (s, token, id) = set_up_with(Some(url.clone()), 1000).await;
+    let (_, r1) = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        "",
+    )
+    .await;
+    let table = r1["tables"][0].clone();
+    let room = table["room"].as_u64().unwrap();
+    let mut b = Client::hello(&s, &name(&table["second"])).await;
+    b.join(room, None).await;
+    s.stop();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+
+    let s = start(Some(url)).await;
+    let v = get(&s, &format!("/api/competitions/{id}/rounds/1")).await;
+    assert_eq!(
+        v["tables"][0]["room"].as_u64(),
+        Some(room),
+        "the same table"
+    );
+    assert_eq!(v["tables"][0]["status"], "waiting", "{v}");
+    let mut other = Client::hello(&s, "Intruder").await;
+    let seq = other.seq();
+    other
+        .send(&ClientMsg::Join {
+            seq,
+            room_id: room,
+            seat: None,
+        })
+        .await;
+    assert_eq!(
+        other.error_for(Some(seq)).await.0,
+        ErrorCode::SeatReserved,
+        "still reserved"
+    );
+    let _b2 = Client::resume(&s, &b.token).await;
+    let mut r = Client::hello(&s, &name(&table["first"])).await;
+    r.join(room, None).await;
+    r.xq(XiangqiAction::Resign).await;
+    let v = until(&s, &format!("/api/competitions/{id}/rounds/1"), |v| {
+        !v["tables"][0]["result"].is_null()
+    })
+    .await;
+    assert_eq!(v["tables"][0]["result"], "second_wins", "{v}");
+    s.stop();
+    let _ = std::fs::remove_file(&file);
 }

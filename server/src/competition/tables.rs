@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use qipai_games::competition::lateness::{started_minutes, tuolaji_lateness, TuolajiLateness};
-use qipai_games::competition::{Event, GameResult, Round};
+use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing, Round};
 use qipai_games::Millis;
 use qipai_protocol::{RoomStatus, ServerMsg, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
@@ -49,51 +49,19 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
     let comps = &shared.competitions;
     let (options, event, unit_ms, limit, seats) = comps
         .read(id, |h, _| {
-            let c = &h.core;
-            let names = |e: qipai_games::competition::EntryId| -> Vec<String> {
-                c.entries
-                    .get(e.index())
-                    .map(|e| e.players.iter().map(|p| p.name.clone()).collect())
-                    .unwrap_or_default()
-            };
             let seats: Vec<(u32, Vec<String>, Vec<usize>)> = round
                 .pairings
                 .iter()
                 .map(|p| {
-                    let (a, b) = (names(p.first), names(p.second));
-                    match c.settings.event {
-                        // Seats 0+2 are the first pair's, 1+3 the second's.
-                        Event::TuolajiPairs => (
-                            p.table,
-                            vec![
-                                a.first().cloned().unwrap_or_default(),
-                                b.first().cloned().unwrap_or_default(),
-                                a.get(1).cloned().unwrap_or_default(),
-                                b.get(1).cloned().unwrap_or_default(),
-                            ],
-                            vec![0, 1, 0, 1],
-                        ),
-                        // Red (seat 0) is the first-named entry.
-                        Event::XiangqiSingles => (
-                            p.table,
-                            vec![
-                                a.first().cloned().unwrap_or_default(),
-                                b.first().cloned().unwrap_or_default(),
-                            ],
-                            vec![0, 1],
-                        ),
-                    }
+                    let (names, sides) = seating(&h.core, p);
+                    (p.table, names, sides)
                 })
                 .collect();
-            let limit = match c.settings.event {
-                Event::TuolajiPairs => TUOLAJI_FORFEIT_AFTER,
-                Event::XiangqiSingles => u64::from(c.settings.xiangqi_lateness_limit_min),
-            };
             (
                 h.table_options.clone(),
-                c.settings.event,
+                h.core.settings.event,
                 h.lateness_unit_ms,
-                limit,
+                lateness_limit(&h.core),
                 seats,
             )
         })
@@ -117,6 +85,89 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
         tokio::spawn(watch(Arc::clone(shared), t, handle, started));
     }
     Ok(())
+}
+
+/// Started minutes past which an absent entry forfeits.
+fn lateness_limit(c: &Competition) -> u64 {
+    match c.settings.event {
+        Event::TuolajiPairs => TUOLAJI_FORFEIT_AFTER,
+        Event::XiangqiSingles => u64::from(c.settings.xiangqi_lateness_limit_min),
+    }
+}
+
+/// Who sits where at a pairing's table, and which entry (0: first-named) each seat is.
+/// Xiangqi: Red (seat 0) is the first-named entry. Tuolaji: seats 0+2 the first pair, 1+3
+/// the second.
+fn seating(c: &Competition, p: &Pairing) -> (Vec<String>, Vec<usize>) {
+    let names = |e: EntryId| -> Vec<String> {
+        c.entries
+            .get(e.index())
+            .map(|e| e.players.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default()
+    };
+    let (a, b) = (names(p.first), names(p.second));
+    let at = |v: &[String], i: usize| v.get(i).cloned().unwrap_or_default();
+    match c.settings.event {
+        Event::TuolajiPairs => (
+            vec![at(&a, 0), at(&b, 0), at(&a, 1), at(&b, 1)],
+            vec![0, 1, 0, 1],
+        ),
+        Event::XiangqiSingles => (vec![at(&a, 0), at(&b, 0)], vec![0, 1]),
+    }
+}
+
+/// Before the store's rooms are reopened: the open tables of every competition are
+/// reopened with their seats reserved again.
+pub async fn before_recovery(shared: &Arc<Shared>) {
+    for (room, names, _) in open_tables(shared).await {
+        shared.lobby.reopen_as_table(room, names.into());
+    }
+}
+
+/// After the rooms are reopened: every open table without a result is watched again. Its
+/// lateness limit counts from now (the round's clock did not survive the restart).
+pub async fn resume(shared: &Arc<Shared>) {
+    for (room, _, t) in open_tables(shared).await {
+        if let Some(handle) = shared.lobby.get(room) {
+            tokio::spawn(watch(Arc::clone(shared), t, handle, Instant::now()));
+        }
+    }
+}
+
+/// Every table with a room and no result yet, with its seating.
+async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<String>, Table)> {
+    let mut out = Vec::new();
+    for (id, _, _) in shared.competitions.list().await {
+        let found = shared
+            .competitions
+            .read(id, |h, _| {
+                let mut v = Vec::new();
+                for r in &h.core.rounds {
+                    for p in r.pairings.iter().filter(|p| p.result.is_none()) {
+                        let Some(room) = h.tables.get(&(r.number, p.table)).and_then(|t| t.room)
+                        else {
+                            continue;
+                        };
+                        let (names, side_of_seat) = seating(&h.core, p);
+                        let t = Table {
+                            competition: id,
+                            round: r.number,
+                            table: p.table,
+                            event: h.core.settings.event,
+                            unit_ms: h.lateness_unit_ms,
+                            limit: lateness_limit(&h.core),
+                            side_of_seat,
+                        };
+                        v.push((room, names, t));
+                    }
+                }
+                v
+            })
+            .await
+            .unwrap_or_default();
+        out.extend(found);
+    }
+    out
 }
 
 /// The result a finished game's spectator view shows, from the first-named entry's side.
