@@ -174,6 +174,12 @@ impl Lobby {
             });
         }
         let ticket = self.budget.room(owner.session, owner.addr)?;
+        let (id, seed, journal) = self.fresh_room();
+        self.open(id, options, bots, seed, journal, Some(ticket), None)
+    }
+
+    /// A new room's id, seed and log.
+    fn fresh_room(&self) -> (RoomId, u64, Option<Journal>) {
         let id = if wire::seeded(&self.config) {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
@@ -181,7 +187,7 @@ impl Lobby {
         };
         let seed = rand::random();
         let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
-        self.open(id, options, bots, seed, journal, Some(ticket), None)
+        (id, seed, journal)
     }
 
     /// Opens a competition's table (issue 15): each seat reserved for the name given for it,
@@ -194,13 +200,7 @@ impl Lobby {
         options: RoomOptions,
         entrants: Arc<[String]>,
     ) -> Result<RoomHandle, WireError> {
-        let id = if wire::seeded(&self.config) {
-            self.next_id.fetch_add(1, Ordering::Relaxed)
-        } else {
-            random_id(|id| self.rooms.contains_key(&id))
-        };
-        let seed = rand::random();
-        let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
+        let (id, seed, journal) = self.fresh_room();
         self.open(id, options, false, seed, journal, None, Some(entrants))
     }
 

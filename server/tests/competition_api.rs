@@ -5,59 +5,17 @@
 
 mod common;
 
+use common::competition::{
+    code, get, get_as, login, parse, post, server_with_director as server, PASSWORD,
+};
 use common::{http, TestServer};
 use serde_json::{json, Value};
 
-const PASSWORD: &str = "裁判长的密码";
-
-/// A server with a director whose password hash is cheap to check (the cost is in the hash).
-async fn server(tweak: impl FnOnce(&mut qipai_server::Config)) -> TestServer {
-    let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
-    TestServer::start(|c| {
-        c.director.password_hash = hash;
-        c.server.rate_per_sec = 10_000;
-        c.server.rate_burst = 10_000;
-        tweak(c);
-    })
-    .await
-}
-
-/// Status and JSON (or text as a JSON string) of a reply.
-fn parse(reply: &str) -> (u16, Value) {
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {reply:?}"));
-    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    let value = serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.to_owned()));
-    (status, value)
-}
-
-async fn get(s: &TestServer, path: &str) -> (u16, Value) {
-    parse(&http(s, "GET", path, &[], "").await)
-}
-
-async fn post(s: &TestServer, token: Option<&str>, path: &str, body: &str) -> (u16, Value) {
-    let auth = token.map(|t| format!("Authorization: Bearer {t}"));
-    let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
-    parse(&http(s, "POST", path, &headers, body).await)
-}
-
-async fn login(s: &TestServer) -> String {
-    let (status, v) = post(
-        s,
-        None,
-        "/api/director/login",
-        &json!({ "name": "director", "password": PASSWORD }).to_string(),
-    )
-    .await;
-    assert_eq!(status, 200, "{v}");
-    v["token"].as_str().expect("a token").to_owned()
-}
-
-fn code(v: &Value) -> &str {
-    v["error"]["code"].as_str().unwrap_or("")
+/// A login with this name and password is refused with `bad_credentials`.
+async fn assert_refused_login(s: &TestServer, name: &str, password: &str) {
+    let body = json!({ "name": name, "password": password }).to_string();
+    let (status, v) = post(s, None, "/api/director/login", &body).await;
+    assert_eq!((status, code(&v)), (401, "bad_credentials"), "{name}");
 }
 
 /// Five Tuolaji pairs (odd: a bye each round) and three xiangqi players in three
@@ -83,22 +41,8 @@ const FORM: &str = "department,event,pair,name,phone,joined_group
 #[tokio::test]
 async fn every_director_action_is_refused_without_a_session() {
     let s = server(|_| {}).await;
-    let (status, v) = post(
-        &s,
-        None,
-        "/api/director/login",
-        &json!({ "name": "director", "password": "guess" }).to_string(),
-    )
-    .await;
-    assert_eq!((status, code(&v)), (401, "bad_credentials"));
-    let (status, v) = post(
-        &s,
-        None,
-        "/api/director/login",
-        &json!({ "name": "someone", "password": PASSWORD }).to_string(),
-    )
-    .await;
-    assert_eq!((status, code(&v)), (401, "bad_credentials"));
+    assert_refused_login(&s, "director", "guess").await;
+    assert_refused_login(&s, "someone", PASSWORD).await;
     let token = login(&s).await;
     let (_, created) = post(
         &s,
@@ -196,14 +140,7 @@ async fn every_director_action_is_refused_without_a_session() {
 #[tokio::test]
 async fn no_configured_hash_means_no_director() {
     let s = server(|c| c.director.password_hash = String::new()).await;
-    let (status, v) = post(
-        &s,
-        None,
-        "/api/director/login",
-        &json!({ "name": "director", "password": "" }).to_string(),
-    )
-    .await;
-    assert_eq!((status, code(&v)), (401, "bad_credentials"));
+    assert_refused_login(&s, "director", "").await;
 }
 
 /// Creates the Tuolaji competition and its xiangqi partner, imports the form; returns the ids.
@@ -281,16 +218,12 @@ async fn a_director_runs_a_small_event() {
         text.contains("张一") && !text.contains("13800000001") && !text.contains("phone"),
         "{text}"
     );
-    let (_, private) = parse(
-        &http(
-            &s,
-            "GET",
-            &format!("/api/director/competitions/{t}/entries"),
-            &[&format!("Authorization: Bearer {token}")],
-            "",
-        )
-        .await,
-    );
+    let (_, private) = get_as(
+        &s,
+        Some(&token),
+        &format!("/api/director/competitions/{t}/entries"),
+    )
+    .await;
     assert!(private.to_string().contains("13800000001"), "{private}");
     for path in [
         "",
@@ -576,16 +509,12 @@ async fn competitions_survive_a_restart() {
     assert_eq!(before[..4], after[..4]);
     assert_eq!(after[1]["tables"][0]["note"], "late 7 min: −20");
     // The session was stored hashed and still works.
-    let (status, private) = parse(
-        &http(
-            &s,
-            "GET",
-            &format!("/api/director/competitions/{t}/entries"),
-            &[&format!("Authorization: Bearer {token}")],
-            "",
-        )
-        .await,
-    );
+    let (status, private) = get_as(
+        &s,
+        Some(&token),
+        &format!("/api/director/competitions/{t}/entries"),
+    )
+    .await;
     assert_eq!(status, 200);
     assert!(private.to_string().contains("13800000001"));
     let _ = before[4].clone();

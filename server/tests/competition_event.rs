@@ -12,33 +12,12 @@ mod common;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use common::{http, Client, TestServer};
+use common::competition::{get, login, post_ok as post, server_with_director, start_round};
+use common::{http, Client};
 use qipai_protocol::xiangqi::XiangqiAction;
 use serde_json::{json, Value};
 
-const PASSWORD: &str = "pw";
 const DEPARTMENTS: usize = 8;
-
-fn parse(reply: &str) -> (u16, Value) {
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-async fn post(s: &TestServer, token: &str, path: &str, body: &str) -> Value {
-    let auth = format!("Authorization: Bearer {token}");
-    let (status, v) = parse(&http(s, "POST", path, &[&auth], body).await);
-    assert_eq!(status, 200, "{path}: {v}");
-    v
-}
-
-async fn get(s: &TestServer, path: &str) -> Value {
-    parse(&http(s, "GET", path, &[], "").await).1
-}
 
 /// What the test itself knows of one entry, from the pairings and the results it caused.
 #[derive(Clone, Debug, Default)]
@@ -132,27 +111,13 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
 
 #[tokio::test]
 async fn the_whole_event() {
-    let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
-    let s = TestServer::start(|c| {
-        c.director.password_hash = hash;
-        c.server.rate_per_sec = 10_000;
-        c.server.rate_burst = 10_000;
+    let s = server_with_director(|c| {
         c.limits.max_connections_per_addr = 10_000;
         c.limits.connect_rate_per_addr = 10_000;
         c.limits.connect_burst_per_addr = 10_000;
     })
     .await;
-    let (_, login) = parse(
-        &http(
-            &s,
-            "POST",
-            "/api/director/login",
-            &[],
-            &json!({"name":"director","password":PASSWORD}).to_string(),
-        )
-        .await,
-    );
-    let token = login["token"].as_str().unwrap().to_owned();
+    let token = login(&s).await;
     let t = post(
         &s,
         &token,
@@ -199,7 +164,7 @@ async fn the_whole_event() {
 
     let entries = |c: u64| {
         let s = &s;
-        async move { get(s, &format!("/api/competitions/{c}/entries")).await }
+        async move { get(s, &format!("/api/competitions/{c}/entries")).await.1 }
     };
     let mut tl: HashMap<u64, Line> = HashMap::new();
     let mut xl: HashMap<u64, Line> = HashMap::new();
@@ -217,13 +182,7 @@ async fn the_whole_event() {
 
     for round in 1..=4u64 {
         // Xiangqi: every table played at the server.
-        let r = post(
-            &s,
-            &token,
-            &format!("/api/director/competitions/{x}/rounds"),
-            "",
-        )
-        .await;
+        let r = start_round(&s, &token, x).await;
         bye(
             &mut xl,
             r["bye"]["entry"].as_u64().expect("13 players: a bye"),
@@ -266,7 +225,7 @@ async fn the_whole_event() {
         let path = format!("/api/competitions/{x}/rounds/{round}");
         let mut done = Value::Null;
         for _ in 0..300 {
-            done = get(&s, &path).await;
+            done = get(&s, &path).await.1;
             if done["tables"]
                 .as_array()
                 .unwrap()
@@ -302,13 +261,7 @@ async fn the_whole_event() {
         drop(clients);
 
         // Tuolaji: the director enters each table's result.
-        let r = post(
-            &s,
-            &token,
-            &format!("/api/director/competitions/{t}/rounds"),
-            "",
-        )
-        .await;
+        let r = start_round(&s, &token, t).await;
         assert!(r["bye"].is_null(), "24 pairs: no bye");
         for tb in r["tables"].as_array().unwrap() {
             let n = tb["table"].as_u64().unwrap();
@@ -351,15 +304,15 @@ async fn the_whole_event() {
 
     let t_rows = check_standings(
         &tl,
-        &get(&s, &format!("/api/competitions/{t}/standings")).await,
+        &get(&s, &format!("/api/competitions/{t}/standings")).await.1,
     );
     let x_rows = check_standings(
         &xl,
-        &get(&s, &format!("/api/competitions/{x}/standings")).await,
+        &get(&s, &format!("/api/competitions/{x}/standings")).await.1,
     );
 
     // Teams (六): each department's two best entries over both events.
-    let teams = get(&s, &format!("/api/competitions/{t}/teams")).await;
+    let teams = get(&s, &format!("/api/competitions/{t}/teams")).await.1;
     let rows = teams["teams"].as_array().unwrap();
     assert_eq!(rows.len(), DEPARTMENTS);
     let lot: HashMap<String, u64> = rows
@@ -406,7 +359,7 @@ async fn the_whole_event() {
         );
     }
     // The awards page lists exactly the places given.
-    let awards = get(&s, &format!("/api/competitions/{x}/awards")).await;
+    let awards = get(&s, &format!("/api/competitions/{x}/awards")).await.1;
     assert_eq!(
         awards["teams"].as_array().unwrap().len(),
         DEPARTMENTS * 2 / 3

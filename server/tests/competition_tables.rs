@@ -8,43 +8,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{http, Client, TestServer};
+use common::competition::{get, login, parse, post_ok, server_with_director, start_round, until};
+use common::{Client, TestServer};
 use qipai_protocol::xiangqi::XiangqiAction;
 use qipai_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use serde_json::{json, Value};
-
-const PASSWORD: &str = "pw";
-
-fn parse(reply: &str) -> (u16, Value) {
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-async fn post(s: &TestServer, token: &str, path: &str, body: &str) -> (u16, Value) {
-    let auth = format!("Authorization: Bearer {token}");
-    parse(&http(s, "POST", path, &[&auth], body).await)
-}
-
-async fn get(s: &TestServer, path: &str) -> Value {
-    parse(&http(s, "GET", path, &[], "").await).1
-}
-
-/// Polls `path` until `done` holds (at most 5 s).
-async fn until(s: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..250 {
-        let v = get(s, path).await;
-        if done(&v) {
-            return v;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("{path} never got there: {}", get(s, path).await);
-}
 
 /// A server, a director's token and a xiangqi competition of three players (one bye a
 /// round) whose lateness limit is 15 "minutes" of 20 ms.
@@ -52,13 +20,9 @@ async fn set_up() -> (TestServer, String, u64) {
     set_up_with(None, 20).await
 }
 
-/// A server (on the store file `store`, if given) with the director's password.
+/// A server (on the store file `store`, if given) with the director.
 async fn start(store: Option<String>) -> TestServer {
-    let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
-    TestServer::start(|c| {
-        c.director.password_hash = hash;
-        c.server.rate_per_sec = 10_000;
-        c.server.rate_burst = 10_000;
+    server_with_director(|c| {
         if let Some(url) = store {
             c.store.url = url;
         }
@@ -68,18 +32,8 @@ async fn start(store: Option<String>) -> TestServer {
 
 async fn set_up_with(store: Option<String>, unit_ms: u64) -> (TestServer, String, u64) {
     let s = start(store).await;
-    let (_, login) = parse(
-        &http(
-            &s,
-            "POST",
-            "/api/director/login",
-            &[],
-            &json!({"name":"director","password":PASSWORD}).to_string(),
-        )
-        .await,
-    );
-    let token = login["token"].as_str().unwrap().to_owned();
-    let (status, c) = post(
+    let token = login(&s).await;
+    let c = post_ok(
         &s,
         &token,
         "/api/director/competitions",
@@ -88,17 +42,27 @@ async fn set_up_with(store: Option<String>, unit_ms: u64) -> (TestServer, String
         .to_string(),
     )
     .await;
-    assert_eq!(status, 200, "{c}");
     let id = c["id"].as_u64().unwrap();
-    let (status, v) = post(
+    post_ok(
         &s,
         &token,
         &format!("/api/director/competitions/{id}/entries"),
         "A,xiangqi,,Zhao\nB,xiangqi,,Qian\nC,xiangqi,,Sun\n",
     )
     .await;
-    assert_eq!(status, 200, "{v}");
     (s, token, id)
+}
+
+/// `join_room` at `seat` of `room` is refused with `seat_reserved`.
+async fn assert_seat_reserved(c: &mut Client, room: u64, seat: Option<u8>) {
+    let seq = c.seq();
+    c.send(&ClientMsg::Join {
+        seq,
+        room_id: room,
+        seat,
+    })
+    .await;
+    assert_eq!(c.error_for(Some(seq)).await.0, ErrorCode::SeatReserved);
 }
 
 fn name(side: &Value) -> String {
@@ -108,14 +72,7 @@ fn name(side: &Value) -> String {
 #[tokio::test]
 async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
     let (s, token, id) = set_up().await;
-    let (status, r1) = post(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{id}/rounds"),
-        "",
-    )
-    .await;
-    assert_eq!(status, 200, "{r1}");
+    let r1 = start_round(&s, &token, id).await;
     let table = &r1["tables"][0];
     let room = table["room"].as_u64().expect("the table's room is open");
     assert_eq!(table["status"], "waiting");
@@ -123,24 +80,9 @@ async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
 
     // Somebody else, even at a free seat, is refused; so is the right name at the wrong seat.
     let mut other = Client::hello(&s, "Intruder").await;
-    let seq = other.seq();
-    other
-        .send(&ClientMsg::Join {
-            seq,
-            room_id: room,
-            seat: None,
-        })
-        .await;
-    assert_eq!(other.error_for(Some(seq)).await.0, ErrorCode::SeatReserved);
+    assert_seat_reserved(&mut other, room, None).await;
     let mut r = Client::hello(&s, &red).await;
-    let seq = r.seq();
-    r.send(&ClientMsg::Join {
-        seq,
-        room_id: room,
-        seat: Some(1),
-    })
-    .await;
-    assert_eq!(r.error_for(Some(seq)).await.0, ErrorCode::SeatReserved);
+    assert_seat_reserved(&mut r, room, Some(1)).await;
     // Each entrant sits at their own seat (Red: the first-named entry).
     r.join(room, None).await;
     let mut b = Client::hello(&s, &black).await;
@@ -151,7 +93,7 @@ async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
     .await;
 
     // A page waiting for the next change (long poll) is answered when the result comes.
-    let before = get(&s, "/api/competitions/changes").await["version"]
+    let before = get(&s, "/api/competitions/changes").await.1["version"]
         .as_u64()
         .unwrap();
     let addr = s.addr;
@@ -180,7 +122,9 @@ async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
     .await;
     assert_eq!(v["tables"][0]["result"], "second_wins");
     assert_eq!(v["tables"][0]["status"], "finished");
-    let standings = get(&s, &format!("/api/competitions/{id}/standings")).await;
+    let standings = get(&s, &format!("/api/competitions/{id}/standings"))
+        .await
+        .1;
     let row = |n: &str| {
         standings["standings"]
             .as_array()
@@ -200,13 +144,7 @@ async fn a_table_is_reserved_and_its_result_recorded_when_the_game_ends() {
 #[tokio::test]
 async fn an_entrant_absent_past_the_limit_forfeits() {
     let (s, token, id) = set_up().await;
-    let (_, r1) = post(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{id}/rounds"),
-        "",
-    )
-    .await;
+    let r1 = start_round(&s, &token, id).await;
     let table = &r1["tables"][0];
     let room = table["room"].as_u64().unwrap();
     // Only Black comes; Red is still away when 15 minutes (of 20 ms) have passed.
@@ -225,29 +163,15 @@ async fn an_entrant_absent_past_the_limit_forfeits() {
         "{v}"
     );
     // Nobody at all in round 2: both forfeit, and round 3 can be paired.
-    let (status, r2) = post(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{id}/rounds"),
-        "",
-    )
-    .await;
-    assert_eq!(status, 200, "{r2}");
+    start_round(&s, &token, id).await;
     let v = until(&s, &format!("/api/competitions/{id}/rounds/2"), |v| {
         !v["tables"][0]["result"].is_null()
     })
     .await;
     assert_eq!(v["tables"][0]["result"], "both_forfeit", "{v}");
-    let (status, _) = post(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{id}/rounds"),
-        "",
-    )
-    .await;
-    assert_eq!(status, 200);
+    start_round(&s, &token, id).await;
     // A bot is never seated at a competition table.
-    let summary = get(&s, &format!("/api/competitions/{id}/rounds/3")).await;
+    let summary = get(&s, &format!("/api/competitions/{id}/rounds/3")).await.1;
     let room3 = summary["tables"][0]["room"].as_u64().unwrap();
     let mut watcher = Client::hello(&s, "Watcher").await;
     watcher.spectate(room3).await;
@@ -274,13 +198,7 @@ async fn a_round_goes_on_after_a_restart() {
     let url = file.to_str().unwrap().to_owned();
     // Lateness "minutes" of 1 s: nobody forfeits during this test.
     let (s, token, id) = set_up_with(Some(url.clone()), 1000).await;
-    let (_, r1) = post(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{id}/rounds"),
-        "",
-    )
-    .await;
+    let r1 = start_round(&s, &token, id).await;
     let table = r1["tables"][0].clone();
     let room = table["room"].as_u64().unwrap();
     let mut b = Client::hello(&s, &name(&table["second"])).await;
@@ -289,7 +207,7 @@ async fn a_round_goes_on_after_a_restart() {
     tokio::time::sleep(Duration::from_millis(50)).await;
 
     let s = start(Some(url)).await;
-    let v = get(&s, &format!("/api/competitions/{id}/rounds/1")).await;
+    let v = get(&s, &format!("/api/competitions/{id}/rounds/1")).await.1;
     assert_eq!(
         v["tables"][0]["room"].as_u64(),
         Some(room),
@@ -297,19 +215,7 @@ async fn a_round_goes_on_after_a_restart() {
     );
     assert_eq!(v["tables"][0]["status"], "waiting", "{v}");
     let mut other = Client::hello(&s, "Intruder").await;
-    let seq = other.seq();
-    other
-        .send(&ClientMsg::Join {
-            seq,
-            room_id: room,
-            seat: None,
-        })
-        .await;
-    assert_eq!(
-        other.error_for(Some(seq)).await.0,
-        ErrorCode::SeatReserved,
-        "still reserved"
-    );
+    assert_seat_reserved(&mut other, room, None).await;
     let _b2 = Client::resume(&s, &b.token).await;
     let mut r = Client::hello(&s, &name(&table["first"])).await;
     r.join(room, None).await;

@@ -544,36 +544,19 @@ async fn competitions_are_kept_whole() {
             .competition_write(vec![W::DirectorLogin(session.clone())])
             .await
             .expect(name);
-        assert_eq!(
-            store
-                .director_session(hash_token("secret"))
-                .await
-                .expect(name),
-            Some(session),
-            "{name}"
-        );
-        assert_eq!(
-            store
-                .director_session(hash_token("other"))
-                .await
-                .expect(name),
-            None,
-            "{name}"
-        );
+        let session_of = |token: &'static str| {
+            let store = Arc::clone(&store);
+            async move { store.director_session(hash_token(token)).await.expect(name) }
+        };
+        assert_eq!(session_of("secret").await, Some(session), "{name}");
+        assert_eq!(session_of("other").await, None, "{name}");
         store
             .competition_write(vec![W::DirectorLogout {
                 token_hash: hash_token("secret"),
             }])
             .await
             .expect(name);
-        assert_eq!(
-            store
-                .director_session(hash_token("secret"))
-                .await
-                .expect(name),
-            None,
-            "{name}: logged out"
-        );
+        assert_eq!(session_of("secret").await, None, "{name}: logged out");
     })
     .await;
 }

@@ -16,6 +16,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod competition;
 pub mod tuolaji;
 
 /// How long a test waits for any one message before failing.

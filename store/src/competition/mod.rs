@@ -132,6 +132,15 @@ pub struct CompetitionLog {
     pub corrections: Vec<CorrectionRow>,
 }
 
+/// A `u64` id as the backends store it (`i64`), and back.
+fn i(n: u64) -> i64 {
+    n as i64
+}
+
+fn u(n: i64) -> u64 {
+    n as u64
+}
+
 const UNSUPPORTED: &str = "this store keeps no competitions";
 
 /// The competitions' part of the store. The defaults refuse (a test's double need not

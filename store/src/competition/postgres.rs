@@ -3,19 +3,11 @@
 use tokio_postgres::{Row, Transaction};
 
 use super::{
-    assemble, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite, CorrectionRow,
-    DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+    assemble, i, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite,
+    CorrectionRow, DirectorSessionRow, EntryRow, PairingRow, RoundRow,
 };
 use crate::postgres::PostgresStore;
 use crate::{BoxFuture, StoreResult};
-
-fn i(n: u64) -> i64 {
-    n as i64
-}
-
-fn u(n: i64) -> u64 {
-    n as u64
-}
 
 fn n(v: u32) -> i64 {
     i64::from(v)

@@ -3,19 +3,11 @@
 use rusqlite::{params, OptionalExtension, Row, Transaction};
 
 use super::{
-    assemble, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite, CorrectionRow,
-    DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+    assemble, i, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite,
+    CorrectionRow, DirectorSessionRow, EntryRow, PairingRow, RoundRow,
 };
 use crate::sqlite::SqliteStore;
 use crate::{BoxFuture, StoreResult};
-
-fn i(n: u64) -> i64 {
-    n as i64
-}
-
-fn u(n: i64) -> u64 {
-    n as u64
-}
 
 fn write_one(tx: &Transaction<'_>, w: &CompetitionWrite) -> rusqlite::Result<()> {
     match w {
