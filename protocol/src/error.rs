@@ -181,6 +181,20 @@ error_codes! {
     /// The store could not save the action after its retries: it was not applied, and the
     /// room closes (it reopens as of its last saved action when the server restarts).
     StoreUnavailable = "store_unavailable",
+
+    // --- competitions over HTTP (issue 15) ---
+    /// A director's action without a valid director session (none, unknown or expired).
+    DirectorRequired = "director_required",
+    /// A director login with a wrong name or password.
+    BadCredentials = "bad_credentials",
+    /// No competition with that id.
+    UnknownCompetition = "unknown_competition",
+    /// A request body that is not the JSON (or CSV) the endpoint takes.
+    BadRequestBody = "bad_request_body",
+    /// Entries are closed: the competition's first round is paired.
+    EntriesClosed = "entries_closed",
+    /// A competition's table: the seat is reserved for another entrant (or bots are kept out).
+    SeatReserved = "seat_reserved",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -322,6 +336,12 @@ mod tests {
                 "missing_reason",
                 "bad_entry_form",
                 "store_unavailable",
+                "director_required",
+                "bad_credentials",
+                "unknown_competition",
+                "bad_request_body",
+                "entries_closed",
+                "seat_reserved",
             ]
         );
     }

@@ -28,6 +28,28 @@ pub struct Config {
     pub limits: LimitsConfig,
     #[serde(default)]
     pub store: StoreConfig,
+    #[serde(default)]
+    pub director: DirectorConfig,
+}
+
+/// Competition directors (issue 15). Each field is documented in `config/default.toml`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DirectorConfig {
+    pub name: String,
+    /// An Argon2 hash in PHC form (`$argon2id$…`); empty: nobody can sign in as director.
+    pub password_hash: String,
+    pub session_ttl_ms: u64,
+}
+
+impl Default for DirectorConfig {
+    fn default() -> DirectorConfig {
+        DirectorConfig {
+            name: "director".into(),
+            password_hash: String::new(),
+            session_ttl_ms: 12 * 60 * 60 * 1000,
+        }
+    }
 }
 
 /// The durable store (`qipai-store`). Each field is documented in `config/default.toml`.

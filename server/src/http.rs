@@ -54,11 +54,15 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
         let shared = Arc::clone(&shared);
         let ticket = Arc::clone(&ticket);
         async move {
-            let answer = if req.uri().path().starts_with("/api/") {
-                api(req, &shared).await
-            } else {
-                answer(req, &shared, &ticket)
-            };
+            let path = req.uri().path();
+            let answer =
+                if path.starts_with("/api/director") || path.starts_with("/api/competitions") {
+                    competition_api(req, &shared).await
+                } else if path.starts_with("/api/") {
+                    api(req, &shared).await
+                } else {
+                    answer(req, &shared, &ticket)
+                };
             Ok::<_, Infallible>(answer)
         }
     });
@@ -147,6 +151,30 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     r.headers_mut()
         .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    r
+}
+
+/// The competitions' API ([`crate::competition::api`]): directors' actions and public reads.
+async fn competition_api(req: Request<Incoming>, shared: &Arc<Shared>) -> Answer {
+    let head = req.method() == Method::HEAD;
+    let a = crate::competition::api::handle(req, shared).await;
+    let len = a.body.len();
+    let mut r = Response::new(Full::new(if head {
+        Bytes::new()
+    } else {
+        Bytes::from(a.body)
+    }));
+    *r.status_mut() = a.status;
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(a.content_type),
+    );
+    h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(cookie) = a.cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        h.insert(header::SET_COOKIE, cookie);
+    }
     r
 }
 

@@ -10,12 +10,14 @@
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
+//! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
 pub mod budget;
 pub mod clock;
+pub mod competition;
 pub mod config;
 pub mod connection;
 pub mod http;
@@ -48,4 +50,6 @@ pub struct Shared {
     pub shutdown: shutdown::Shutdown,
     /// The durable store, when one is configured.
     pub persist: Option<persist::Persist>,
+    /// Competitions and their directors.
+    pub competitions: competition::Competitions,
 }

@@ -77,16 +77,23 @@ async fn serve(
         config: Arc::clone(&config),
         clock,
         shutdown: shutdown.clone(),
+        competitions: crate::competition::Competitions::new(&config),
         persist,
     });
     shared
         .lobby
         .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
     if let Some(persist) = &shared.persist {
+        if let Err(error) = shared.competitions.load(persist.store.as_ref()).await {
+            tracing::error!(%error, "cannot read the competitions: not serving");
+            return;
+        }
+        crate::competition::tables::before_recovery(&shared).await;
         if let Err(error) = crate::persist::recover(&shared, persist).await {
             tracing::error!(%error, "cannot read the store: not serving");
             return;
         }
+        crate::competition::tables::resume(&shared).await;
     }
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");

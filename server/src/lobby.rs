@@ -37,6 +37,8 @@ pub struct Lobby {
     writer: OnceLock<qipai_store::writer::Writer>,
     /// Held while quick play looks for a waiting room and, finding none, opens one.
     quick_play: Mutex<()>,
+    /// Competition tables to reopen with their seats reserved (after a restart).
+    table_entrants: DashMap<RoomId, Arc<[String]>>,
 }
 
 /// Who opens a room, for the rooms budget.
@@ -96,7 +98,14 @@ impl Lobby {
             shutdown,
             summon: OnceLock::new(),
             writer: OnceLock::new(),
+            table_entrants: DashMap::new(),
         }
+    }
+
+    /// Says that room `id`, when reopened from the store, is a competition's table with
+    /// these entrants (see [`Lobby::open_table`]).
+    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[String]>) {
+        self.table_entrants.insert(id, entrants);
     }
 
     /// The room with this id, if open.
@@ -170,6 +179,12 @@ impl Lobby {
             });
         }
         let ticket = self.budget.room(owner.session, owner.addr)?;
+        let (id, seed, journal) = self.fresh_room();
+        self.open(id, options, bots, seed, journal, Some(ticket), None)
+    }
+
+    /// A new room's id, seed and log.
+    fn fresh_room(&self) -> (RoomId, u64, Option<Journal>) {
         let id = if wire::seeded(&self.config) {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
@@ -177,7 +192,21 @@ impl Lobby {
         };
         let seed = rand::random();
         let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
-        self.open(id, options, bots, seed, journal, Some(ticket))
+        (id, seed, journal)
+    }
+
+    /// Opens a competition's table (issue 15): each seat reserved for the name given for it,
+    /// no bots, not closed while empty; outside every client's rooms budget.
+    ///
+    /// # Errors
+    /// `bad_options`.
+    pub fn open_table(
+        &self,
+        options: RoomOptions,
+        entrants: Arc<[String]>,
+    ) -> Result<RoomHandle, WireError> {
+        let (id, seed, journal) = self.fresh_room();
+        self.open(id, options, false, seed, journal, None, Some(entrants))
     }
 
     /// Reopens a room from its log after a restart (see `persist`). It takes no place in any
@@ -192,9 +221,11 @@ impl Lobby {
         })?;
         let (id, seed) = (log.room.id, log.room.seed);
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
-        self.open(id, options, false, seed, journal, None)
+        let entrants = self.table_entrants.remove(&id).map(|(_, e)| e);
+        self.open(id, options, false, seed, journal, None, entrants)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn open(
         &self,
         id: RoomId,
@@ -203,6 +234,7 @@ impl Lobby {
         seed: u64,
         journal: Option<Journal>,
         ticket: Option<RoomTicket>,
+        entrants: Option<Arc<[String]>>,
     ) -> Result<RoomHandle, WireError> {
         // Otherwise the game's `bot_fill_ms` (`wire::open`).
         let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
@@ -214,15 +246,21 @@ impl Lobby {
                 reconnect_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
                 linger: qipai_games::Millis(self.config.server.room_linger_ms),
                 session_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
-                empty_grace: qipai_games::Millis(self.config.limits.empty_room_grace_ms),
+                // A competition's table waits for late entrants (lateness rules decide).
+                empty_grace: qipai_games::Millis(if entrants.is_some() {
+                    24 * 60 * 60 * 1000
+                } else {
+                    self.config.limits.empty_room_grace_ms
+                }),
             },
             ticket,
             clock: self.clock,
             registry: Arc::clone(&self.rooms),
             shutdown: self.shutdown.clone(),
             bot_fill,
-            summon: self.summon.get().cloned(),
+            summon: self.summon.get().cloned().filter(|_| entrants.is_none()),
             journal,
+            entrants,
         };
         wire::open(parts, &self.config, seed)
     }

@@ -22,6 +22,9 @@ struct Args {
 enum Cmd {
     /// Copies the SQLite store, online, into FILE (which must not exist), and exits.
     Backup { file: PathBuf },
+    /// Reads a password on standard input and prints its Argon2 hash for `[director]
+    /// password_hash` (QIPAI_DIRECTOR__PASSWORD_HASH), and exits.
+    HashPassword,
 }
 
 #[tokio::main]
@@ -33,6 +36,17 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let args = Args::parse();
+    if let Some(Cmd::HashPassword) = &args.command {
+        let mut password = String::new();
+        std::io::stdin()
+            .read_line(&mut password)
+            .context("reading the password")?;
+        let hash =
+            qipai_server::competition::auth::hash_password(password.trim_end_matches(['\r', '\n']))
+                .map_err(anyhow::Error::msg)?;
+        println!("{hash}");
+        return Ok(());
+    }
     let config = Config::load(args.config.as_deref()).context("loading the configuration")?;
     if let Some(Cmd::Backup { file }) = &args.command {
         qipai_server::persist::backup(&config, file)

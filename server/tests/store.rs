@@ -219,6 +219,23 @@ struct Failing {
     failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
+impl qipai_store::competition::CompetitionStore for Failing {
+    fn competition_write(
+        &self,
+        batch: Vec<qipai_store::competition::CompetitionWrite>,
+    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<()>> {
+        self.inner.competition_write(batch)
+    }
+    fn competitions(
+        &self,
+    ) -> qipai_store::BoxFuture<
+        '_,
+        qipai_store::StoreResult<Vec<qipai_store::competition::CompetitionLog>>,
+    > {
+        self.inner.competitions()
+    }
+}
+
 impl qipai_store::Store for Failing {
     fn migrate(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u32>> {
         self.inner.migrate()

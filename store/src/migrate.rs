@@ -10,11 +10,18 @@ pub struct Migration {
 
 /// Every migration, oldest first. A new version is a new pair of files added here; a file
 /// once released never changes.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sqlite: include_str!("../migrations/sqlite/0001_init.sql"),
-    postgres: include_str!("../migrations/postgres/0001_init.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sqlite: include_str!("../migrations/sqlite/0001_init.sql"),
+        postgres: include_str!("../migrations/postgres/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        sqlite: include_str!("../migrations/sqlite/0002_competitions.sql"),
+        postgres: include_str!("../migrations/postgres/0002_competitions.sql"),
+    },
+];
 
 /// The latest version.
 pub fn latest() -> u32 {

@@ -20,12 +20,12 @@ use crate::{
 
 /// A PostgreSQL database.
 pub struct PostgresStore {
-    client: Mutex<Connection>,
+    pub(crate) client: Mutex<Connection>,
 }
 
 /// The one connection and its prepared batch statements (prepared at the first write, once
 /// the migrations have made the tables).
-struct Connection {
+pub(crate) struct Connection {
     client: Client,
     prepared: Option<Prepared>,
 }

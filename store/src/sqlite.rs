@@ -51,7 +51,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` on the connection on the blocking pool.
-    fn call<T, F>(&self, f: F) -> BoxFuture<'_, StoreResult<T>>
+    pub(crate) fn call<T, F>(&self, f: F) -> BoxFuture<'_, StoreResult<T>>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> StoreResult<T> + Send + 'static,

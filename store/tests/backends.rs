@@ -126,7 +126,11 @@ async fn migrations_are_versioned_and_idempotent() {
             store.migrate().await.expect(name),
             qipai_store::migrate::latest()
         );
-        assert_eq!(store.migrate().await.expect(name), 1, "{name}");
+        assert_eq!(
+            store.migrate().await.expect(name),
+            qipai_store::migrate::latest(),
+            "{name}"
+        );
         assert_eq!(
             store.next_room_id().await.expect(name),
             1,
@@ -414,4 +418,145 @@ async fn sqlite_backup_is_a_working_copy() {
             "PostgreSQL says to use pg_dump"
         );
     }
+}
+
+/// Competitions (issue 15): everything written comes back in order; a failed batch writes
+/// nothing; contacts are kept; director sessions are found by their hash and logged out.
+#[tokio::test]
+async fn competitions_are_kept_whole() {
+    use qipai_store::competition::{
+        CompetitionRow, CompetitionWrite as W, CorrectionRow, DirectorSessionRow, EntryRow,
+        PairingRow, RoundRow,
+    };
+    on_both(|store, name| async move {
+        let c = CompetitionRow {
+            id: 7,
+            name: "工会杯".into(),
+            settings: r#"{"event":"tuolaji"}"#.into(),
+            created_ms: 1_700_000_000_000,
+        };
+        let entry = |index: u32| EntryRow {
+            competition: 7,
+            index,
+            team: format!("部门{index}"),
+            pair_number: Some(index + 1),
+            players: format!(r#"["a{index}","b{index}"]"#),
+            contacts: r#"[{"phone":"138"}]"#.into(),
+        };
+        let mut batch = vec![W::Competition(c.clone())];
+        batch.extend((0..3).map(|i| W::Entry(entry(i))));
+        store.competition_write(batch).await.expect(name);
+        // A duplicate entry fails the whole batch: the round in it is not written either.
+        let round = RoundRow {
+            competition: 7,
+            number: 1,
+            seed: u64::MAX - 3,
+            bye: Some(2),
+            started_ms: 5,
+        };
+        let pairing = PairingRow {
+            competition: 7,
+            round: 1,
+            table: 1,
+            first: 0,
+            second: 1,
+            room: None,
+            result: None,
+            note: String::new(),
+        };
+        let failed = store
+            .competition_write(vec![
+                W::Round(round.clone(), vec![pairing.clone()]),
+                W::Entry(entry(0)),
+            ])
+            .await;
+        assert!(failed.is_err(), "{name}: duplicate entry");
+        let logs = store.competitions().await.expect(name);
+        assert_eq!(logs.len(), 1, "{name}");
+        assert!(
+            logs[0].rounds.is_empty(),
+            "{name}: nothing of a failed batch"
+        );
+        store
+            .competition_write(vec![W::Round(round.clone(), vec![pairing.clone()])])
+            .await
+            .expect(name);
+        store
+            .competition_write(vec![
+                W::TableRoom {
+                    competition: 7,
+                    round: 1,
+                    table: 1,
+                    room: 42,
+                },
+                W::Result {
+                    competition: 7,
+                    round: 1,
+                    table: 1,
+                    result: "first_wins".into(),
+                    note: "late 3 min".into(),
+                },
+            ])
+            .await
+            .expect(name);
+        let correction = CorrectionRow {
+            competition: 7,
+            round: 1,
+            table: 1,
+            before: Some("first_wins".into()),
+            after: "draw".into(),
+            reason: "仲裁: wrong score".into(),
+            author: "director".into(),
+            at_ms: 9,
+        };
+        store
+            .competition_write(vec![
+                W::Result {
+                    competition: 7,
+                    round: 1,
+                    table: 1,
+                    result: "draw".into(),
+                    note: "late 3 min".into(),
+                },
+                W::Correction(correction.clone()),
+            ])
+            .await
+            .expect(name);
+        let logs = store.competitions().await.expect(name);
+        let log = &logs[0];
+        assert_eq!(log.competition, c, "{name}");
+        assert_eq!(log.entries, (0..3).map(entry).collect::<Vec<_>>(), "{name}");
+        assert_eq!(log.rounds, vec![round], "{name}");
+        let mut done = pairing;
+        done.room = Some(42);
+        done.result = Some("draw".into());
+        done.note = "late 3 min".into();
+        assert_eq!(log.pairings, vec![done], "{name}");
+        assert_eq!(log.corrections, vec![correction], "{name}");
+
+        let session = DirectorSessionRow {
+            token_hash: hash_token("secret"),
+            director: "director".into(),
+            created_ms: 1,
+            expires_ms: 2,
+        };
+        store
+            .competition_write(vec![W::DirectorLogin(session.clone())])
+            .await
+            .expect(name);
+        let session_of = |token: &'static str| {
+            let store = Arc::clone(&store);
+            async move { store.director_session(hash_token(token)).await.expect(name) }
+        };
+        assert_eq!(session_of("secret").await, Some(session), "{name}");
+        assert_eq!(session_of("other").await, None, "{name}");
+        store
+            .competition_write(vec![W::DirectorLogout {
+                token_hash: hash_token("secret"),
+            }])
+            .await
+            .expect(name);
+        assert_eq!(session_of("secret").await, None, "{name}: logged out");
+    })
+    .await;
 }

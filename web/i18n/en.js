@@ -361,6 +361,12 @@ export default {
   "err.missing_reason": "A correction needs a reason.",
   "err.bad_entry_form": "The entry form has a bad line.",
   "err.store_unavailable": "The server could not save that action: the table is closing. Try another table.",
+  "err.director_required": "Only a signed-in director may do that.",
+  "err.bad_credentials": "Wrong director name or password.",
+  "err.unknown_competition": "No such competition.",
+  "err.bad_request_body": "The request is not in the form the server takes.",
+  "err.entries_closed": "Entries are closed: the first round is paired.",
+  "err.seat_reserved": "This competition table's seats are reserved for its entrants.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

@@ -360,6 +360,12 @@ export default {
   "err.missing_reason": "裁判更正须写明理由。",
   "err.bad_entry_form": "报名表有一行格式错误。",
   "err.store_unavailable": "服务器无法保存这步操作，本桌即将关闭，请换一桌。",
+  "err.director_required": "只有已登录的裁判长可以这样做。",
+  "err.bad_credentials": "裁判长用户名或密码错误。",
+  "err.unknown_competition": "没有这项比赛。",
+  "err.bad_request_body": "请求格式不对。",
+  "err.entries_closed": "报名已截止：第一轮已编排。",
+  "err.seat_reserved": "这是比赛桌，座位只留给对阵的选手。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

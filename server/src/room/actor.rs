@@ -102,6 +102,8 @@ pub struct Room<G: OnWire> {
     _ticket: Option<RoomTicket>,
     /// The write-ahead log in the store (`durable`); `None` without a store.
     journal: Option<Journal>,
+    /// A competition's table: who alone may sit at each seat (no bots).
+    entrants: Option<Arc<[String]>>,
 }
 
 /// A seat a bot keeps for a player who dropped.
@@ -130,6 +132,8 @@ pub struct RoomParts {
     pub ticket: Option<RoomTicket>,
     /// Where the room logs itself, or the log it reopens from.
     pub journal: Option<Journal>,
+    /// A competition's table (issue 15): the name that alone may sit at each seat; no bots.
+    pub entrants: Option<Arc<[String]>>,
 }
 
 impl<G: OnWire> Room<G> {
@@ -175,6 +179,7 @@ impl<G: OnWire> Room<G> {
             empty_since: None,
             _ticket: parts.ticket,
             journal: parts.journal,
+            entrants: parts.entrants,
         };
         if !room.restore() {
             return handle;

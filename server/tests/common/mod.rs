@@ -16,6 +16,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod competition;
 pub mod records;
 pub mod tuolaji;
 
@@ -24,9 +25,29 @@ pub const PATIENCE: Duration = Duration::from_secs(5);
 
 /// `GET path` over a fresh connection; the whole reply as text.
 pub async fn http_get(server: &TestServer, path: &str) -> String {
+    http(server, "GET", path, &[], "").await
+}
+
+/// `method path` with extra header lines and a body, over a fresh connection; the whole
+/// reply as text.
+pub async fn http(
+    server: &TestServer,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut tcp = TcpStream::connect(server.addr).await.expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
+    for h in headers {
+        request += &format!("{h}\r\n");
+    }
+    if !body.is_empty() || method == "POST" {
+        request += &format!("Content-Length: {}\r\n", body.len());
+    }
+    request += "\r\n";
+    request += body;
     tcp.write_all(request.as_bytes()).await.expect("write");
     let mut reply = Vec::new();
     let _ = tokio::time::timeout(PATIENCE, tcp.read_to_end(&mut reply)).await;

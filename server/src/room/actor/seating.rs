@@ -17,6 +17,10 @@ impl<G: OnWire> Room<G> {
         if self.game.is_over() {
             return Err(wire(ErrorCode::GameOver, "the game is over"));
         }
+        let seat = match &self.entrants {
+            Some(names) => Some(entrant_seat(names, &who, seat)?),
+            None => seat,
+        };
         // A person may take a bot's seat, when a free one could be taken.
         let takes_bot = |o: &Option<Occupant>| !who.bot && o.as_ref().is_some_and(|o| o.bot);
         let index = match seat {
@@ -226,5 +230,21 @@ impl<G: OnWire> Room<G> {
         self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
             seat: index as u8,
         }))]);
+    }
+}
+
+/// A competition's table: the seat reserved for `who`, the only one they may take.
+fn entrant_seat(names: &[String], who: &Who, asked: Option<u8>) -> Result<u8, WireError> {
+    let mine = names
+        .iter()
+        .position(|n| !who.bot && *n == who.name)
+        .and_then(|i| u8::try_from(i).ok());
+    match (mine, asked) {
+        (Some(m), None) => Ok(m),
+        (Some(m), Some(a)) if a == m => Ok(m),
+        _ => Err(wire(
+            ErrorCode::SeatReserved,
+            "a competition table: each seat is reserved for its entrant",
+        )),
     }
 }

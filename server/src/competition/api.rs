@@ -1,0 +1,379 @@
+//! The competition API over HTTP (PROTOCOL.md, "Competitions over HTTP").
+//!
+//! Directors (every request needs a session: `Authorization: Bearer <token>` or the
+//! `qipai_director` cookie; without one, `401` and `director_required`):
+//! - `POST /api/director/login` `{"name","password"}` → `{"token","expires_ms"}` and the cookie;
+//! - `POST /api/director/logout`;
+//! - `POST /api/director/competitions` (settings JSON) → `{"id"}`;
+//! - `POST /api/director/competitions/{id}/entries` (the registration form, CSV);
+//! - `GET  /api/director/competitions/{id}/entries` (with contacts);
+//! - `POST /api/director/competitions/{id}/rounds` → the round paired;
+//! - `POST /api/director/competitions/{id}/results` `{"round","table","result","note"}`;
+//! - `POST /api/director/competitions/{id}/corrections` `{"round","table","result","reason"}`.
+//!
+//! Public, read-only (`GET`): `/api/competitions/changes?after=N` (long poll: answers the
+//! version of every competition's state once it passes N, or after 25 s), `/api/competitions`, `/api/competitions/{id}`, `…/entries`
+//! (never contacts), `…/rounds/{n}` (and `.csv`), `…/standings` (and `.csv`), `…/teams`,
+//! `…/awards` (and `.csv`).
+//!
+//! Errors are `{"error":{"code","message"}}` with the stable codes of `ErrorCode`.
+
+use std::sync::Arc;
+
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderMap};
+use hyper::{Method, Request, StatusCode};
+use qipai_protocol::{ErrorCode, WireError};
+use qipai_store::Store;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{auth, parse_result, view, CreateRequest};
+use crate::Shared;
+
+/// The largest request body read (a registration form of a few thousand lines).
+pub const MAX_BODY: usize = 1 << 20;
+
+/// An answer: status, content type, body, and extra headers.
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+    /// `Set-Cookie`, when a login or logout sets one.
+    pub cookie: Option<String>,
+}
+
+const JSON: &str = "application/json";
+const CSV: &str = "text/csv; charset=utf-8";
+
+fn ok(v: &Value) -> Answer {
+    Answer {
+        status: StatusCode::OK,
+        content_type: JSON,
+        body: v.to_string().into_bytes(),
+        cookie: None,
+    }
+}
+
+fn csv(text: String) -> Answer {
+    Answer {
+        status: StatusCode::OK,
+        content_type: CSV,
+        body: text.into_bytes(),
+        cookie: None,
+    }
+}
+
+/// The HTTP status a refusal is answered with.
+fn status_of(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::DirectorRequired | ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
+        ErrorCode::UnknownCompetition | ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
+        ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::EntriesClosed
+        | ErrorCode::NoRoundLeft
+        | ErrorCode::RoundUnfinished
+        | ErrorCode::AlreadyEntered
+        | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
+        _ => StatusCode::BAD_REQUEST,
+    }
+}
+
+/// A refusal as JSON.
+pub fn refusal(e: &WireError) -> Answer {
+    Answer {
+        status: status_of(e.code),
+        content_type: JSON,
+        body: json!({ "error": { "code": e.code.as_str(), "message": e.message } })
+            .to_string()
+            .into_bytes(),
+        cookie: None,
+    }
+}
+
+fn body_error(m: impl Into<String>) -> WireError {
+    WireError {
+        code: ErrorCode::BadRequestBody,
+        message: m.into(),
+    }
+}
+
+fn not_found(what: &str) -> WireError {
+    WireError {
+        code: ErrorCode::UnknownCompetition,
+        message: format!("not found: {what}"),
+    }
+}
+
+/// The director's token: the bearer token, else the cookie.
+fn token(headers: &HeaderMap) -> Option<String> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_owned());
+    bearer
+        .or_else(|| {
+            headers
+                .get_all(header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(';'))
+                .find_map(|kv| {
+                    let (k, v) = kv.trim().split_once('=')?;
+                    (k == auth::COOKIE).then(|| v.to_owned())
+                })
+        })
+        .filter(|t| !t.is_empty() && t.len() <= 256)
+}
+
+async fn read_body(req: Request<Incoming>) -> Result<Vec<u8>, WireError> {
+    Limited::new(req.into_body(), MAX_BODY)
+        .collect()
+        .await
+        .map(|b| b.to_bytes().to_vec())
+        .map_err(|e| body_error(format!("the body: {e} (at most {MAX_BODY} bytes)")))
+}
+
+fn parse_json<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, WireError> {
+    serde_json::from_slice(body).map_err(|e| body_error(format!("JSON: {e}")))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Login {
+    name: String,
+    password: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultBody {
+    round: u32,
+    table: u32,
+    result: String,
+    #[serde(default)]
+    note: String,
+    #[serde(default)]
+    reason: String,
+}
+
+/// Answers a request under `/api/director` or `/api/competitions`.
+pub async fn handle(req: Request<Incoming>, shared: &Arc<Shared>) -> Answer {
+    match route(req, shared).await {
+        Ok(a) => a,
+        Err(e) => refusal(&e),
+    }
+}
+
+fn store(shared: &Shared) -> Option<&dyn Store> {
+    shared.persist.as_ref().map(|p| p.store.as_ref())
+}
+
+/// How long `GET /api/competitions/changes` waits for a change before answering anyway.
+pub const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(25);
+
+/// The version of the competitions once it is past `after` (at once without `after`), or
+/// after [`LONG_POLL`], or when the server shuts down.
+async fn changes(shared: &Shared, after: Option<u64>) -> u64 {
+    let mut rx = shared.competitions.watch();
+    let Some(after) = after else {
+        return *rx.borrow();
+    };
+    let mut shutdown = shared.shutdown.clone();
+    let wait = async {
+        let _ = rx.wait_for(|v| *v > after).await;
+    };
+    tokio::select! {
+        _ = tokio::time::timeout(LONG_POLL, wait) => {}
+        () = shutdown.wait() => {}
+    }
+    let v = *rx.borrow();
+    v
+}
+
+/// The status of an open room, for the live table status.
+fn room_status(shared: &Shared, room: u64) -> Option<&'static str> {
+    use qipai_protocol::RoomStatus;
+    shared
+        .lobby
+        .get(room)
+        .map(|h| match h.info.borrow().status {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Over => "over",
+        })
+}
+
+fn competition_id(s: &str) -> Result<u64, WireError> {
+    s.parse().map_err(|_| not_found(s))
+}
+
+async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Result<Answer, WireError> {
+    let path = req.uri().path().to_owned();
+    let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
+    let method = req.method().clone();
+    let comps = &shared.competitions;
+    let st = store(shared);
+    if parts.first() == Some(&"director") {
+        if method != Method::POST && method != Method::GET {
+            return Err(body_error("directors use GET and POST"));
+        }
+        if parts.as_slice() == ["director", "login"] && method == Method::POST {
+            let login: Login = parse_json(&read_body(req).await?)?;
+            let (token, expires) = comps
+                .directors
+                .login(&login.name, &login.password, st)
+                .await?;
+            let mut a = ok(&json!({ "token": token, "expires_ms": expires }));
+            a.cookie = Some(format!(
+                "{}={token}; Path=/api/; HttpOnly; SameSite=Strict",
+                auth::COOKIE
+            ));
+            return Ok(a);
+        }
+        let token = token(req.headers());
+        let director = comps.directors.check(token.as_deref(), st).await?;
+        return director_route(req, &method, &parts, shared, &director, token.as_deref()).await;
+    }
+    if method != Method::GET && method != Method::HEAD {
+        return Err(body_error(
+            "the public competition pages are read-only: GET",
+        ));
+    }
+    let room_open = |room: u64| room_status(shared, room);
+    if let ["competitions", "changes"] = parts.as_slice() {
+        let after = req
+            .uri()
+            .query()
+            .unwrap_or("")
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("after="))
+            .and_then(|v| v.parse::<u64>().ok());
+        return Ok(ok(&json!({ "version": changes(shared, after).await })));
+    }
+    match parts.as_slice() {
+        ["competitions"] => {
+            let list: Vec<Value> = comps
+                .list()
+                .await
+                .into_iter()
+                .map(|(id, name, event)| json!({ "id": id, "name": name, "event": event }))
+                .collect();
+            Ok(ok(&json!({ "competitions": list })))
+        }
+        ["competitions", id] => Ok(ok(&comps
+            .read(competition_id(id)?, |h, _| view::summary(h))
+            .await?)),
+        ["competitions", id, "entries"] => Ok(ok(&comps
+            .read(competition_id(id)?, |h, _| view::entries(h, false))
+            .await?)),
+        ["competitions", id, "rounds", n] => {
+            let (n, as_csv) = match n.strip_suffix(".csv") {
+                Some(n) => (n, true),
+                None => (*n, false),
+            };
+            let n: u32 = n.parse().map_err(|_| not_found("no such round"))?;
+            comps
+                .read(competition_id(id)?, |h, _| {
+                    let r = h.core.rounds.iter().find(|r| r.number == n)?;
+                    Some(if as_csv {
+                        csv(view::round_csv(h, r))
+                    } else {
+                        ok(&view::round(h, r, &room_open))
+                    })
+                })
+                .await?
+                .ok_or_else(|| not_found("no such round"))
+        }
+        ["competitions", id, "standings"] => Ok(ok(&comps
+            .read(competition_id(id)?, |h, _| view::standings_json(h))
+            .await?)),
+        ["competitions", id, "standings.csv"] => Ok(csv(comps
+            .read(competition_id(id)?, |h, _| view::standings_csv(h))
+            .await?)),
+        ["competitions", id, "teams"] => Ok(ok(&comps
+            .read(competition_id(id)?, view::teams_json)
+            .await?)),
+        ["competitions", id, "awards"] => Ok(ok(&comps
+            .read(competition_id(id)?, view::awards_json)
+            .await?)),
+        ["competitions", id, "awards.csv"] => Ok(csv(comps
+            .read(competition_id(id)?, view::awards_csv)
+            .await?)),
+        _ => Err(not_found(&path)),
+    }
+}
+
+async fn director_route(
+    req: Request<Incoming>,
+    method: &Method,
+    parts: &[&str],
+    shared: &Arc<Shared>,
+    director: &str,
+    token: Option<&str>,
+) -> Result<Answer, WireError> {
+    let comps = &shared.competitions;
+    let st = store(shared);
+    match (method, parts) {
+        (&Method::POST, ["director", "logout"]) => {
+            if let Some(t) = token {
+                comps.directors.logout(t, st).await;
+            }
+            let mut a = ok(&json!({ "ok": true }));
+            a.cookie = Some(format!(
+                "{}=; Path=/api/; HttpOnly; SameSite=Strict; Max-Age=0",
+                auth::COOKIE
+            ));
+            Ok(a)
+        }
+        (&Method::POST, ["director", "competitions"]) => {
+            let create: CreateRequest = parse_json(&read_body(req).await?)?;
+            let id = comps.create(create, st).await?;
+            Ok(ok(&comps.read(id, |h, _| view::summary(h)).await?))
+        }
+        (&Method::GET, ["director", "competitions", id, "entries"]) => Ok(ok(&comps
+            .read(competition_id(id)?, |h, _| view::entries(h, true))
+            .await?)),
+        (&Method::POST, ["director", "competitions", id, "entries"]) => {
+            let id = competition_id(id)?;
+            let body = read_body(req).await?;
+            let text =
+                std::str::from_utf8(&body).map_err(|_| body_error("the form must be UTF-8 CSV"))?;
+            let (mine, partner) = comps.import(id, text, st).await?;
+            Ok(ok(
+                &json!({ "competition": id, "imported": mine, "imported_into_partner": partner }),
+            ))
+        }
+        (&Method::POST, ["director", "competitions", id, "rounds"]) => {
+            let id = competition_id(id)?;
+            let round = comps.start_round(id, st).await?;
+            super::tables::open_round(shared, id, &round).await?;
+            let room_open = |room: u64| room_status(shared, room);
+            Ok(ok(&comps
+                .read(id, |h, _| view::round(h, &round, &room_open))
+                .await?))
+        }
+        (&Method::POST, ["director", "competitions", id, kind @ ("results" | "corrections")]) => {
+            let id = competition_id(id)?;
+            let b: ResultBody = parse_json(&read_body(req).await?)?;
+            let result = parse_result(&b.result).ok_or_else(|| {
+                body_error("result: first_wins, draw, second_wins, first_forfeits, second_forfeits or both_forfeit")
+            })?;
+            if *kind == "results" {
+                comps
+                    .record(id, (b.round, b.table), result, &b.note, st)
+                    .await?;
+            } else {
+                comps
+                    .correct(id, (b.round, b.table), result, &b.reason, director, st)
+                    .await?;
+            }
+            Ok(ok(
+                &json!({ "competition": id, "round": b.round, "table": b.table, "result": b.result }),
+            ))
+        }
+        _ => Err(not_found(&parts.join("/"))),
+    }
+}

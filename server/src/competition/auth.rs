@@ -1,0 +1,212 @@
+//! Directors (issue 15): one credential set at deployment (`[director]`: a name and an
+//! Argon2 hash of the password), a session token after `POST /api/director/login`, sent back
+//! as `Authorization: Bearer …` or the `qipai_director` cookie. Tokens are random (256 bits)
+//! and kept only as their SHA-256 hash, in memory and in the store, so a restart keeps
+//! directors signed in and a stolen database gives no token.
+//!
+//! Argon2 (the `argon2` crate of RustCrypto, the Password Hashing Competition's winner) is
+//! what a password is stored as: a deployment's config file or environment then holds no
+//! password, and the hash is slow to guess from. Its parameters travel in the PHC string, so
+//! a deployment chooses its cost (`qipai-server hash-password` uses the crate's defaults).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
+use argon2::{Algorithm, Argon2, Params, Version};
+use qipai_protocol::{ErrorCode, WireError};
+use qipai_store::competition::{CompetitionWrite, DirectorSessionRow};
+use qipai_store::{hash_token, unix_ms, Store};
+
+use crate::config::DirectorConfig;
+
+/// The cookie a director's page keeps its session in.
+pub const COOKIE: &str = "qipai_director";
+
+/// Hashes `password` with Argon2id and a random salt, in PHC form (for `[director]
+/// password_hash`).
+///
+/// # Errors
+/// The hasher's error (it has none for ordinary passwords).
+pub fn hash_password(password: &str) -> Result<String, String> {
+    hash_password_cost(password, Params::DEFAULT_M_COST, Params::DEFAULT_T_COST)
+}
+
+/// [`hash_password`] at a chosen cost: `m_kib` KiB of memory, `t` passes (tests use a
+/// cheap one; the cost travels in the hash).
+///
+/// # Errors
+/// Parameters out of Argon2's range.
+pub fn hash_password_cost(password: &str, m_kib: u32, t: u32) -> Result<String, String> {
+    let params = Params::new(m_kib, t, 1, None).map_err(|e| e.to_string())?;
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Whether `password` matches the PHC hash `phc` (false for a malformed hash).
+pub fn verify_password(phc: &str, password: &str) -> bool {
+    PasswordHash::new(phc).is_ok_and(|h| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &h)
+            .is_ok()
+    })
+}
+
+/// The directors' credential and sessions.
+pub struct Directors {
+    config: DirectorConfig,
+    /// Token hash → (director, expiry in Unix ms): a cache of the store's rows.
+    sessions: Mutex<HashMap<Vec<u8>, (String, i64)>>,
+}
+
+/// A refusal of a director's action.
+pub fn required(message: &str) -> WireError {
+    WireError {
+        code: ErrorCode::DirectorRequired,
+        message: message.into(),
+    }
+}
+
+impl Directors {
+    /// From the configuration.
+    pub fn new(config: &DirectorConfig) -> Directors {
+        Directors {
+            config: config.clone(),
+            sessions: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u8>, (String, i64)>> {
+        self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Checks a login; on success returns a new session token and its expiry (Unix ms),
+    /// stored hashed. Verification runs on the blocking pool (Argon2 is slow on purpose).
+    ///
+    /// # Errors
+    /// `bad_credentials` for a wrong name or password, or when no hash is configured.
+    pub async fn login(
+        &self,
+        name: &str,
+        password: &str,
+        store: Option<&dyn Store>,
+    ) -> Result<(String, i64), WireError> {
+        let bad = || WireError {
+            code: ErrorCode::BadCredentials,
+            message: "wrong director name or password".into(),
+        };
+        let phc = self.config.password_hash.trim().to_owned();
+        if phc.is_empty() || name != self.config.name {
+            return Err(bad());
+        }
+        let password = password.to_owned();
+        let ok = tokio::task::spawn_blocking(move || verify_password(&phc, &password))
+            .await
+            .unwrap_or(false);
+        if !ok {
+            return Err(bad());
+        }
+        let token = new_token();
+        let now = unix_ms();
+        let expires =
+            now.saturating_add(i64::try_from(self.config.session_ttl_ms).unwrap_or(i64::MAX));
+        let hash = hash_token(&token);
+        if let Some(store) = store {
+            store
+                .competition_write(vec![CompetitionWrite::DirectorLogin(DirectorSessionRow {
+                    token_hash: hash.clone(),
+                    director: name.to_owned(),
+                    created_ms: now,
+                    expires_ms: expires,
+                })])
+                .await
+                .map_err(|e| WireError {
+                    code: ErrorCode::StoreUnavailable,
+                    message: e.to_string(),
+                })?;
+        }
+        self.cache().insert(hash, (name.to_owned(), expires));
+        Ok((token, expires))
+    }
+
+    /// The director a token belongs to.
+    ///
+    /// # Errors
+    /// `director_required` without a token, or for an unknown or expired one.
+    pub async fn check(
+        &self,
+        token: Option<&str>,
+        store: Option<&dyn Store>,
+    ) -> Result<String, WireError> {
+        let token = token.ok_or_else(|| {
+            required("a director's session is required: POST /api/director/login")
+        })?;
+        let hash = hash_token(token);
+        let now = unix_ms();
+        let cached = self.cache().get(&hash).cloned();
+        let found = match (cached, store) {
+            (Some(hit), _) => Some(hit),
+            (None, Some(store)) => store
+                .director_session(hash.clone())
+                .await
+                .ok()
+                .flatten()
+                .map(|row| (row.director, row.expires_ms)),
+            (None, None) => None,
+        };
+        match found {
+            Some((director, expires)) if expires > now => {
+                self.cache().insert(hash, (director.clone(), expires));
+                Ok(director)
+            }
+            Some(_) => {
+                self.cache().remove(&hash);
+                Err(required(
+                    "the director's session has expired: sign in again",
+                ))
+            }
+            None => Err(required("unknown director session: sign in again")),
+        }
+    }
+
+    /// Ends the session of `token` (nothing when there is none).
+    pub async fn logout(&self, token: &str, store: Option<&dyn Store>) {
+        let hash = hash_token(token);
+        self.cache().remove(&hash);
+        if let Some(store) = store {
+            if let Err(error) = store
+                .competition_write(vec![CompetitionWrite::DirectorLogout { token_hash: hash }])
+                .await
+            {
+                tracing::warn!(%error, "director logout not stored");
+            }
+        }
+    }
+}
+
+/// 256 random bits, hex.
+fn new_token() -> String {
+    let bytes: [u8; 32] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hash_verifies_its_password_only() {
+        let phc = hash_password_cost("正确的密码", 64, 1).unwrap();
+        assert!(phc.starts_with("$argon2id$"));
+        assert!(verify_password(&phc, "正确的密码"));
+        assert!(!verify_password(&phc, "wrong"));
+        assert!(!verify_password("not a hash", "正确的密码"));
+    }
+}

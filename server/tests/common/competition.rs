@@ -1,0 +1,97 @@
+//! Competitions over HTTP, for the tests: a server with a director, JSON requests.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::{http, TestServer};
+
+/// The director's password in the tests.
+pub const PASSWORD: &str = "裁判长的密码";
+
+/// A server with a director whose password hash is cheap to check (the cost is in the
+/// hash), request rates lifted, changed by `tweak`.
+pub async fn server_with_director(tweak: impl FnOnce(&mut qipai_server::Config)) -> TestServer {
+    let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
+    TestServer::start(|c| {
+        c.director.password_hash = hash;
+        c.server.rate_per_sec = 10_000;
+        c.server.rate_burst = 10_000;
+        tweak(c);
+    })
+    .await
+}
+
+/// Status and JSON (or the text as a JSON string) of a reply.
+pub fn parse(reply: &str) -> (u16, Value) {
+    let status = reply
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {reply:?}"));
+    let body = reply.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    let value = serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.to_owned()));
+    (status, value)
+}
+
+/// `GET path`, as a director when `token` is given.
+pub async fn get_as(s: &TestServer, token: Option<&str>, path: &str) -> (u16, Value) {
+    let auth = token.map(|t| format!("Authorization: Bearer {t}"));
+    let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
+    parse(&http(s, "GET", path, &headers, "").await)
+}
+
+/// `GET path`, public.
+pub async fn get(s: &TestServer, path: &str) -> (u16, Value) {
+    get_as(s, None, path).await
+}
+
+/// `POST path` with `body`, as a director when `token` is given.
+pub async fn post(s: &TestServer, token: Option<&str>, path: &str, body: &str) -> (u16, Value) {
+    let auth = token.map(|t| format!("Authorization: Bearer {t}"));
+    let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
+    parse(&http(s, "POST", path, &headers, body).await)
+}
+
+/// `POST path` as the director; the answer must be `200`.
+pub async fn post_ok(s: &TestServer, token: &str, path: &str, body: &str) -> Value {
+    let (status, v) = post(s, Some(token), path, body).await;
+    assert_eq!(status, 200, "{path}: {v}");
+    v
+}
+
+/// Signs in as the director; returns the session token.
+pub async fn login(s: &TestServer) -> String {
+    let body = json!({ "name": "director", "password": PASSWORD }).to_string();
+    let (status, v) = post(s, None, "/api/director/login", &body).await;
+    assert_eq!(status, 200, "{v}");
+    v["token"].as_str().expect("a token").to_owned()
+}
+
+/// Pairs the next round of competition `id`.
+pub async fn start_round(s: &TestServer, token: &str, id: u64) -> Value {
+    post_ok(
+        s,
+        token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        "",
+    )
+    .await
+}
+
+/// Polls `path` until `done` holds (at most 6 s).
+pub async fn until(s: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..300 {
+        let (_, v) = get(s, path).await;
+        if done(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{path} never got there: {}", get(s, path).await.1);
+}
+
+/// The error code of a refusal.
+pub fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}

@@ -1,0 +1,379 @@
+//! The whole event of the seed's notice, through the real server (issue 15 "Done when"):
+//! 8 departments, 24 Tuolaji pairs and 13 xiangqi players (odd: a bye each round), four
+//! Swiss rounds each. Every xiangqi game is played at its table by scripted clients (one
+//! side resigns) or lost by an entrant who never comes (4.1.5 lateness, fast "minutes" of
+//! 20 ms); the Tuolaji results are entered by the director (tables played off the server:
+//! a scripted Tuolaji game to its end is not in this test yet). The final standings, team
+//! totals and award places are computed here from `tournaments.md` — not by the core's
+//! standings code — and must equal the server's.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use common::competition::{get, login, post_ok as post, server_with_director, start_round};
+use common::{http, Client};
+use qipai_protocol::xiangqi::XiangqiAction;
+use serde_json::{json, Value};
+
+const DEPARTMENTS: usize = 8;
+
+/// What the test itself knows of one entry, from the pairings and the results it caused.
+#[derive(Clone, Debug, Default)]
+struct Line {
+    team: String,
+    points: u64,
+    level_diff: i64,
+    opponents: Vec<u64>,
+    played: u64,
+}
+
+/// 五(一)4 and tournaments.md: win 2 / +2, draw 1 / 0, loss and forfeit 0 / −2; a forfeit is
+/// not a game played but the opponent counts as met.
+fn score(lines: &mut HashMap<u64, Line>, first: u64, second: u64, result: &str) {
+    let (a, b, a_played, b_played) = match result {
+        "first_wins" => ((2, 2), (0, -2), true, true),
+        "second_wins" => ((0, -2), (2, 2), true, true),
+        "draw" => ((1, 0), (1, 0), true, true),
+        "first_forfeits" => ((0, -2), (2, 2), false, true),
+        "second_forfeits" => ((2, 2), (0, -2), true, false),
+        _ => panic!("unexpected result {result}"),
+    };
+    for (me, other, (p, l), played) in [(first, second, a, a_played), (second, first, b, b_played)]
+    {
+        let line = lines.get_mut(&me).unwrap();
+        line.points += p;
+        line.level_diff += l;
+        line.opponents.push(other);
+        line.played += u64::from(played);
+    }
+}
+
+/// The bye: a win, 2 points and 级差 +2, nothing to 对手分 **[D]**.
+fn bye(lines: &mut HashMap<u64, Line>, entry: u64) {
+    let line = lines.get_mut(&entry).unwrap();
+    line.points += 2;
+    line.level_diff += 2;
+}
+
+/// 六: first 2, second 4, third the rest, at most two thirds (rounded down) of `eligible`.
+fn award(place: usize, eligible: usize) -> Option<&'static str> {
+    if place >= eligible * 2 / 3 {
+        None
+    } else if place < 2 {
+        Some("first")
+    } else if place < 6 {
+        Some("second")
+    } else {
+        Some("third")
+    }
+}
+
+/// Checks a competition's standings against the test's own lines: 对手分 is the sum of the
+/// final points of every opponent met; the order is points, 对手分, 级差, then the server's
+/// recorded lots.
+fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u64, u64, i64)> {
+    let rows = standings["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), lines.len());
+    let lot: HashMap<u64, u64> = rows
+        .iter()
+        .map(|r| (r["entry"].as_u64().unwrap(), r["lot"].as_u64().unwrap()))
+        .collect();
+    let opp = |e: u64| -> u64 { lines[&e].opponents.iter().map(|o| lines[o].points).sum() };
+    let mut mine: Vec<u64> = lines.keys().copied().collect();
+    mine.sort_by_key(|e| {
+        (
+            std::cmp::Reverse((lines[e].points, opp(*e), lines[e].level_diff)),
+            lot[e],
+        )
+    });
+    let eligible = lines.values().filter(|l| l.played > 0).count();
+    for (place, (e, row)) in mine.iter().zip(rows).enumerate() {
+        let l = &lines[e];
+        assert_eq!(row["entry"].as_u64(), Some(*e), "place {place}");
+        assert_eq!(row["rank"].as_u64(), Some(place as u64 + 1));
+        assert_eq!(row["points"].as_u64(), Some(l.points), "entry {e}");
+        assert_eq!(row["opponents_points"].as_u64(), Some(opp(*e)), "entry {e}");
+        assert_eq!(row["level_diff"].as_i64(), Some(l.level_diff), "entry {e}");
+        assert_eq!(row["played"].as_u64(), Some(l.played), "entry {e}");
+        let want = if l.played > 0 {
+            award(place, eligible)
+        } else {
+            None
+        };
+        assert_eq!(row["award"].as_str(), want, "entry {e} at place {place}");
+    }
+    mine.iter()
+        .map(|e| (*e, lines[e].points, opp(*e), lines[e].level_diff))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_whole_event() {
+    let s = server_with_director(|c| {
+        c.limits.max_connections_per_addr = 10_000;
+        c.limits.connect_rate_per_addr = 10_000;
+        c.limits.connect_burst_per_addr = 10_000;
+    })
+    .await;
+    let token = login(&s).await;
+    let t = post(
+        &s,
+        &token,
+        "/api/director/competitions",
+        r#"{"name":"拖拉机","event":"tuolaji","rounds":4,"seed":2026}"#,
+    )
+    .await["id"]
+        .as_u64()
+        .unwrap();
+    let x = post(
+        &s,
+        &token,
+        "/api/director/competitions",
+        &json!({"name":"象棋","event":"xiangqi","rounds":4,"seed":1949,"partner":t,
+                "table_options":{"game":"xiangqi"},"lateness_unit_ms":20})
+        .to_string(),
+    )
+    .await["id"]
+        .as_u64()
+        .unwrap();
+    // The form: three pairs per department, and 13 xiangqi players over the 8 departments.
+    let mut form = String::from("department,event,pair,name,phone,joined_group\n");
+    for d in 0..DEPARTMENTS {
+        for p in 1..=3 {
+            for who in ["a", "b"] {
+                form += &format!("Dept{d},tuolaji,{p},T{d}p{p}{who},1380000{d}{p},是\n");
+            }
+        }
+    }
+    for i in 0..13 {
+        form += &format!("Dept{},xiangqi,,X{i},,\n", i % DEPARTMENTS);
+    }
+    let v = post(
+        &s,
+        &token,
+        &format!("/api/director/competitions/{t}/entries"),
+        &form,
+    )
+    .await;
+    assert_eq!(
+        (v["imported"].as_u64(), v["imported_into_partner"].as_u64()),
+        (Some(24), Some(13))
+    );
+
+    let entries = |c: u64| {
+        let s = &s;
+        async move { get(s, &format!("/api/competitions/{c}/entries")).await.1 }
+    };
+    let mut tl: HashMap<u64, Line> = HashMap::new();
+    let mut xl: HashMap<u64, Line> = HashMap::new();
+    for (lines, c) in [(&mut tl, t), (&mut xl, x)] {
+        for e in entries(c).await["entries"].as_array().unwrap() {
+            lines.insert(
+                e["entry"].as_u64().unwrap(),
+                Line {
+                    team: e["team"].as_str().unwrap().into(),
+                    ..Line::default()
+                },
+            );
+        }
+    }
+
+    for round in 1..=4u64 {
+        // Xiangqi: every table played at the server.
+        let r = start_round(&s, &token, x).await;
+        bye(
+            &mut xl,
+            r["bye"]["entry"].as_u64().expect("13 players: a bye"),
+        );
+        let mut clients = Vec::new();
+        let mut expected = Vec::new();
+        for tb in r["tables"].as_array().unwrap() {
+            let n = tb["table"].as_u64().unwrap();
+            let room = tb["room"].as_u64().unwrap();
+            let (red, black) = (
+                tb["first"]["players"][0].as_str().unwrap(),
+                tb["second"]["players"][0].as_str().unwrap(),
+            );
+            let script = (round * 7 + n * 3) % 4;
+            let result = match script {
+                0 => "first_forfeits", // Red never comes (4.1.5).
+                1 => "second_wins",    // Red resigns.
+                _ => "first_wins",     // Black resigns.
+            };
+            let mut b = Client::hello(&s, black).await;
+            b.join(room, None).await;
+            if script != 0 {
+                let mut r = Client::hello(&s, red).await;
+                r.join(room, None).await;
+                if script == 1 {
+                    r.xq(XiangqiAction::Resign).await;
+                } else {
+                    b.xq(XiangqiAction::Resign).await;
+                }
+                clients.push(r);
+            }
+            clients.push(b);
+            expected.push((
+                n,
+                tb["first"]["entry"].as_u64().unwrap(),
+                tb["second"]["entry"].as_u64().unwrap(),
+                result,
+            ));
+        }
+        let path = format!("/api/competitions/{x}/rounds/{round}");
+        let mut done = Value::Null;
+        for _ in 0..300 {
+            done = get(&s, &path).await.1;
+            if done["tables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|tb| !tb["result"].is_null())
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        for (n, first, second, result) in expected {
+            let tb = done["tables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|tb| tb["table"] == n)
+                .unwrap();
+            assert_eq!(
+                tb["result"], result,
+                "xiangqi round {round} table {n}: {tb}"
+            );
+            if result == "first_forfeits" {
+                assert!(
+                    tb["note"]
+                        .as_str()
+                        .unwrap()
+                        .contains("first entry 16 min late"),
+                    "{tb}"
+                );
+            }
+            score(&mut xl, first, second, result);
+        }
+        drop(clients);
+
+        // Tuolaji: the director enters each table's result.
+        let r = start_round(&s, &token, t).await;
+        assert!(r["bye"].is_null(), "24 pairs: no bye");
+        for tb in r["tables"].as_array().unwrap() {
+            let n = tb["table"].as_u64().unwrap();
+            let result = [
+                "first_wins",
+                "second_wins",
+                "draw",
+                "first_wins",
+                "second_forfeits",
+            ][((round + n) % 5) as usize];
+            post(
+                &s,
+                &token,
+                &format!("/api/director/competitions/{t}/results"),
+                &json!({"round":round,"table":n,"result":result}).to_string(),
+            )
+            .await;
+            score(
+                &mut tl,
+                tb["first"]["entry"].as_u64().unwrap(),
+                tb["second"]["entry"].as_u64().unwrap(),
+                result,
+            );
+        }
+    }
+    // Every pairing of four Swiss rounds avoided a rematch where it could: here it always could.
+    for lines in [&tl, &xl] {
+        for (e, l) in lines {
+            let mut met = l.opponents.clone();
+            met.sort_unstable();
+            met.dedup();
+            assert_eq!(
+                met.len(),
+                l.opponents.len(),
+                "entry {e} met someone twice: {:?}",
+                l.opponents
+            );
+        }
+    }
+
+    let t_rows = check_standings(
+        &tl,
+        &get(&s, &format!("/api/competitions/{t}/standings")).await.1,
+    );
+    let x_rows = check_standings(
+        &xl,
+        &get(&s, &format!("/api/competitions/{x}/standings")).await.1,
+    );
+
+    // Teams (六): each department's two best entries over both events.
+    let teams = get(&s, &format!("/api/competitions/{t}/teams")).await.1;
+    let rows = teams["teams"].as_array().unwrap();
+    assert_eq!(rows.len(), DEPARTMENTS);
+    let lot: HashMap<String, u64> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["team"].as_str().unwrap().to_owned(),
+                r["lot"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut totals: Vec<(String, u64, u64, i64)> = (0..DEPARTMENTS)
+        .map(|d| {
+            let team = format!("Dept{d}");
+            let mut mine: Vec<(u64, u64, i64)> = t_rows
+                .iter()
+                .filter(|r| tl[&r.0].team == team)
+                .chain(x_rows.iter().filter(|r| xl[&r.0].team == team))
+                .map(|r| (r.1, r.2, r.3))
+                .collect();
+            mine.sort_by_key(|m| std::cmp::Reverse(*m));
+            mine.truncate(2);
+            let sum = mine
+                .iter()
+                .fold((0, 0, 0), |a, m| (a.0 + m.0, a.1 + m.1, a.2 + m.2));
+            (team, sum.0, sum.1, sum.2)
+        })
+        .collect();
+    totals
+        .sort_by_key(|(team, total, opp, ld)| (std::cmp::Reverse((*total, *opp, *ld)), lot[team]));
+    for (place, (want, row)) in totals.iter().zip(rows).enumerate() {
+        assert_eq!(
+            row["team"].as_str(),
+            Some(want.0.as_str()),
+            "team place {place}"
+        );
+        assert_eq!(row["total"].as_u64(), Some(want.1));
+        assert_eq!(row["opponents_points"].as_u64(), Some(want.2));
+        assert_eq!(row["level_diff"].as_i64(), Some(want.3));
+        assert_eq!(
+            row["award"].as_str(),
+            award(place, DEPARTMENTS),
+            "team place {place}"
+        );
+    }
+    // The awards page lists exactly the places given.
+    let awards = get(&s, &format!("/api/competitions/{x}/awards")).await.1;
+    assert_eq!(
+        awards["teams"].as_array().unwrap().len(),
+        DEPARTMENTS * 2 / 3
+    );
+    let x_awarded = xl.values().filter(|l| l.played > 0).count() * 2 / 3;
+    assert!(awards["entries"].as_array().unwrap().len() <= x_awarded);
+    let csv = http(
+        &s,
+        "GET",
+        &format!("/api/competitions/{t}/awards.csv"),
+        &[],
+        "",
+    )
+    .await;
+    assert!(csv.contains("kind,rank,award,team,players,points"), "{csv}");
+    assert!(!csv.contains("1380000"), "no contacts in the awards");
+}

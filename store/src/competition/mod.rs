@@ -1,0 +1,208 @@
+//! Competitions (issue 15): what the server keeps of them, behind [`CompetitionStore`], a
+//! supertrait of [`crate::Store`] so that the same `dyn Store` serves both.
+//!
+//! Like the rest of the store, this knows nothing of the rules: settings, player names and
+//! contacts arrive as JSON text, results as their stable names (`first_wins`, …). Contacts are
+//! kept for directors only; the server never puts them on a public page.
+//!
+//! Writes are rare (a director's action, a table's end) and each is its own transaction
+//! through [`CompetitionStore::competition_write`]; they do not go through the rooms' group
+//! commit.
+
+mod postgres;
+mod sqlite;
+
+use crate::{BoxFuture, StoreError, StoreResult};
+
+/// A competition as created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompetitionRow {
+    pub id: u64,
+    pub name: String,
+    /// The server's settings, JSON.
+    pub settings: String,
+    /// Unix time in milliseconds.
+    pub created_ms: i64,
+}
+
+/// One entry: a Tuolaji pair or a xiangqi player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryRow {
+    pub competition: u64,
+    /// From 0, in order of entry.
+    pub index: u32,
+    pub team: String,
+    pub pair_number: Option<u32>,
+    /// JSON array of the players' names.
+    pub players: String,
+    /// JSON, director only.
+    pub contacts: String,
+}
+
+/// A round as paired: its seed and bye; its tables are [`PairingRow`]s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundRow {
+    pub competition: u64,
+    pub number: u32,
+    pub seed: u64,
+    pub bye: Option<u32>,
+    /// Unix time in milliseconds.
+    pub started_ms: i64,
+}
+
+/// One table of a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingRow {
+    pub competition: u64,
+    pub round: u32,
+    pub table: u32,
+    pub first: u32,
+    pub second: u32,
+    /// The table's room, once opened.
+    pub room: Option<u64>,
+    /// The result's stable name, once recorded.
+    pub result: Option<String>,
+    /// What was recorded beside it (lateness, how the table ended).
+    pub note: String,
+}
+
+/// An arbiter's correction, kept for ever.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorrectionRow {
+    pub competition: u64,
+    pub round: u32,
+    pub table: u32,
+    pub before: Option<String>,
+    pub after: String,
+    pub reason: String,
+    /// The director who made it.
+    pub author: String,
+    pub at_ms: i64,
+}
+
+/// A director's session: the hash of its token ([`crate::hash_token`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectorSessionRow {
+    pub token_hash: Vec<u8>,
+    pub director: String,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+}
+
+/// One change; a batch of them is one transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompetitionWrite {
+    Competition(CompetitionRow),
+    Entry(EntryRow),
+    /// A round and its tables.
+    Round(RoundRow, Vec<PairingRow>),
+    /// A table's room was opened.
+    TableRoom {
+        competition: u64,
+        round: u32,
+        table: u32,
+        room: u64,
+    },
+    /// A table's result (recorded when it ends, or by a correction).
+    Result {
+        competition: u64,
+        round: u32,
+        table: u32,
+        result: String,
+        note: String,
+    },
+    Correction(CorrectionRow),
+    DirectorLogin(DirectorSessionRow),
+    DirectorLogout {
+        token_hash: Vec<u8>,
+    },
+}
+
+/// Everything kept of one competition, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompetitionLog {
+    pub competition: CompetitionRow,
+    /// By index.
+    pub entries: Vec<EntryRow>,
+    /// By number.
+    pub rounds: Vec<RoundRow>,
+    /// By round, then table.
+    pub pairings: Vec<PairingRow>,
+    /// In the order they were made.
+    pub corrections: Vec<CorrectionRow>,
+}
+
+/// A `u64` id as the backends store it (`i64`), and back.
+fn i(n: u64) -> i64 {
+    n as i64
+}
+
+fn u(n: i64) -> u64 {
+    n as u64
+}
+
+const UNSUPPORTED: &str = "this store keeps no competitions";
+
+/// The competitions' part of the store. The defaults refuse (a test's double need not
+/// implement them); both backends implement every method.
+pub trait CompetitionStore: Send + Sync + 'static {
+    /// Writes `batch` in one transaction: all of it, or (on error) none of it.
+    fn competition_write(&self, batch: Vec<CompetitionWrite>) -> BoxFuture<'_, StoreResult<()>> {
+        drop(batch);
+        Box::pin(async { Err(StoreError::Unsupported(UNSUPPORTED)) })
+    }
+    /// Every competition with everything kept of it, by id.
+    fn competitions(&self) -> BoxFuture<'_, StoreResult<Vec<CompetitionLog>>> {
+        Box::pin(async { Err(StoreError::Unsupported(UNSUPPORTED)) })
+    }
+    /// The director session stored under `token_hash`, if any (expired ones included: the
+    /// caller compares `expires_ms`).
+    fn director_session(
+        &self,
+        token_hash: Vec<u8>,
+    ) -> BoxFuture<'_, StoreResult<Option<DirectorSessionRow>>> {
+        drop(token_hash);
+        Box::pin(async { Err(StoreError::Unsupported(UNSUPPORTED)) })
+    }
+}
+
+/// Groups rows by competition id (rows sorted by it), for [`CompetitionLog`].
+fn take_for<T>(
+    rows: &mut std::iter::Peekable<std::vec::IntoIter<T>>,
+    id: u64,
+    of: impl Fn(&T) -> u64,
+) -> Vec<T> {
+    let mut out = Vec::new();
+    while let Some(row) = rows.next_if(|r| of(r) == id) {
+        out.push(row);
+    }
+    out
+}
+
+/// Assembles the logs from each table's rows, every list sorted by competition first.
+fn assemble(
+    competitions: Vec<CompetitionRow>,
+    entries: Vec<EntryRow>,
+    rounds: Vec<RoundRow>,
+    pairings: Vec<PairingRow>,
+    corrections: Vec<CorrectionRow>,
+) -> Vec<CompetitionLog> {
+    let mut entries = entries.into_iter().peekable();
+    let mut rounds = rounds.into_iter().peekable();
+    let mut pairings = pairings.into_iter().peekable();
+    let mut corrections = corrections.into_iter().peekable();
+    competitions
+        .into_iter()
+        .map(|c| {
+            let id = c.id;
+            // Rows of competitions that no longer exist cannot be: foreign keys.
+            CompetitionLog {
+                entries: take_for(&mut entries, id, |r| r.competition),
+                rounds: take_for(&mut rounds, id, |r| r.competition),
+                pairings: take_for(&mut pairings, id, |r| r.competition),
+                corrections: take_for(&mut corrections, id, |r| r.competition),
+                competition: c,
+            }
+        })
+        .collect()
+}

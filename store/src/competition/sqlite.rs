@@ -1,0 +1,209 @@
+//! [`CompetitionStore`] on SQLite.
+
+use rusqlite::{params, OptionalExtension, Row, Transaction};
+
+use super::{
+    assemble, i, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite,
+    CorrectionRow, DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+};
+use crate::sqlite::SqliteStore;
+use crate::{BoxFuture, StoreResult};
+
+fn write_one(tx: &Transaction<'_>, w: &CompetitionWrite) -> rusqlite::Result<()> {
+    match w {
+        CompetitionWrite::Competition(c) => {
+            tx.execute(
+                "INSERT INTO competitions (id, name, settings, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![i(c.id), c.name, c.settings, c.created_ms],
+            )?;
+        }
+        CompetitionWrite::Entry(e) => {
+            tx.execute(
+                "INSERT INTO competition_entries (competition, idx, team, pair_number, players, contacts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![i(e.competition), e.index, e.team, e.pair_number, e.players, e.contacts],
+            )?;
+        }
+        CompetitionWrite::Round(r, pairings) => {
+            tx.execute(
+                "INSERT INTO competition_rounds (competition, number, seed, bye, started_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![i(r.competition), r.number, i(r.seed), r.bye, r.started_ms],
+            )?;
+            for p in pairings {
+                tx.execute(
+                    "INSERT INTO competition_pairings (competition, round, table_no, first, second, room, result, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![i(p.competition), p.round, p.table, p.first, p.second, p.room.map(i), p.result, p.note],
+                )?;
+            }
+        }
+        CompetitionWrite::TableRoom {
+            competition,
+            round,
+            table,
+            room,
+        } => {
+            tx.execute(
+                "UPDATE competition_pairings SET room = ?4 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
+                params![i(*competition), round, table, i(*room)],
+            )?;
+        }
+        CompetitionWrite::Result {
+            competition,
+            round,
+            table,
+            result,
+            note,
+        } => {
+            tx.execute(
+                "UPDATE competition_pairings SET result = ?4, note = ?5 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
+                params![i(*competition), round, table, result, note],
+            )?;
+        }
+        CompetitionWrite::Correction(c) => {
+            tx.execute(
+                "INSERT INTO competition_corrections (competition, round, table_no, before, after, reason, author, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![i(c.competition), c.round, c.table, c.before, c.after, c.reason, c.author, c.at_ms],
+            )?;
+        }
+        CompetitionWrite::DirectorLogin(s) => {
+            tx.execute(
+                "INSERT INTO director_sessions (token_hash, director, created_ms, expires_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![s.token_hash, s.director, s.created_ms, s.expires_ms],
+            )?;
+        }
+        CompetitionWrite::DirectorLogout { token_hash } => {
+            tx.execute(
+                "DELETE FROM director_sessions WHERE token_hash = ?1",
+                params![token_hash],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn all<T>(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    f: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<Vec<T>> {
+    conn.prepare(sql)?.query_map([], f)?.collect()
+}
+
+fn load(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<CompetitionLog>> {
+    let competitions = all(
+        conn,
+        "SELECT id, name, settings, created_ms FROM competitions ORDER BY id",
+        |r| {
+            Ok(CompetitionRow {
+                id: u(r.get(0)?),
+                name: r.get(1)?,
+                settings: r.get(2)?,
+                created_ms: r.get(3)?,
+            })
+        },
+    )?;
+    let entries = all(
+        conn,
+        "SELECT competition, idx, team, pair_number, players, contacts FROM competition_entries ORDER BY competition, idx",
+        |r| {
+            Ok(EntryRow {
+                competition: u(r.get(0)?),
+                index: r.get(1)?,
+                team: r.get(2)?,
+                pair_number: r.get(3)?,
+                players: r.get(4)?,
+                contacts: r.get(5)?,
+            })
+        },
+    )?;
+    let rounds = all(
+        conn,
+        "SELECT competition, number, seed, bye, started_ms FROM competition_rounds ORDER BY competition, number",
+        |r| {
+            Ok(RoundRow {
+                competition: u(r.get(0)?),
+                number: r.get(1)?,
+                seed: u(r.get(2)?),
+                bye: r.get(3)?,
+                started_ms: r.get(4)?,
+            })
+        },
+    )?;
+    let pairings = all(
+        conn,
+        "SELECT competition, round, table_no, first, second, room, result, note FROM competition_pairings ORDER BY competition, round, table_no",
+        |r| {
+            Ok(PairingRow {
+                competition: u(r.get(0)?),
+                round: r.get(1)?,
+                table: r.get(2)?,
+                first: r.get(3)?,
+                second: r.get(4)?,
+                room: r.get::<_, Option<i64>>(5)?.map(u),
+                result: r.get(6)?,
+                note: r.get(7)?,
+            })
+        },
+    )?;
+    let corrections = all(
+        conn,
+        "SELECT competition, round, table_no, before, after, reason, author, at_ms FROM competition_corrections ORDER BY competition, id",
+        |r| {
+            Ok(CorrectionRow {
+                competition: u(r.get(0)?),
+                round: r.get(1)?,
+                table: r.get(2)?,
+                before: r.get(3)?,
+                after: r.get(4)?,
+                reason: r.get(5)?,
+                author: r.get(6)?,
+                at_ms: r.get(7)?,
+            })
+        },
+    )?;
+    Ok(assemble(
+        competitions,
+        entries,
+        rounds,
+        pairings,
+        corrections,
+    ))
+}
+
+impl CompetitionStore for SqliteStore {
+    fn competition_write(&self, batch: Vec<CompetitionWrite>) -> BoxFuture<'_, StoreResult<()>> {
+        self.call(move |conn| {
+            let tx = conn.transaction()?;
+            for w in &batch {
+                write_one(&tx, w)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn competitions(&self) -> BoxFuture<'_, StoreResult<Vec<CompetitionLog>>> {
+        self.call(|conn| Ok(load(conn)?))
+    }
+
+    fn director_session(
+        &self,
+        token_hash: Vec<u8>,
+    ) -> BoxFuture<'_, StoreResult<Option<DirectorSessionRow>>> {
+        self.call(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT director, created_ms, expires_ms FROM director_sessions WHERE token_hash = ?1",
+                    params![token_hash],
+                    |r| {
+                        Ok(DirectorSessionRow {
+                            token_hash: token_hash.clone(),
+                            director: r.get(0)?,
+                            created_ms: r.get(1)?,
+                            expires_ms: r.get(2)?,
+                        })
+                    },
+                )
+                .optional()?)
+        })
+    }
+}
