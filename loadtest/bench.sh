@@ -5,12 +5,13 @@
 # about 5 minutes, a about 8.
 #
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh [points...]    # points: b a c d (default: all)
+#   CEILING=/path/to/ws-ceiling loadtest/bench.sh r              # issue 14's ratios, ~1 min
 #
 # Writes one JSON line per run to loadtest/results/<stamp>.jsonl (prefixed by a label).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)"
-LT=target/release/qipai-loadtest
+LT=${LT:-target/release/qipai-loadtest}   # the server is the `qipai-server` beside it
 CEILING=${CEILING:-}
 OUT=loadtest/results/$(date -u +%Y-%m-%dT%H%M%S).jsonl
 mkdir -p loadtest/results
@@ -50,6 +51,16 @@ HUMAN=(--think 1000-3000 --ramp 250 --warmup 15 --duration 20)
 HUMAN_TL=(--think 1000-3000 --ramp 50 --warmup 15 --duration 20)
 
 for p in $POINTS; do case $p in
+  r) # issue 14: the raw stack and both games back to back at 250 tables in closed loop
+    # (store off), then server CPU per action and per delivered message, and the ratio to
+    # the raw stack's CPU per delivered message (loadtest/ratio.py).
+    echo "{\"label\":\"r-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
+    ceiling r-ceiling-fanout4-1000 fanout4 --conns 1000 --batch 250 --duration 10
+    QIPAI_STORE__URL= run r-tuolaji-closed-250 --game tuolaji --tables 250 "${CLOSED[@]}"
+    QIPAI_STORE__URL= run r-xiangqi-closed-250 --game xiangqi --tables 250 "${CLOSED[@]}"
+    echo "{\"label\":\"r-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
+    python3 loadtest/ratio.py "$OUT"
+    ;;
   b) # closed loop at 1,000 tables against the fan-out ceiling at the same connection count
     ceiling b-ceiling-fanout4-4000 fanout4 --conns 4000 --batch 250 --duration 10
     run b-tuolaji-closed-1000 --game tuolaji --tables 1000 "${CLOSED[@]}"

@@ -505,14 +505,11 @@ where
             return None;
         }
         let mut strategy = self.strategy.take()?;
-        let view = view.clone();
-        let decide = move || {
-            let action = strategy.decide(seat, &view);
-            (strategy, action)
-        };
         let pause = self.observer.think_time();
         let thinking: Thinking<S, T::Action> = if self.observer.inline_strategy() {
-            let decided = decide();
+            // Decided here, on the view itself: no copy of it for another thread.
+            let action = strategy.decide(seat, view);
+            let decided = (strategy, action);
             Box::pin(async move {
                 if !pause.is_zero() {
                     tokio::time::sleep(pause).await;
@@ -520,6 +517,11 @@ where
                 Ok(decided)
             })
         } else {
+            let view = view.clone();
+            let decide = move || {
+                let action = strategy.decide(seat, &view);
+                (strategy, action)
+            };
             let permits = self.observer.think_permits();
             Box::pin(async move {
                 // Waiting for a thread of the pool costs no thread; dropping this future

@@ -28,6 +28,18 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, rmp_serde::encode::Err
     rmp_serde::to_vec_named(value)
 }
 
+/// [`encode`] appended to `buf`: a caller that encodes many messages keeps one buffer
+/// instead of growing a new one from nothing for each.
+///
+/// # Errors
+/// As [`encode`]; `buf` may then hold part of the value.
+pub fn encode_into<T: Serialize>(
+    buf: &mut Vec<u8>,
+    value: &T,
+) -> Result<(), rmp_serde::encode::Error> {
+    rmp_serde::encode::write_named(buf, value)
+}
+
 /// The few fields read before the full decode, to classify errors and echo `seq`.
 #[derive(Deserialize)]
 struct Peek {
@@ -48,12 +60,19 @@ struct PeekType {
 /// # Errors
 /// [`DecodeError`] with `malformed`, `unknown_type` or `bad_shape`.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8], known: &[&str]) -> Result<T, DecodeError> {
+    // A good frame is read once; only a frame that fails is read again, to say why. (What
+    // decodes as `T` is MessagePack with one of `T`'s types, so the answer is the same.)
+    rmp_serde::from_slice::<T>(bytes).map_err(|e| classify(bytes, known, &e))
+}
+
+/// Why `bytes`, which did not decode (`error`), is refused.
+fn classify(bytes: &[u8], known: &[&str], error: &rmp_serde::decode::Error) -> DecodeError {
     if rmp_serde::from_slice::<IgnoredAny>(bytes).is_err() {
-        return Err(DecodeError {
+        return DecodeError {
             code: ErrorCode::Malformed,
             seq: None,
             message: "the frame is not a MessagePack value".into(),
-        });
+        };
     }
     // A mistyped `seq` must not hide the `type`: peek at it alone then.
     let peek = rmp_serde::from_slice::<Peek>(bytes).unwrap_or_else(|_| Peek {
@@ -64,25 +83,25 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8], known: &[&str]) -> Result<T, De
     });
     let seq = peek.seq;
     match peek.ty.as_deref() {
-        None => Err(DecodeError {
+        None => DecodeError {
             code: ErrorCode::BadShape,
             seq,
             message: "a message must be a map with a string `type` field".into(),
-        }),
-        Some(ty) if !known.contains(&ty) => Err(DecodeError {
+        },
+        Some(ty) if !known.contains(&ty) => DecodeError {
             code: ErrorCode::UnknownType,
             seq,
             message: format!("unknown message type `{}`", truncate(ty)),
-        }),
-        Some(ty) => rmp_serde::from_slice::<T>(bytes).map_err(|e| DecodeError {
+        },
+        Some(ty) => DecodeError {
             code: ErrorCode::BadShape,
             seq,
             message: format!(
                 "`{}` message has the wrong shape: {}",
                 ty,
-                truncate(&e.to_string())
+                truncate(&error.to_string())
             ),
-        }),
+        },
     }
 }
 

@@ -18,7 +18,7 @@ pub mod error;
 pub mod tuolaji;
 pub mod xiangqi;
 
-pub use codec::{decode, encode, DecodeError};
+pub use codec::{decode, encode, encode_into, DecodeError};
 pub use envelope::{
     ClientMsg, Event, GameAction, GameKind, GameOptions, PlayerId, RoomEvent, RoomId, RoomInfo,
     RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,

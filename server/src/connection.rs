@@ -155,6 +155,10 @@ where
     );
     let deadline = tokio::time::sleep(Duration::from_millis(shared.config.server.hello_timeout_ms));
     tokio::pin!(deadline);
+    // When the last complete frame came after `hello`. The timer is not moved for every
+    // frame (a timer-wheel update each time): when it fires, it is moved to `heard +
+    // silence` if a frame came since.
+    let mut heard: Option<tokio::time::Instant> = None;
 
     let farewell: Option<Box<ServerMsg>> = loop {
         tokio::select! {
@@ -165,7 +169,12 @@ where
                     Verdict::Close(msg) => break msg,
                 }
                 if player.has_said_hello() && !bot {
-                    deadline.as_mut().reset(tokio::time::Instant::now() + silence);
+                    let now = tokio::time::Instant::now();
+                    if heard.is_none() {
+                        // The first frame after `hello`: from the hello timeout to silence.
+                        deadline.as_mut().reset(now + silence);
+                    }
+                    heard = Some(now);
                 }
             }
             () = kill.notified() => break None,
@@ -176,6 +185,12 @@ where
                 if !player.has_said_hello() {
                     break Some(Box::new(ServerMsg::error(
                         None, ErrorCode::HelloFirst, "no `hello` in time")));
+                }
+                if let Some(due) = heard.map(|t| t + silence) {
+                    if due > tokio::time::Instant::now() {
+                        deadline.as_mut().reset(due);
+                        continue;
+                    }
                 }
                 shared.budget.refuse(crate::budget::Refused::Timeout);
                 break Some(Box::new(ServerMsg::error(

@@ -408,7 +408,7 @@ fn fill(order: &Order, ty: CardType, holding: &CardCounts, n: usize, play: &mut 
         left.remove(c);
     }
     let mut rest = left.to_vec();
-    rest.sort_by_key(|&c| (order.card_type(c) != ty, filler_rank(order, c)));
+    rest.sort_by_cached_key(|&c| (order.card_type(c) != ty, filler_rank(order, c)));
     let need = n.saturating_sub(play.len());
     play.extend(rest.into_iter().take(need));
 }

@@ -129,7 +129,7 @@ pub fn longest_suit(holding: &CardCounts) -> Suit {
 /// points before point cards, low slots before high ones.
 pub fn lowest_value(order: &Order, holding: &CardCounts, n: usize) -> Vec<Card> {
     let mut cards = holding.to_vec();
-    cards.sort_by_key(|&c| (order.is_trump(c), c.points(), order.slot(c)));
+    cards.sort_by_cached_key(|&c| (order.is_trump(c), c.points(), order.slot(c)));
     cards.truncate(n);
     cards
 }

@@ -258,9 +258,19 @@ impl Square {
 }
 
 /// ICCS coordinates: file letter then rank digit, `e0`.
+impl Square {
+    /// The ICCS name's two characters (`a0` … `i9`), without the formatting machinery:
+    /// every move event lists the legal moves by name.
+    pub(crate) const fn iccs_chars(self) -> [char; 2] {
+        [(b'a' + self.file()) as char, (b'0' + self.rank()) as char]
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+        let [file, rank] = self.iccs_chars();
+        fmt::Write::write_char(f, file)?;
+        fmt::Write::write_char(f, rank)
     }
 }
 

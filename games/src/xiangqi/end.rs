@@ -139,7 +139,7 @@ impl History {
         let check = after.in_check();
         self.moves.push(PlayedMove {
             mv,
-            iccs: mv.to_string(),
+            iccs: mv.iccs(),
             chinese,
             check,
             capture,

@@ -184,9 +184,10 @@ impl XiangqiGame {
             return Vec::new();
         }
         self.position()
-            .legal_moves()
+            .legal_move_list()
+            .as_slice()
             .iter()
-            .map(Move::to_string)
+            .map(Move::iccs)
             .collect()
     }
 

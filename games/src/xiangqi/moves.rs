@@ -52,6 +52,16 @@ impl FromStr for Move {
 }
 
 /// ICCS: `h2e2`.
+impl Move {
+    /// The move in ICCS (`h2e2`), as [`Display`](fmt::Display) writes it, built directly.
+    pub fn iccs(&self) -> String {
+        let mut s = String::with_capacity(4);
+        s.extend(self.from.iccs_chars());
+        s.extend(self.to.iccs_chars());
+        s
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from, self.to)
@@ -160,6 +170,18 @@ mod tests {
         assert_eq!(mv.to, Square::parse("e2").unwrap());
         assert_eq!(mv.to_string(), "h2e2");
         assert_eq!(Move::from_iccs("H2-E2").unwrap(), mv);
+    }
+
+    /// The direct ICCS name of every pair of points is the formatted one, and reads back.
+    #[test]
+    fn iccs_is_the_display() {
+        for from in Square::all() {
+            for to in Square::all() {
+                let mv = Move { from, to };
+                assert_eq!(mv.iccs(), mv.to_string());
+                assert_eq!(Move::from_iccs(&mv.iccs()).unwrap(), mv);
+            }
+        }
     }
 
     /// Anything but two points is `BadIccs`.

@@ -11,12 +11,13 @@ pub mod actor;
 pub mod games;
 pub mod wire;
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use qipai_games::Received;
 use qipai_protocol::{
-    encode, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, Seq, ServerMsg,
+    encode_into, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, Seq, ServerMsg,
     WireError,
 };
 use tokio::sync::{mpsc, oneshot, watch, Notify};
@@ -125,15 +126,32 @@ pub fn sent(queued: &AtomicUsize, len: usize) {
     });
 }
 
+/// A scratch buffer per thread for [`encode_frame`] that grows once, rather than a new
+/// vector growing by doubling for every frame (and one more copy to fit it).
+const SCRATCH_BYTES: usize = 4096;
+/// Larger than this after a big message (a snapshot), the scratch is given back.
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(SCRATCH_BYTES));
+}
+
 /// Encodes a message into a frame's bytes; `None` (logged) if it cannot be encoded.
 pub fn encode_frame(msg: &ServerMsg) -> Option<Bytes> {
-    match encode(msg) {
-        Ok(bytes) => Some(Bytes::from(bytes)),
-        Err(error) => {
-            tracing::error!(%error, "cannot encode a server message");
-            None
+    SCRATCH.with_borrow_mut(|buf| {
+        buf.clear();
+        let frame = match encode_into(buf, msg) {
+            Ok(()) => Some(Bytes::copy_from_slice(buf)),
+            Err(error) => {
+                tracing::error!(%error, "cannot encode a server message");
+                None
+            }
+        };
+        if buf.capacity() > SCRATCH_KEEP {
+            *buf = Vec::with_capacity(SCRATCH_BYTES);
         }
-    }
+        frame
+    })
 }
 
 /// A player as a room meets them.

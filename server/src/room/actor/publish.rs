@@ -82,6 +82,9 @@ impl<G: OnWire> Room<G> {
         }
     }
 
+    /// Updates the lobby's listing when a seat, the spectators or the status changed
+    /// (compared in place: most commands are actions, which change none of them, and they
+    /// cost no allocation). The room's id and options never change.
     pub(super) fn publish_info(&self) {
         let status = if self.game.is_over() {
             RoomStatus::Over
@@ -90,12 +93,28 @@ impl<G: OnWire> Room<G> {
         } else {
             RoomStatus::Waiting
         };
-        self.info.send_replace(RoomInfo {
-            room_id: self.id,
-            options: self.options.clone(),
-            seats: self.seat_infos(),
-            spectators: self.spectators.len() as u32,
-            status,
+        let spectators = self.spectators.len() as u32;
+        self.info.send_if_modified(|info| {
+            let same_seats = info.seats.len() == self.seats.len()
+                && info.seats.iter().zip(&self.seats).all(|pair| match pair {
+                    (None, None) => true,
+                    (Some(i), Some(o)) => {
+                        i.player_id == o.player
+                            && i.bot == o.bot
+                            && i.connected == o.outbox.is_some()
+                            && i.name == o.name
+                    }
+                    _ => false,
+                });
+            if same_seats && info.status == status && info.spectators == spectators {
+                return false;
+            }
+            info.status = status;
+            info.spectators = spectators;
+            if !same_seats {
+                info.seats = self.seat_infos();
+            }
+            true
         });
     }
 
