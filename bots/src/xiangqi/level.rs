@@ -52,9 +52,9 @@ pub const LEVELS: [Level; 5] = [
     Level {
         name: "club",
         target_elo: Some(1800),
-        nodes: Some(40_000),
-        depth: Some(4),
-        temperature: 15,
+        nodes: Some(50_000),
+        depth: None,
+        temperature: 10,
     },
     Level {
         name: "expert",
