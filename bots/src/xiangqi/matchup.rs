@@ -10,7 +10,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use qipai_games::xiangqi::{EndRules, History, Move, Position};
-use qipai_protocol::xiangqi::{self as wire, Status, XiangqiAction, XiangqiEvent, XiangqiView};
+use qipai_protocol::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiView};
 
 use crate::strategy::Strategy;
 
@@ -210,13 +210,7 @@ impl Strategy for EngineStrategy {
     type Action = XiangqiAction;
 
     fn decide(&mut self, seat: u8, view: &XiangqiView) -> Option<XiangqiAction> {
-        let side = match seat {
-            0 => wire::Side::Red,
-            _ => wire::Side::Black,
-        };
-        if view.status != Status::Playing || view.side_to_move != side {
-            return None;
-        }
+        super::to_move(seat, view)?;
         if view.moves.is_empty() {
             let _ = self.engine.new_game();
         }

@@ -161,14 +161,7 @@ impl Strategy for XiangqiBot {
     type Action = XiangqiAction;
 
     fn decide(&mut self, seat: u8, view: &XiangqiView) -> Option<XiangqiAction> {
-        let side = match seat {
-            0 => wire::Side::Red,
-            1 => wire::Side::Black,
-            _ => return None,
-        };
-        if view.status != Status::Playing || view.side_to_move != side {
-            return None;
-        }
+        let side = to_move(seat, view)?;
         if view.moves.is_empty() {
             self.new_game();
         }
@@ -178,6 +171,16 @@ impl Strategy for XiangqiBot {
             iccs: mv.to_string(),
         })
     }
+}
+
+/// `seat`'s side when the view says it is to move in a game in progress.
+pub fn to_move(seat: u8, view: &XiangqiView) -> Option<wire::Side> {
+    let side = match seat {
+        0 => wire::Side::Red,
+        1 => wire::Side::Black,
+        _ => return None,
+    };
+    (view.status == Status::Playing && view.side_to_move == side).then_some(side)
 }
 
 /// Every legal move, those that end the game scored by the outcome; moves that lose by

@@ -143,19 +143,6 @@ impl Searcher {
         self.heuristics = Heuristics::default();
     }
 
-    /// Searches `position` among `root_moves`, `trail` being the game's positions since the
-    /// last capture (the last one is `position`; an empty trail means no history).
-    pub fn search(
-        &mut self,
-        position: &Position,
-        trail: &[Trail],
-        root_moves: &[RootMove],
-        limits: Limits,
-    ) -> Report {
-        self.exact_root = false;
-        self.run(position, trail, root_moves, limits)
-    }
-
     /// Like [`Searcher::search`], but every root move is searched with the full window, so
     /// that each one's score is exact: what a level that may choose a worse move weighs.
     /// The scores (from the deepest completed iteration, best first) come with the report;
@@ -168,12 +155,14 @@ impl Searcher {
         limits: Limits,
     ) -> (Report, Vec<(Move, i32)>) {
         self.exact_root = true;
-        let report = self.run(position, trail, root_moves, limits);
+        let report = self.search(position, trail, root_moves, limits);
         self.exact_root = false;
         (report, std::mem::take(&mut self.root_scores))
     }
 
-    fn run(
+    /// Searches `position` among `root_moves`, `trail` being the game's positions since the
+    /// last capture (the last one is `position`; an empty trail means no history).
+    pub fn search(
         &mut self,
         position: &Position,
         trail: &[Trail],
