@@ -33,6 +33,24 @@ export const BOT_STRENGTHS = [
   ["1500", "strong"],
 ];
 
+/** The xiangqi bot's levels (`bot_level`), lowest first; `bot_think_ms` stays their time budget. */
+export const XIANGQI_LEVELS = ["beginner", "casual", "club", "expert", "master"];
+
+/** The Tuolaji bots' levels (`bot_level`), lowest first; `expert` is the default. */
+export const TUOLAJI_LEVELS = ["beginner", "casual", "expert"];
+
+/** A level list (id `id`): each level's name with its one-line description. */
+function levelSelect(id, game, levels, selected) {
+  return h("select", { id, name: "bot_level" },
+    levels.map((level) => h("option", { value: level, selected: level === selected },
+      t("level.option", { name: t(`${game}_level.${level}`), about: t(`${game}_level.${level}_about`) }))));
+}
+
+/** What a two-seat table's bots are shown as: their level (xiangqi), else their think time. */
+function botsShown(o) {
+  return o.game === "xiangqi" && XIANGQI_LEVELS.includes(o.bot_level) ? t(`xq_level.${o.bot_level}`) : strengthName(o.bot_think_ms);
+}
+
 /** A seat's name with a mark when it is one of the server's bots. */
 export function seatLabel(seat) {
   return h("span", { class: seat.bot ? "seat-name is-bot" : "seat-name" },
@@ -45,12 +63,14 @@ function timeControlSelect(id, controls = TIME_CONTROLS, keys = "tc") {
 }
 
 /**
- * A two-seat game's "play the bot" checkbox and strength list (ids `botsId`, `strengthId`);
- * `button` reads `botLabel` while it is ticked, else `createLabel`.
+ * A two-seat game's "play the bot" checkbox and strength list (ids `botsId`, `strengthId`),
+ * or the game's own `levels` list; `button` reads `botLabel` while it is ticked, else
+ * `createLabel`.
  */
-function botChoice(botsId, strengthId, button, createLabel, botLabel) {
-  const strength = h("select", { id: strengthId, disabled: true },
+function botChoice(botsId, strengthId, button, createLabel, botLabel, levels = null) {
+  const strength = levels ?? h("select", { id: strengthId },
     BOT_STRENGTHS.map(([value, key]) => h("option", { value, selected: value === "300" }, t(`bot.${key}_option`))));
+  strength.disabled = true;
   const bots = h("input", { id: botsId, type: "checkbox",
     onchange: () => {
       strength.disabled = !bots.checked;
@@ -64,7 +84,8 @@ function createRequest(options, fen, seat, { bots, strength }) {
   if (fen.value.trim()) options.start_fen = fen.value.trim();
   const request = { type: "create_room", options, seat: Number(seat.value) };
   if (bots.checked) {
-    options.bot_think_ms = Number(strength.value);
+    if (strength.name === "bot_level") options.bot_level = strength.value;
+    else options.bot_think_ms = Number(strength.value);
     request.bots = true;
   }
   return request;
@@ -124,7 +145,8 @@ export class Lobby {
       } });
     const fen = h("input", { id: "create-fen", type: "text", placeholder: t("lobby.fen_placeholder"), spellcheck: "false" });
     const createButton = h("button", { type: "submit", id: "btn-create" }, t("lobby.create_table"));
-    const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, t("lobby.create_table"), t("lobby.play_bot"));
+    const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, t("lobby.create_table"), t("lobby.play_bot"),
+      levelSelect("create-bot-strength", "xq", XIANGQI_LEVELS, "casual"));
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
       e.preventDefault();
       // The competition preset fills the clock and the natural limit itself (五(二)2).
@@ -141,7 +163,7 @@ export class Lobby {
       h("label", {}, t("lobby.time_control"), " ", tc),
       h("label", {}, t("lobby.your_side"), " ", seat),
       h("label", { class: "check" }, bots, " ", t("lobby.play_bot_check")),
-      h("label", {}, t("lobby.bot_strength"), " ", strength),
+      h("label", {}, t("lobby.bot_level"), " ", strength),
       h("details", {},
         h("summary", {}, t("lobby.more_rules")),
         h("label", {}, t("lobby.natural_limit_before"), " ", limit, " ", t("lobby.natural_limit_after")),
@@ -155,14 +177,16 @@ export class Lobby {
     const tlPenalty = h("input", { id: "tl-penalty", type: "number", min: 0, max: 300, step: 5, value: 20 });
     const tlRound = h("input", { id: "tl-round", type: "number", min: 0, max: 600, value: 0 });
     const tlBots = h("input", { id: "tl-bots", type: "checkbox" });
+    const tlLevel = levelSelect("tl-bot-level", "tl", TUOLAJI_LEVELS, "expert");
     const tuolaji = h("form", { class: "panel quick", id: "tuolaji-play", onsubmit: (e) => e.preventDefault() },
       h("h2", {}, t("lobby.tuolaji")),
       h("p", { class: "muted" }, t("lobby.tuolaji_explain")),
       h("button", { type: "button", class: "primary", id: "btn-quick-tuolaji",
         onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, t("lobby.quick_play")),
       h("button", { type: "button", id: "btn-tuolaji-bots",
-        onclick: () => this.enter({ type: "create_room", options: { game: "tuolaji" }, bots: true }) },
+        onclick: () => this.enter({ type: "create_room", options: { game: "tuolaji", bot_level: tlLevel.value }, bots: true }) },
       t("lobby.three_bots")),
+      h("label", {}, t("lobby.bot_level"), " ", tlLevel),
       h("button", { type: "button", id: "btn-tuolaji-competition",
         title: t("lobby.tuolaji_competition_title"),
         onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji", preset: "competition" } }) },
@@ -180,6 +204,7 @@ export class Lobby {
           options: {
             game: "tuolaji", turn_ms: Number(tlTurn.value),
             throw_penalty: Number(tlPenalty.value), round_minutes: Number(tlRound.value),
+            bot_level: tlLevel.value,
           },
           bots: tlBots.checked,
         }) }, t("lobby.create_table"))));
@@ -304,7 +329,7 @@ export class Lobby {
         h("strong", { "data-game": o.game }, `#${room.room_id} ${GAME_NAMES.includes(o.game) ? t(`game.${o.game}`) : o.game}`),
         tuolaji ? h("span", { class: "tc" }, t("lobby.per_play", { time: formatDuration(o.turn_ms) }))
           : h("span", { class: "tc", title: TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : null }, o.time_control),
-        !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, t("lobby.bot_strength_of", { strength: strengthName(o.bot_think_ms) })) : null,
+        !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, t("lobby.bot_strength_of", { strength: botsShown(o) })) : null,
         o.preset ? h("span", { class: "preset", "data-preset": o.preset }, presetName(o.preset)) : null,
         o.start_fen ? h("span", { class: "muted" }, t("lobby.custom_start")) : null,
         h("span", { class: `status ${room.status}` }, t(`lobby.status.${room.status}`)),

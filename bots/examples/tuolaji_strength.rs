@@ -4,15 +4,22 @@
 //! The teams swap seats every other game. Last, the bot against itself (a fifth as many
 //! games), which should come out near even.
 //!
+//! With `levels` as a third argument, the levels instead (`qipai_bots::tuolaji::level`):
+//! each against the hint team, then each against the ones below it.
+//!
 //! ```text
-//! cargo run --release -p qipai-bots --example tuolaji_strength -- [GAMES] [MAX_HANDS]
+//! cargo run --release -p qipai-bots --example tuolaji_strength -- [GAMES] [MAX_HANDS] [levels]
 //! ```
 //! GAMES defaults to 1000 per match-up, MAX_HANDS (a cap per game) to 60.
 
 use std::time::Instant;
 
 use qipai_bots::tuolaji::arena::{fast_settings, play_game, Player};
+use qipai_bots::tuolaji::level::{Level, LevelBot};
 use qipai_bots::tuolaji::{HintStrategy, RandomTuolaji, TuolajiBot};
+
+/// A player for a seat, from the game's seed for that seat.
+type Make<'a> = &'a dyn Fn(u64) -> Player;
 
 struct Tally {
     games: u32,
@@ -24,7 +31,7 @@ struct Tally {
     rejected: usize,
 }
 
-fn matchup(name: &str, games: u32, max_hands: u32, foe: &dyn Fn(u64) -> Player) {
+fn matchup(name: &str, games: u32, max_hands: u32, us: Make, foe: Make) {
     let start = Instant::now();
     let settings = fast_settings();
     let mut t = Tally {
@@ -42,7 +49,7 @@ fn matchup(name: &str, games: u32, max_hands: u32, foe: &dyn Fn(u64) -> Player) 
         let team = (g % 2) as usize;
         let mut players: [Player; 4] = std::array::from_fn(|s| -> Player {
             if s % 2 == team {
-                Box::new(TuolajiBot::new())
+                us(seed * 4 + s as u64)
             } else {
                 foe(seed * 4 + s as u64)
             }
@@ -62,7 +69,7 @@ fn matchup(name: &str, games: u32, max_hands: u32, foe: &dyn Fn(u64) -> Player) 
     }
     let n = f64::from(t.games.max(1));
     println!(
-        "{name}: {} games, bot team won {} ({:.1} %), lost {}, unfinished {}; \
+        "{name}: {} games, first team won {} ({:.1} %), lost {}, unfinished {}; \
          mean level margin at the end {:+.2}; {:.1} hands per game; {} refused actions; {:.1} s",
         t.games,
         t.won,
@@ -80,12 +87,29 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let max_hands: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(60);
-    matchup("bot vs random", games, max_hands, &|seed| {
+    let bot: Make = &|_| Box::new(TuolajiBot::new());
+    if args.next().as_deref() == Some("levels") {
+        let levels = [Level::Beginner, Level::Casual, Level::Expert];
+        let make =
+            |level: Level| move |seed: u64| -> Player { Box::new(LevelBot::new(level, seed)) };
+        for (i, &a) in levels.iter().enumerate() {
+            let name = format!("{} vs hint", a.name());
+            matchup(&name, games, max_hands, &make(a), &|_| {
+                Box::new(HintStrategy)
+            });
+            for &b in levels.iter().take(i) {
+                let name = format!("{} vs {}", a.name(), b.name());
+                matchup(&name, games, max_hands, &make(a), &make(b));
+            }
+        }
+        return;
+    }
+    matchup("bot vs random", games, max_hands, bot, &|seed| {
         Box::new(RandomTuolaji::new(seed))
     });
-    matchup("bot vs hint", games, max_hands, &|_| Box::new(HintStrategy));
-    // A sanity check of the yardstick: the same bot on both sides wins about half.
-    matchup("bot vs bot", games / 5, max_hands, &|_| {
-        Box::new(TuolajiBot::new())
+    matchup("bot vs hint", games, max_hands, bot, &|_| {
+        Box::new(HintStrategy)
     });
+    // A sanity check of the yardstick: the same bot on both sides wins about half.
+    matchup("bot vs bot", games / 5, max_hands, bot, bot);
 }

@@ -74,6 +74,10 @@ pub enum Entry {
     /// Open a new table with the options and wait there for an opponent (`create_room`),
     /// at `seat` or the first free one.
     Create { seat: Option<u8> },
+    /// Open a new table with the options at `seat` (or the first free one) and have the
+    /// server's bots fill the other seats (`create_room` with `bots`): the page's "play the
+    /// bot" path, which the xiangqi match tool drives.
+    AgainstBots { seat: Option<u8> },
     /// Sit at this room for the first game (`join`); later games quick-play.
     Join { room_id: RoomId, seat: Option<u8> },
 }
@@ -394,7 +398,7 @@ where
     ) -> Result<GameReport, ClientError> {
         let patience = match entry {
             Entry::QuickPlay => Some(config.regroup_after + jitter(&config.name)),
-            Entry::Create { .. } | Entry::Join { .. } => None,
+            Entry::Create { .. } | Entry::AgainstBots { .. } | Entry::Join { .. } => None,
         };
         loop {
             if let Some(report) = self.try_game(config, entry, patience).await? {
@@ -424,6 +428,12 @@ where
                 options,
                 seat,
                 bots: false,
+            },
+            Entry::AgainstBots { seat } => ClientMsg::CreateRoom {
+                seq: quick,
+                options,
+                seat,
+                bots: true,
             },
             Entry::Join { room_id, seat } => ClientMsg::Join {
                 seq: quick,

@@ -38,7 +38,7 @@ for (const lang of ["zh-CN", "en"]) {
 
       // A xiangqi table against the bot, then its result (resignation).
       await page.check("#create-bots");
-      await page.selectOption("#create-bot-strength", "50");
+      await page.selectOption("#create-bot-strength", "beginner");
       await page.click("#btn-create");
       await page.waitForSelector("#table:not([hidden]) svg.xq-board");
       await page.waitForSelector("#btn-resign");

@@ -47,7 +47,7 @@ test("a person plays the bot a few moves, then resigns", async () => {
   await person.selectOption("#create-tc", "5+3");
   await person.selectOption("#create-seat", "0");
   await person.check("#create-bots");
-  await person.selectOption("#create-bot-strength", "50");
+  await person.selectOption("#create-bot-strength", "beginner");
   assert.equal(await person.textContent("#btn-create"), "Play the bot");
   await shot(person, T, "01-lobby-play-the-bot");
   await person.click("#btn-create");
@@ -64,7 +64,7 @@ test("a person plays the bot a few moves, then resigns", async () => {
   await enterLobby(other, env.server.url, "Li");
   const row = other.locator(".table-row").first();
   await row.locator(".badge.bot").waitFor();
-  assert.match(await row.textContent(), /bot: easy/);
+  assert.match(await row.textContent(), /bot: Beginner/);
   assert.equal(await row.locator("[data-take]").count(), 0);
   await shot(other, T, "02-lobby-table-with-bot");
 

@@ -113,5 +113,22 @@ pub fn unknown_preset(name: &str, known: &[&str]) -> OptionsError {
 /// How long the server's bots may think per move at a table, in ms: 10 to 60,000.
 pub const BOT_THINK_MS: std::ops::RangeInclusive<u64> = 10..=60_000;
 
+/// A table's bot level: the one it names, else the configuration's, checked against the
+/// game's `known` levels; `None` when neither names one.
+pub fn bot_level(
+    given: Option<&String>,
+    default: Option<&String>,
+    known: &[&str],
+) -> Result<Option<String>, OptionsError> {
+    match given.or(default) {
+        Some(name) if known.contains(&name.as_str()) => Ok(Some(name.clone())),
+        Some(name) => Err(OptionsError(format!(
+            "bot_level `{name}`: the levels are {}",
+            known.join(", ")
+        ))),
+        None => Ok(None),
+    }
+}
+
 /// The bots' think time when neither the table nor the configuration says.
 pub const DEFAULT_BOT_THINK_MS: u64 = 500;

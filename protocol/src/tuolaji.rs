@@ -48,6 +48,10 @@ pub struct TuolajiOptions {
     /// The pause between a hand's result and the next deal.
     #[serde(default)]
     pub between_hands_ms: Option<u64>,
+    /// The server's bots' level at this table: `"beginner"`, `"casual"` or `"expert"`
+    /// (README "Bot levels"); left out, `"expert"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_level: Option<String>,
     /// A named preset whose values fill every option not given: `"competition"` (五(一)3:
     /// a 90-minute round, the last hand called at 75 minutes). Echoed in the lobby.
     #[serde(default, skip_serializing_if = "Option::is_none")]

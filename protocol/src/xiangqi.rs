@@ -33,9 +33,15 @@ pub struct XiangqiOptions {
     /// Whether checking moves count toward the natural limit.
     #[serde(default)]
     pub natural_limit_counts_checks: Option<bool>,
-    /// How long the server's bots think per move at this table, in ms (their strength).
+    /// How long the server's bots think per move at this table, in ms: the level's time
+    /// budget, or the whole strength when no level is named.
     #[serde(default)]
     pub bot_think_ms: Option<u64>,
+    /// The server's bots' level at this table, lowest first: `"beginner"`, `"casual"`,
+    /// `"club"`, `"expert"`, `"master"` (README "Bot levels"). Left out, the bots play at
+    /// full strength within `bot_think_ms`, as before levels existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_level: Option<String>,
     /// Start from this position (FEN) instead of the usual one: for teaching, endgame
     /// practice and problems. Red or Black may be to move.
     #[serde(default)]

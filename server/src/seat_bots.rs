@@ -83,6 +83,17 @@ impl BotKit {
             .min(self.think_max_ms)
     }
 
+    /// The seed of a bot level's chance moves: the room and the seat (room ids count from
+    /// 1 when the configuration seeds its games, so a seeded server's bots replay too).
+    pub fn seed(&self) -> u64 {
+        match self.config.entry {
+            Entry::Join { room_id, seat } => room_id
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(u64::from(seat.unwrap_or(0))),
+            Entry::QuickPlay | Entry::Create { .. } | Entry::AgainstBots { .. } => 0,
+        }
+    }
+
     /// Plays `strategy` at the game's table `T`.
     pub fn play<T, S>(self, strategy: S) -> BotGame
     where

@@ -12,6 +12,7 @@
 //!   - [`burying`]: the bottom exchange (第九条2);
 //!   - [`leading`]: safe throws, sure winners, leads for the partner (第十一条1, 第六条5);
 //!   - [`following`]: feeding, ruffing and discarding (第十一条2, 第十二条).
+//! - [`level`]: the levels ([`LevelBot`]): beginner, casual, expert.
 //! - [`random`]: [`RandomTuolaji`], uniformly random legal play (the benchmark's foil).
 //! - [`arena`]: whole games in memory with four strategies (tests, benchmarks).
 
@@ -22,6 +23,7 @@ pub mod burying;
 pub mod following;
 pub mod hint;
 pub mod leading;
+pub mod level;
 pub mod memory;
 pub mod random;
 pub mod read;
@@ -30,5 +32,6 @@ pub mod table;
 
 pub use bot::TuolajiBot;
 pub use hint::HintStrategy;
+pub use level::LevelBot;
 pub use random::RandomTuolaji;
 pub use table::{SeatView, TuolajiTable};

@@ -1,6 +1,8 @@
 //! The xiangqi bot: rebuilds the game from its seat's view, searches within a budget taken
 //! from its strength and its own clock, and never plays a move that loses by perpetual check.
 //!
+//! - [`level`]: the levels, from a beginner's opponent to full strength.
+//! - [`matchup`]: the match tool's engine, openings and statistics.
 //! - [`eval`]: material and piece-square tables.
 //! - [`tt`]: Zobrist keys and the transposition table.
 //! - `order` (private): move ordering (TT move, MVV-LVA, killers, history).
@@ -10,6 +12,8 @@
 //! - [`table`]: the wire glue the WebSocket client needs for xiangqi.
 
 pub mod eval;
+pub mod level;
+pub mod matchup;
 mod order;
 pub mod repetition;
 pub mod replay;
@@ -19,12 +23,17 @@ pub mod tt;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use qipai_games::clock::TimeControl;
 use qipai_games::xiangqi::{EndReason, EndRules, History, Move, Side};
 use qipai_protocol::xiangqi::{self as wire, Status, XiangqiAction, XiangqiEvent, XiangqiView};
 
 use crate::strategy::{ClockState, Strategy, Strength};
+use level::Level;
 use search::{Limits, Report, RootMove, Searcher, MATE};
 
 /// The transposition table's default size.
@@ -41,6 +50,10 @@ pub struct XiangqiBot {
     /// low would end its copy of the game early and cost it the history.
     rules: EndRules,
     last: Option<Report>,
+    /// The level's depth cap and softmax temperature (`None`: full strength).
+    level: Option<Level>,
+    /// Draws a randomized level's moves.
+    rng: ChaCha8Rng,
 }
 
 impl XiangqiBot {
@@ -63,7 +76,28 @@ impl XiangqiBot {
                 ..EndRules::default()
             },
             last: None,
+            level: None,
+            rng: ChaCha8Rng::seed_from_u64(0),
         }
+    }
+
+    /// Plays at `level`: its node and depth limits, its chance of a worse move drawn from a
+    /// generator seeded with `seed` (the same seed and moves, the same game), thinking at
+    /// most `think` a move (and what the clock allows).
+    pub fn at_level(mut self, level: Level, think: Duration, seed: u64) -> XiangqiBot {
+        self.strength = Strength {
+            think: Some(think),
+            max_nodes: level.nodes,
+            use_clock: true,
+        };
+        self.level = Some(level);
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self
+    }
+
+    /// The level this bot plays at, if one was set.
+    pub fn level(&self) -> Option<Level> {
+        self.level
     }
 
     /// A bot of `strength` with a table of at most `table_bytes` (at least 1024 entries),
@@ -105,12 +139,19 @@ impl XiangqiBot {
         let limits = Limits {
             nodes: self.strength.max_nodes,
             time: self.strength.time_limit(clock),
-            depth: None,
+            depth: self.level.and_then(|l| l.depth),
         };
         let trail = repetition::trail(history);
-        let report = self.searcher.search(position, &trail, &root_moves, limits);
+        let Some(level) = self.level.filter(Level::randomized) else {
+            let report = self.searcher.search(position, &trail, &root_moves, limits);
+            self.last = Some(report);
+            return report.best;
+        };
+        let (report, scored) = self
+            .searcher
+            .score_root(position, &trail, &root_moves, limits);
         self.last = Some(report);
-        report.best
+        level::draw(&scored, level.temperature, &mut self.rng).or(report.best)
     }
 }
 
@@ -120,14 +161,7 @@ impl Strategy for XiangqiBot {
     type Action = XiangqiAction;
 
     fn decide(&mut self, seat: u8, view: &XiangqiView) -> Option<XiangqiAction> {
-        let side = match seat {
-            0 => wire::Side::Red,
-            1 => wire::Side::Black,
-            _ => return None,
-        };
-        if view.status != Status::Playing || view.side_to_move != side {
-            return None;
-        }
+        let side = to_move(seat, view)?;
         if view.moves.is_empty() {
             self.new_game();
         }
@@ -137,6 +171,16 @@ impl Strategy for XiangqiBot {
             iccs: mv.to_string(),
         })
     }
+}
+
+/// `seat`'s side when the view says it is to move in a game in progress.
+pub fn to_move(seat: u8, view: &XiangqiView) -> Option<wire::Side> {
+    let side = match seat {
+        0 => wire::Side::Red,
+        1 => wire::Side::Black,
+        _ => return None,
+    };
+    (view.status == Status::Playing && view.side_to_move == side).then_some(side)
 }
 
 /// Every legal move, those that end the game scored by the outcome; moves that lose by

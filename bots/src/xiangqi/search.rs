@@ -83,6 +83,12 @@ pub struct Searcher {
     /// Raised by the owner to stop a search at once (its game ended, its seat was taken);
     /// read with the clock.
     cancel: Option<Arc<AtomicBool>>,
+    /// With [`Searcher::score_root`]: every root move searched with the full window, so
+    /// each gets its true score, not a bound.
+    exact_root: bool,
+    /// Each root move's score from the last completed iteration (exact with
+    /// `exact_root`, else bounds below the best one's).
+    root_scores: Vec<(Move, i32)>,
 }
 
 /// What [`Searcher::make`] saves to take a move back.
@@ -121,6 +127,8 @@ impl Searcher {
             root_depth: 0,
             attackers: [0; 2],
             after_null: false,
+            exact_root: false,
+            root_scores: Vec::new(),
         }
     }
 
@@ -135,6 +143,23 @@ impl Searcher {
         self.heuristics = Heuristics::default();
     }
 
+    /// Like [`Searcher::search`], but every root move is searched with the full window, so
+    /// that each one's score is exact: what a level that may choose a worse move weighs.
+    /// The scores (from the deepest completed iteration, best first) come with the report;
+    /// empty when no iteration completed or there was a single move.
+    pub fn score_root(
+        &mut self,
+        position: &Position,
+        trail: &[Trail],
+        root_moves: &[RootMove],
+        limits: Limits,
+    ) -> (Report, Vec<(Move, i32)>) {
+        self.exact_root = true;
+        let report = self.search(position, trail, root_moves, limits);
+        self.exact_root = false;
+        (report, std::mem::take(&mut self.root_scores))
+    }
+
     /// Searches `position` among `root_moves`, `trail` being the game's positions since the
     /// last capture (the last one is `position`; an empty trail means no history).
     pub fn search(
@@ -144,6 +169,7 @@ impl Searcher {
         root_moves: &[RootMove],
         limits: Limits,
     ) -> Report {
+        self.root_scores.clear();
         self.position = position.clone();
         self.key = Zobrist::position(position);
         self.eval = eval::evaluate(position);
@@ -194,9 +220,11 @@ impl Searcher {
             let mut best: Option<(Move, i32)> = None;
             for (i, entry) in order.iter_mut().enumerate() {
                 let mv = entry.1.mv;
+                let window = if self.exact_root { -INFINITY } else { alpha };
+                let first = i == 0 || self.exact_root;
                 let score = match entry.1.fixed {
                     Some(score) => score,
-                    None => self.search_move(mv, i == 0, depth, alpha, INFINITY, 0, false),
+                    None => self.search_move(mv, first, depth, window, INFINITY, 0, false),
                 };
                 if self.stopped {
                     break;
@@ -217,6 +245,9 @@ impl Searcher {
             report.depth = depth;
             // Best first next time; the sort is stable, so ties keep their order.
             order.sort_by_key(|&(score, _)| -score);
+            self.root_scores.clear();
+            self.root_scores
+                .extend(order.iter().map(|&(score, r)| (r.mv, score)));
             if alpha.abs() >= MATE_BOUND && MATE - alpha.abs() <= depth {
                 break; // a forced mate shorter than the depth searched: nothing to improve
             }
@@ -226,12 +257,13 @@ impl Searcher {
         }
     }
 
-    /// An iteration usually takes several times the previous one: do not start one that
-    /// cannot finish.
+    /// Whether the time is spent. An iteration that does not finish still counts: it
+    /// searches the previous best move first, and a move it finds better within the time
+    /// is played (see `deepen`), so the whole budget goes into the move.
     fn out_of_time_for_next_iteration(&self) -> bool {
         self.limits
             .time
-            .is_some_and(|t| self.started.elapsed() * 2 >= t)
+            .is_some_and(|t| self.started.elapsed() >= t)
     }
 
     /// Plays `mv`, searches the reply with principal-variation windows (the first move with

@@ -58,7 +58,7 @@ pub use follow::{candidate_follows, check_follow, suggest_follow};
 pub use game::{hand_seed, TuolajiGame, TuolajiGameError, TuolajiSettings};
 pub use hand::{Hand, HandAction, HandEvent, HandResult, Phase};
 pub use matchplay::{Match, MatchOutcome};
-pub use options::TuolajiOptions;
+pub use options::{TuolajiOptions, BOT_LEVELS};
 pub use order::{CardType, Order};
 pub use throw::{check_throw, ThrowCheck};
 pub use trick::{bottom_multiplier, Trick};

@@ -3,12 +3,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::options::{unknown_preset, OptionsError, TableOptions};
+use crate::options::{bot_level, unknown_preset, OptionsError, TableOptions};
 use crate::tuolaji::TuolajiSettings;
 
 /// The table's options as a client sends them and the configuration sets their defaults
 /// (every field optional); [`TableOptions::settle`] resolves them into [`TuolajiSettings`].
 pub use qipai_protocol::tuolaji::TuolajiOptions as TableTuolajiOptions;
+
+/// The Tuolaji bots' levels (`bot_level`), lowest first: `expert` is the bot that plays
+/// to win, the default; what each means is the bots' business (`qipai_bots::tuolaji::level`).
+pub const BOT_LEVELS: &[&str] = &["beginner", "casual", "expert"];
 
 /// Options fixed when a table is created. Missing fields take the page's defaults, so a
 /// client may send only what it changes.
@@ -163,6 +167,7 @@ impl TableOptions for TableTuolajiOptions {
             joker_bids: Some(false),
             between_hands_ms: Some(settings.between_hands_ms),
             preset: self.preset.clone(),
+            bot_level: bot_level(self.bot_level.as_ref(), d.bot_level.as_ref(), BOT_LEVELS)?,
         };
         Ok((options, settings))
     }
@@ -223,5 +228,13 @@ mod tests {
             .unwrap_err()
             .0
             .contains("joker_bids"));
+        let level = |name: &str| TableTuolajiOptions {
+            bot_level: Some(name.into()),
+            ..TableTuolajiOptions::default()
+        };
+        let (o, _) = level("beginner").settle(&defaults, &()).unwrap();
+        assert_eq!(o.bot_level.as_deref(), Some("beginner"));
+        let err = level("master").settle(&defaults, &()).unwrap_err();
+        assert!(err.0.contains("bot_level"), "{err}");
     }
 }

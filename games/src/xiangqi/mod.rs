@@ -38,5 +38,5 @@ pub use end::{EndReason, EndRules, History, Outcome, PlayedMove};
 pub use error::XiangqiError;
 pub use game::{XiangqiGame, XiangqiGameError, XiangqiSettings};
 pub use moves::{Move, MoveList};
-pub use options::XiangqiOptions;
+pub use options::{XiangqiOptions, BOT_LEVELS};
 pub use position::{Position, Undo, START_FEN};

@@ -5,10 +5,14 @@
 pub use qipai_protocol::xiangqi::XiangqiOptions;
 
 use crate::options::{
-    time_control, unknown_preset, within, DuelHouse, OptionsError, TableOptions, BOT_THINK_MS,
-    DEFAULT_BOT_THINK_MS,
+    bot_level, time_control, unknown_preset, within, DuelHouse, OptionsError, TableOptions,
+    BOT_THINK_MS, DEFAULT_BOT_THINK_MS,
 };
 use crate::xiangqi::{EndRules, Position, XiangqiSettings};
+
+/// The xiangqi bots' levels (`bot_level`), lowest first; what each means is the bots'
+/// business (`qipai_bots::xiangqi::level`).
+pub const BOT_LEVELS: &[&str] = &["beginner", "casual", "club", "expert", "master"];
 
 /// The most full moves without a capture a table may ask for (0 turns the rule off).
 const NATURAL_LIMIT_MAX: u32 = 1000;
@@ -69,8 +73,14 @@ impl TableOptions for XiangqiOptions {
             .or(defaults.bot_think_ms)
             .unwrap_or(DEFAULT_BOT_THINK_MS);
         within("bot_think_ms", bot_think_ms, BOT_THINK_MS, false)?;
+        let bot_level = bot_level(
+            self.bot_level.as_ref(),
+            defaults.bot_level.as_ref(),
+            BOT_LEVELS,
+        )?;
         let options = XiangqiOptions {
             bot_think_ms: Some(bot_think_ms),
+            bot_level,
             time_control: Some(time_control.to_string()),
             natural_limit_moves: Some(natural_limit_moves),
             natural_limit_counts_checks: Some(counts_checks),
@@ -124,13 +134,27 @@ mod tests {
         assert_eq!(o.preset.as_deref(), Some("competition"));
     }
 
+    /// A level is kept as named; none named stays none (the old full-strength bot).
+    #[test]
+    fn the_bot_level_is_kept() {
+        let (o, _) = settle(XiangqiOptions {
+            bot_level: Some("beginner".into()),
+            ..XiangqiOptions::default()
+        })
+        .unwrap();
+        assert_eq!(o.bot_level.as_deref(), Some("beginner"));
+        let (o, _) = settle(XiangqiOptions::default()).unwrap();
+        assert_eq!(o.bot_level, None);
+    }
+
     /// A change that makes options bad.
     type Spoil = fn(&mut XiangqiOptions);
 
     /// Each check names its option.
     #[test]
     fn bad_options_are_named() {
-        let cases: [(&str, Spoil); 5] = [
+        let cases: [(&str, Spoil); 6] = [
+            ("bot_level", |o| o.bot_level = Some("grandmaster".into())),
             ("natural_limit_moves", |o| {
                 o.natural_limit_moves = Some(1001)
             }),

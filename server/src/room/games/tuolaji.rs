@@ -1,6 +1,7 @@
 //! Tuolaji on the server: its configuration section, its seats' own grace and its bot.
 
-use qipai_bots::{TuolajiBot, TuolajiTable};
+use qipai_bots::tuolaji::level::{Level, LevelBot};
+use qipai_bots::TuolajiTable;
 use qipai_games::tuolaji::options::TableTuolajiOptions;
 use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
 use qipai_games::Millis;
@@ -24,7 +25,12 @@ impl OnWire for TuolajiGame {
         Some(Millis(settings.rules.seat_grace_ms))
     }
 
-    fn play_bot(_options: &TableTuolajiOptions, kit: BotKit) -> BotGame {
-        kit.play::<TuolajiTable, _>(TuolajiBot::new())
+    /// The table's level (`expert`, the bot that plays to win, when none is named).
+    fn play_bot(options: &TableTuolajiOptions, kit: BotKit) -> BotGame {
+        let level = (options.bot_level.as_deref())
+            .and_then(Level::named)
+            .unwrap_or(Level::Expert);
+        let bot = LevelBot::new(level, kit.seed());
+        kit.play::<TuolajiTable, _>(bot)
     }
 }
