@@ -67,7 +67,7 @@ impl Default for StoreConfig {
     fn default() -> StoreConfig {
         StoreConfig {
             url: String::new(),
-            group_commit_ms: 2,
+            group_commit_ms: 0,
             prune_after_days: 0,
         }
     }
