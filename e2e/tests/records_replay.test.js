@@ -64,7 +64,7 @@ test("my games lists a xiangqi and a Tuolaji game; both replay step by step", { 
   await person.selectOption("#create-tc", "5+3");
   await person.selectOption("#create-seat", "0");
   await person.check("#create-bots");
-  await person.selectOption("#create-bot-strength", "50");
+  await person.selectOption("#create-bot-strength", "beginner");
   await person.click("#btn-create");
   await person.waitForSelector("text=Your move.");
   await clickMove(person, "h2e2");
