@@ -12,7 +12,7 @@
 mod postgres;
 mod sqlite;
 
-use crate::{BoxFuture, StoreError, StoreResult};
+use crate::{sql, BoxFuture, StoreError, StoreResult};
 
 /// A competition as created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,6 +118,121 @@ pub enum CompetitionWrite {
     },
 }
 
+impl CompetitionWrite {
+    /// The statements this write runs, in order, for either backend (`crate::sql`).
+    pub(crate) fn statements(&self) -> Vec<sql::Statement<'_>> {
+        use sql::Value::{Bytes, Int, Null, Text};
+        let int = |n: u64| Int(n as i64);
+        let small = |n: u32| Int(i64::from(n));
+        let statement = |sql, values| sql::Statement { sql, values };
+        match self {
+            CompetitionWrite::Competition(c) => {
+                vec![statement(
+                "INSERT INTO competitions (id, name, settings, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                vec![int(c.id), Text(&c.name), Text(&c.settings), Int(c.created_ms)],
+            )]
+            }
+            CompetitionWrite::Entry(e) => vec![statement(
+                "INSERT INTO competition_entries (competition, idx, team, pair_number, players, \
+                 contacts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                vec![
+                    int(e.competition),
+                    small(e.index),
+                    Text(&e.team),
+                    e.pair_number.map_or(Null, small),
+                    Text(&e.players),
+                    Text(&e.contacts),
+                ],
+            )],
+            CompetitionWrite::Round(r, pairings) => {
+                let mut out = vec![statement(
+                    "INSERT INTO competition_rounds (competition, number, seed, bye, started_ms) \
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    vec![
+                        int(r.competition),
+                        small(r.number),
+                        int(r.seed),
+                        r.bye.map_or(Null, small),
+                        Int(r.started_ms),
+                    ],
+                )];
+                out.extend(pairings.iter().map(|p| {
+                    statement(
+                        "INSERT INTO competition_pairings (competition, round, table_no, first, \
+                         second, room, result, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                        vec![
+                            int(p.competition),
+                            small(p.round),
+                            small(p.table),
+                            small(p.first),
+                            small(p.second),
+                            p.room.map_or(Null, int),
+                            p.result.as_deref().map_or(Null, Text),
+                            Text(&p.note),
+                        ],
+                    )
+                }));
+                out
+            }
+            CompetitionWrite::TableRoom {
+                competition,
+                round,
+                table,
+                room,
+            } => vec![statement(
+                "UPDATE competition_pairings SET room = ?4 \
+                 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
+                vec![int(*competition), small(*round), small(*table), int(*room)],
+            )],
+            CompetitionWrite::Result {
+                competition,
+                round,
+                table,
+                result,
+                note,
+            } => vec![statement(
+                "UPDATE competition_pairings SET result = ?4, note = ?5 \
+                 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
+                vec![
+                    int(*competition),
+                    small(*round),
+                    small(*table),
+                    Text(result),
+                    Text(note),
+                ],
+            )],
+            CompetitionWrite::Correction(c) => vec![statement(
+                "INSERT INTO competition_corrections (competition, round, table_no, before, after, \
+                 reason, author, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                vec![
+                    int(c.competition),
+                    small(c.round),
+                    small(c.table),
+                    c.before.as_deref().map_or(Null, Text),
+                    Text(&c.after),
+                    Text(&c.reason),
+                    Text(&c.author),
+                    Int(c.at_ms),
+                ],
+            )],
+            CompetitionWrite::DirectorLogin(s) => vec![statement(
+                "INSERT INTO director_sessions (token_hash, director, created_ms, expires_ms) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                vec![
+                    Bytes(&s.token_hash),
+                    Text(&s.director),
+                    Int(s.created_ms),
+                    Int(s.expires_ms),
+                ],
+            )],
+            CompetitionWrite::DirectorLogout { token_hash } => vec![statement(
+                "DELETE FROM director_sessions WHERE token_hash = ?1",
+                vec![Bytes(token_hash)],
+            )],
+        }
+    }
+}
+
 /// Everything kept of one competition, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompetitionLog {
@@ -130,11 +245,6 @@ pub struct CompetitionLog {
     pub pairings: Vec<PairingRow>,
     /// In the order they were made.
     pub corrections: Vec<CorrectionRow>,
-}
-
-/// A `u64` id as the backends store it (`i64`), and back.
-fn i(n: u64) -> i64 {
-    n as i64
 }
 
 fn u(n: i64) -> u64 {

@@ -3,15 +3,11 @@
 use tokio_postgres::{Row, Transaction};
 
 use super::{
-    assemble, i, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite,
-    CorrectionRow, DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+    assemble, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite, CorrectionRow,
+    DirectorSessionRow, EntryRow, PairingRow, RoundRow,
 };
 use crate::postgres::PostgresStore;
 use crate::{BoxFuture, StoreResult};
-
-fn n(v: u32) -> i64 {
-    i64::from(v)
-}
 
 /// A column that holds a `u32` (stored as BIGINT).
 fn u32_at(r: &Row, idx: usize) -> u32 {
@@ -27,81 +23,9 @@ async fn write_one(
     tx: &Transaction<'_>,
     w: &CompetitionWrite,
 ) -> Result<(), tokio_postgres::Error> {
-    match w {
-        CompetitionWrite::Competition(c) => {
-            tx.execute(
-                "INSERT INTO competitions (id, name, settings, created_ms) VALUES ($1, $2, $3, $4)",
-                &[&i(c.id), &c.name, &c.settings, &c.created_ms],
-            )
+    for s in w.statements() {
+        tx.execute_raw(crate::sql::postgres(s.sql).as_str(), s.values.iter())
             .await?;
-        }
-        CompetitionWrite::Entry(e) => {
-            tx.execute(
-                "INSERT INTO competition_entries (competition, idx, team, pair_number, players, contacts) VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&i(e.competition), &n(e.index), &e.team, &e.pair_number.map(n), &e.players, &e.contacts],
-            )
-            .await?;
-        }
-        CompetitionWrite::Round(r, pairings) => {
-            tx.execute(
-                "INSERT INTO competition_rounds (competition, number, seed, bye, started_ms) VALUES ($1, $2, $3, $4, $5)",
-                &[&i(r.competition), &n(r.number), &i(r.seed), &r.bye.map(n), &r.started_ms],
-            )
-            .await?;
-            for p in pairings {
-                tx.execute(
-                    "INSERT INTO competition_pairings (competition, round, table_no, first, second, room, result, note) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                    &[&i(p.competition), &n(p.round), &n(p.table), &n(p.first), &n(p.second), &p.room.map(i), &p.result, &p.note],
-                )
-                .await?;
-            }
-        }
-        CompetitionWrite::TableRoom {
-            competition,
-            round,
-            table,
-            room,
-        } => {
-            tx.execute(
-                "UPDATE competition_pairings SET room = $4 WHERE competition = $1 AND round = $2 AND table_no = $3",
-                &[&i(*competition), &n(*round), &n(*table), &i(*room)],
-            )
-            .await?;
-        }
-        CompetitionWrite::Result {
-            competition,
-            round,
-            table,
-            result,
-            note,
-        } => {
-            tx.execute(
-                "UPDATE competition_pairings SET result = $4, note = $5 WHERE competition = $1 AND round = $2 AND table_no = $3",
-                &[&i(*competition), &n(*round), &n(*table), result, note],
-            )
-            .await?;
-        }
-        CompetitionWrite::Correction(c) => {
-            tx.execute(
-                "INSERT INTO competition_corrections (competition, round, table_no, before, after, reason, author, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                &[&i(c.competition), &n(c.round), &n(c.table), &c.before, &c.after, &c.reason, &c.author, &c.at_ms],
-            )
-            .await?;
-        }
-        CompetitionWrite::DirectorLogin(s) => {
-            tx.execute(
-                "INSERT INTO director_sessions (token_hash, director, created_ms, expires_ms) VALUES ($1, $2, $3, $4)",
-                &[&s.token_hash, &s.director, &s.created_ms, &s.expires_ms],
-            )
-            .await?;
-        }
-        CompetitionWrite::DirectorLogout { token_hash } => {
-            tx.execute(
-                "DELETE FROM director_sessions WHERE token_hash = $1",
-                &[token_hash],
-            )
-            .await?;
-        }
     }
     Ok(())
 }

@@ -3,79 +3,16 @@
 use rusqlite::{params, OptionalExtension, Row, Transaction};
 
 use super::{
-    assemble, i, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite,
-    CorrectionRow, DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+    assemble, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite, CorrectionRow,
+    DirectorSessionRow, EntryRow, PairingRow, RoundRow,
 };
 use crate::sqlite::SqliteStore;
 use crate::{BoxFuture, StoreResult};
 
 fn write_one(tx: &Transaction<'_>, w: &CompetitionWrite) -> rusqlite::Result<()> {
-    match w {
-        CompetitionWrite::Competition(c) => {
-            tx.execute(
-                "INSERT INTO competitions (id, name, settings, created_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![i(c.id), c.name, c.settings, c.created_ms],
-            )?;
-        }
-        CompetitionWrite::Entry(e) => {
-            tx.execute(
-                "INSERT INTO competition_entries (competition, idx, team, pair_number, players, contacts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![i(e.competition), e.index, e.team, e.pair_number, e.players, e.contacts],
-            )?;
-        }
-        CompetitionWrite::Round(r, pairings) => {
-            tx.execute(
-                "INSERT INTO competition_rounds (competition, number, seed, bye, started_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![i(r.competition), r.number, i(r.seed), r.bye, r.started_ms],
-            )?;
-            for p in pairings {
-                tx.execute(
-                    "INSERT INTO competition_pairings (competition, round, table_no, first, second, room, result, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![i(p.competition), p.round, p.table, p.first, p.second, p.room.map(i), p.result, p.note],
-                )?;
-            }
-        }
-        CompetitionWrite::TableRoom {
-            competition,
-            round,
-            table,
-            room,
-        } => {
-            tx.execute(
-                "UPDATE competition_pairings SET room = ?4 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
-                params![i(*competition), round, table, i(*room)],
-            )?;
-        }
-        CompetitionWrite::Result {
-            competition,
-            round,
-            table,
-            result,
-            note,
-        } => {
-            tx.execute(
-                "UPDATE competition_pairings SET result = ?4, note = ?5 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
-                params![i(*competition), round, table, result, note],
-            )?;
-        }
-        CompetitionWrite::Correction(c) => {
-            tx.execute(
-                "INSERT INTO competition_corrections (competition, round, table_no, before, after, reason, author, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![i(c.competition), c.round, c.table, c.before, c.after, c.reason, c.author, c.at_ms],
-            )?;
-        }
-        CompetitionWrite::DirectorLogin(s) => {
-            tx.execute(
-                "INSERT INTO director_sessions (token_hash, director, created_ms, expires_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![s.token_hash, s.director, s.created_ms, s.expires_ms],
-            )?;
-        }
-        CompetitionWrite::DirectorLogout { token_hash } => {
-            tx.execute(
-                "DELETE FROM director_sessions WHERE token_hash = ?1",
-                params![token_hash],
-            )?;
-        }
+    for s in w.statements() {
+        tx.prepare_cached(s.sql)?
+            .execute(rusqlite::params_from_iter(&s.values))?;
     }
     Ok(())
 }
