@@ -38,6 +38,11 @@ export function applyEvent(view, ev, me) {
       view.dealt += 1;
       if (me === ev.seat && ev.card) takeIn(view, [ev.card]);
       break;
+    case "dealt_cards": // several at once (a deal without pauses)
+      addCount(view, ev.seat, ev.count);
+      view.dealt += ev.count;
+      if (me === ev.seat && ev.cards.length) takeIn(view, ev.cards);
+      break;
     case "deal_done":
       break; // the bid window's end comes with the `turn` that follows
     case "bid":

@@ -93,6 +93,16 @@ test("clocks read m:ss, h:mm:ss, and tenths in the last 20 s", () => {
   assert.equal(formatClock(-5), "0.0");
 });
 
+test("the Tuolaji fold port: several cards at once (dealt_cards) to the receiver only", async () => {
+  const { applyEvent: applyTuolaji } = await import("../../web/tuolaji.js");
+  const view = { hand: [], card_counts: [0, 0, 0, 0], dealt: 0 };
+  applyTuolaji(view, { type: "dealt_cards", seat: 1, cards: ["BJ", "Kh", "3s"], count: 3 }, 1);
+  applyTuolaji(view, { type: "dealt_cards", seat: 3, cards: [], count: 2 }, 1);
+  assert.deepEqual(view.hand, ["3s", "Kh", "BJ"]);
+  assert.deepEqual(view.card_counts, [0, 3, 0, 2]);
+  assert.equal(view.dealt, 5);
+});
+
 test("the Tuolaji fold port: cards in order, legal bids, the bottom, plays, captured points, turn", async () => {
   const { applyEvent: applyTuolaji } = await import("../../web/tuolaji.js");
   const view = {

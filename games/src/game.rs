@@ -103,6 +103,35 @@ pub enum Emit<E> {
     Split { seat: Seat, own: E, others: E },
 }
 
+impl<E> Emit<E> {
+    /// The event as `viewer` receives it.
+    pub fn to(&self, viewer: Viewer) -> &E {
+        match self {
+            Emit::Split { seat, own, .. } if viewer == Viewer::Seat(*seat) => own,
+            Emit::All(event) | Emit::Split { others: event, .. } => event,
+        }
+    }
+
+    /// The event as a spectator receives it.
+    pub fn public(&self) -> &E {
+        self.to(Viewer::Spectator)
+    }
+
+    /// An event with a part only `seat` can use (the side to move's legal moves): `make(part)`
+    /// to `seat`, `make` of an empty part to everybody else; `make(part)` to all when no seat
+    /// is to act. Sending the part to those who cannot use it would only cost bytes.
+    pub fn part_for<P: Default>(seat: Option<Seat>, part: P, make: impl Fn(P) -> E) -> Emit<E> {
+        match seat {
+            Some(seat) => Emit::Split {
+                seat,
+                own: make(part),
+                others: make(P::default()),
+            },
+            None => Emit::All(make(part)),
+        }
+    }
+}
+
 /// An error that has a stable wire code.
 pub trait Coded {
     /// The code clients branch on; never reused for another meaning.

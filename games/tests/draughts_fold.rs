@@ -45,7 +45,7 @@ fn run(script: &[Step]) -> Vec<Emit<DraughtsEvent>> {
     let mut folded = game.view(Viewer::Spectator, Millis(0));
     let mut all = game.start(Millis(0));
     for event in &all {
-        fold(&mut folded, public(event));
+        fold(&mut folded, event.public());
     }
     assert_eq!(folded, game.view(Viewer::Spectator, Millis(0)));
     for (i, step) in script.iter().enumerate() {
@@ -53,6 +53,9 @@ fn run(script: &[Step]) -> Vec<Emit<DraughtsEvent>> {
         let view: DraughtsView = game.view(Viewer::Spectator, now);
         let (seat, action) = match step {
             Step::Legal(n) => {
+                // Only the side to move's seat gets its legal moves.
+                let mover = Seat(view.side_to_move.index() as u8);
+                let view = game.view(Viewer::Seat(mover), now);
                 let moves = &view.to_move.legal_moves;
                 if moves.is_empty() {
                     continue;
@@ -75,7 +78,7 @@ fn run(script: &[Step]) -> Vec<Emit<DraughtsEvent>> {
         match game.apply(Seat(seat), action.clone(), Received::at(now)) {
             Ok(events) => {
                 for event in &events {
-                    fold(&mut folded, public(event));
+                    fold(&mut folded, event.public());
                 }
                 all.extend(events);
                 assert_eq!(
@@ -96,13 +99,6 @@ fn run(script: &[Step]) -> Vec<Emit<DraughtsEvent>> {
         }
     }
     all
-}
-
-fn public(emit: &Emit<DraughtsEvent>) -> &DraughtsEvent {
-    match emit {
-        Emit::All(event) => event,
-        Emit::Split { others, .. } => others,
-    }
 }
 
 proptest! {

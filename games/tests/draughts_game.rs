@@ -50,13 +50,19 @@ fn bad_moves_are_refused_with_stable_codes() {
     assert_eq!(error.code().as_str(), "not_your_turn");
 }
 
-/// The view marks the pieces that must capture (a page highlights them).
+/// The view marks the pieces that must capture (6.1; a page highlights them) for everybody;
+/// the legal moves go to the side to move's seat only.
 #[test]
 fn view_marks_the_capturing_pieces() {
     let game = game_from("W:W32,34:B27,17,29");
-    let view = game.view(Viewer::Spectator, Millis(0));
+    let view = game.view(Viewer::Seat(Seat(0)), Millis(0));
     assert_eq!(view.to_move.legal_moves, ["32x21x12"]);
     assert_eq!(view.to_move.must_capture, [32]);
+    for viewer in [Viewer::Seat(Seat(1)), Viewer::Spectator] {
+        let view = game.view(viewer, Millis(0));
+        assert!(view.to_move.legal_moves.is_empty(), "{viewer:?}");
+        assert_eq!(view.to_move.must_capture, [32], "{viewer:?}");
+    }
 }
 
 /// The flag falls on the server's deadline: the side whose time ran out loses.
@@ -111,6 +117,7 @@ fn whole_games_end() {
             return;
         }
         let seat = Seat(view.side_to_move.index() as u8);
+        let view = game.view(Viewer::Seat(seat), Millis(ply * 10));
         let pick = (ply as usize * 7) % view.to_move.legal_moves.len();
         let notation = view.to_move.legal_moves[pick].clone();
         game.apply(seat, play(&notation), Received::at(Millis(ply * 10 + 5)))

@@ -71,12 +71,7 @@ impl Followers {
                 _ => {}
             }
             for (view, &viewer) in self.views.iter_mut().zip(VIEWERS.iter()) {
-                let event = match (emit, viewer) {
-                    (Emit::All(e), _) => e,
-                    (Emit::Split { seat, own, .. }, Viewer::Seat(s)) if *seat == s => own,
-                    (Emit::Split { others, .. }, _) => others,
-                };
-                fold(view, viewer, event);
+                fold(view, viewer, emit.to(viewer));
             }
         }
         for (view, &viewer) in self.views.iter().zip(VIEWERS.iter()) {

@@ -148,6 +148,7 @@ fn no_event_shows_a_hidden_card_to_another_seat() {
         match emit {
             Emit::All(e) => match e {
                 TuolajiEvent::Dealt { card, .. } => assert_eq!(card, &None),
+                TuolajiEvent::DealtCards { cards, .. } => assert!(cards.is_empty()),
                 TuolajiEvent::BottomTaken { cards, .. }
                 | TuolajiEvent::BottomPutBack { cards, .. } => assert!(cards.is_empty()),
                 _ => {}
@@ -162,6 +163,24 @@ fn no_event_shows_a_hidden_card_to_another_seat() {
                 ) => {
                     assert_eq!(s, &seat.0);
                     dealt += 1;
+                }
+                // 第九条1 without pauses: a seat's cards at once, to that seat only.
+                (
+                    TuolajiEvent::DealtCards {
+                        seat: s,
+                        cards,
+                        count,
+                    },
+                    TuolajiEvent::DealtCards {
+                        seat: public,
+                        cards: hidden,
+                        count: public_count,
+                    },
+                ) => {
+                    assert_eq!((s, public), (&seat.0, &seat.0));
+                    assert_eq!((cards.len(), public_count), (*count as usize, count));
+                    assert!(hidden.is_empty());
+                    dealt += *count as usize;
                 }
                 (
                     TuolajiEvent::BottomTaken {

@@ -44,11 +44,8 @@ fn clocks_at(clocks: Clocks, now: Millis) -> Clocks {
 
 fn check(views: &mut [XiangqiView], game: &XiangqiGame, out: &[Emit<XiangqiEvent>], now: Millis) {
     for emit in out {
-        let Emit::All(event) = emit else {
-            panic!("xiangqi has no private event: {emit:?}");
-        };
-        for view in views.iter_mut() {
-            fold(view, event);
+        for (view, &viewer) in views.iter_mut().zip(VIEWERS.iter()) {
+            fold(view, emit.to(viewer));
         }
     }
     for (view, &viewer) in views.iter().zip(VIEWERS.iter()) {
@@ -82,11 +79,11 @@ fn play_game(seed: u64) -> usize {
             now = at;
             continue;
         }
-        let view = game.view(Viewer::Spectator, now);
-        let mover = match view.side_to_move {
+        let mover = match game.view(Viewer::Spectator, now).side_to_move {
             Side::Red => Seat(0),
             Side::Black => Seat(1),
         };
+        let view = game.view(Viewer::Seat(mover), now);
         let other = Seat(1 - mover.0);
         let roll = rng.random_range(0..1000);
         let (seat, action) = match roll {

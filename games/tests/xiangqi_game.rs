@@ -106,3 +106,43 @@ fn a_move_in_flight_beats_the_flag() {
     assert_eq!(result(&late), None, "charged 1080 − 200 = 880 ms of 1000");
     assert!(!g.is_over());
 }
+
+/// The side to move's legal moves go to that side's seat only, in the events and in the
+/// view; the other seat and spectators get an empty list (nothing they could use), and once
+/// the game is over nobody gets any.
+#[test]
+fn only_the_side_to_move_gets_its_legal_moves() {
+    use qipai_games::Viewer;
+    let legal = |e: &XiangqiEvent| match e {
+        XiangqiEvent::Started { legal_moves, .. } | XiangqiEvent::Moved { legal_moves, .. } => {
+            legal_moves.len()
+        }
+        _ => usize::MAX,
+    };
+    let settings = XiangqiSettings::default();
+    let mut g = XiangqiGame::new(&settings, 0);
+    match g.start(Millis(0)).as_slice() {
+        [Emit::Split { seat, own, others }] => {
+            assert_eq!((*seat, legal(own), legal(others)), (Seat(0), 44, 0));
+        }
+        other => panic!("started should be split for Red: {other:?}"),
+    }
+    match act(&mut g, 0, mv("h2e2"), 10).as_slice() {
+        [Emit::Split { seat, own, others }] => {
+            assert_eq!((*seat, legal(own), legal(others)), (Seat(1), 45, 0));
+        }
+        other => panic!("moved should be split for Black: {other:?}"),
+    }
+    let now = Millis(20);
+    assert_eq!(g.view(Viewer::Seat(Seat(1)), now).legal_moves.len(), 45);
+    assert!(g.view(Viewer::Seat(Seat(0)), now).legal_moves.is_empty());
+    assert!(g.view(Viewer::Spectator, now).legal_moves.is_empty());
+    act(&mut g, 1, XiangqiAction::Resign, 30);
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        assert!(g.view(viewer, Millis(40)).legal_moves.is_empty());
+    }
+}

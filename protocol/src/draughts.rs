@@ -181,8 +181,9 @@ pub struct GameResult {
 /// What the side to move may do: its legal moves and the pieces that must capture.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToMove {
-    /// The legal moves in notation (empty unless playing). A flying king's capture reached
-    /// by several routes is listed once; any route is accepted.
+    /// The legal moves in notation, to the side to move's seat only (empty unless playing,
+    /// and for the other seat and spectators). A flying king's capture reached by several
+    /// routes is listed once; any route is accepted.
     pub legal_moves: Vec<String>,
     /// 6.1: the squares of the pieces that must capture (empty when no capture is due), so a
     /// page can mark them.

@@ -310,6 +310,13 @@ pub enum TuolajiEvent {
     },
     /// `seat` drew a card: `card` to that seat only, `null` to the others.
     Dealt { seat: u8, card: Option<String> },
+    /// `seat` drew several cards at once (a deal without pauses, `deal_interval_ms` 0):
+    /// `cards` to that seat only, `[]` to the others; `count` to everybody.
+    DealtCards {
+        seat: u8,
+        cards: Vec<String>,
+        count: u32,
+    },
     /// The last card is drawn; bidding stays open until `closes_at`.
     DealDone { closes_at: u64 },
     /// An accepted bid with the cards shown.

@@ -210,7 +210,8 @@ pub struct XiangqiView {
     pub status: Status,
     pub fen: String,
     pub side_to_move: Side,
-    /// The side to move's legal moves in ICCS (empty unless playing).
+    /// The side to move's legal moves in ICCS, to that side's seat only (empty unless
+    /// playing, and for the other seat and spectators: nothing they could use).
     pub legal_moves: Vec<String>,
     pub in_check: bool,
     pub last_move: Option<String>,
@@ -250,7 +251,7 @@ pub enum XiangqiEvent {
         chinese: String,
         fen: String,
         in_check: bool,
-        /// The next side's legal moves.
+        /// The next side's legal moves, to that side's seat only (`[]` to the others).
         legal_moves: Vec<String>,
         clocks: Clocks,
         first_move_deadline: Option<u64>,

@@ -293,6 +293,8 @@ impl Table for Xiangqi {
         let mut over = false;
         for _ in 0..n {
             let v = view(&mut clients[0]).await;
+            // Only the side to move's seat gets its legal moves.
+            let v = view(&mut clients[mover(v.side_to_move)]).await;
             if v.status != Status::Playing || v.legal_moves.is_empty() {
                 over = true;
                 break;
@@ -310,6 +312,7 @@ impl Table for Xiangqi {
 
     async fn send(&mut self, clients: &mut [Client], rng: &mut Rng) -> Option<(usize, u64)> {
         let last = view(&mut clients[0]).await;
+        let last = view(&mut clients[mover(last.side_to_move)]).await;
         if last.status != Status::Playing || last.legal_moves.is_empty() {
             return None;
         }

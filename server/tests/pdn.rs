@@ -69,16 +69,21 @@ async fn play(
     let mut rng = Rng(seed);
     for ply in 0..plies.max(script.len()) {
         let v = view(&mut white).await;
-        if v.status != Status::Playing || v.to_move.legal_moves.is_empty() {
+        if v.status != Status::Playing {
+            break;
+        }
+        // Only the side to move's seat gets its legal moves.
+        let client = match v.side_to_move {
+            Side::White => &mut white,
+            Side::Black => &mut black,
+        };
+        let v = view(client).await;
+        if v.to_move.legal_moves.is_empty() {
             break;
         }
         let notation = match script.get(ply) {
             Some(m) => (*m).to_owned(),
             None => rng.pick(&v.to_move.legal_moves).clone(),
-        };
-        let client = match v.side_to_move {
-            Side::White => &mut white,
-            Side::Black => &mut black,
         };
         act(client, DraughtsAction::Move { notation }).await;
     }

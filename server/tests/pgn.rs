@@ -43,16 +43,20 @@ async fn play(
     let mut rng = Rng(seed);
     for ply in 0..plies.max(script.len()) {
         let v = view(&mut red).await;
-        if v.status != Status::Playing || v.legal_moves.is_empty() {
+        if v.status != Status::Playing {
+            break;
+        }
+        // Only the side to move's seat gets its legal moves.
+        let mover = to_move(v.side_to_move, &mut red, &mut black);
+        let v = view(mover).await;
+        if v.legal_moves.is_empty() {
             break;
         }
         let mv = match script.get(ply) {
             Some(m) => (*m).to_owned(),
             None => rng.pick(&v.legal_moves).clone(),
         };
-        to_move(v.side_to_move, &mut red, &mut black)
-            .play(&mv)
-            .await;
+        mover.play(&mv).await;
     }
     let v = view(&mut red).await;
     if v.status == Status::Playing {

@@ -304,18 +304,19 @@ async fn a_bid_during_the_deal_stands() {
         let mut c = Client::hello(&server, &format!("S{seat}")).await;
         c.join(room, Some(seat)).await;
     }
+    // A late timer may deal several cards at once (`dealt_cards`).
     let card = loop {
         let msg = first.recv().await;
-        match tl_event(&msg) {
-            Some((
-                _,
-                TuolajiEvent::Dealt {
-                    seat: 0,
-                    card: Some(c),
-                },
-            )) if c.starts_with('2') => break c.clone(),
+        let level_card = match tl_event(&msg) {
+            Some((_, TuolajiEvent::Dealt { seat: 0, card })) => card.clone(),
+            Some((_, TuolajiEvent::DealtCards { seat: 0, cards, .. })) => {
+                cards.iter().find(|c| c.starts_with('2')).cloned()
+            }
             Some((_, TuolajiEvent::DealDone { .. })) => panic!("no level card for seat 0"),
-            _ => {}
+            _ => None,
+        };
+        if let Some(c) = level_card.filter(|c| c.starts_with('2')) {
+            break c;
         }
     };
     let mut me = Player::new(first, 0);

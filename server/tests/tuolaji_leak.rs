@@ -8,7 +8,7 @@ mod common;
 use common::tuolaji::{fast_options, remove_cards, seeded_server, tl_event, Player, SEED};
 use common::{Client, TestServer};
 use qipai_games::cards::Card;
-use qipai_games::tuolaji::deal::Deal;
+use qipai_games::tuolaji::deal::{Deal, DRAWN};
 use qipai_games::tuolaji::hand_seed;
 use qipai_games::Seat;
 use qipai_protocol::tuolaji::{Phase, TuolajiEvent, TuolajiView};
@@ -19,7 +19,8 @@ struct Knowledge {
     me: Option<u8>,
     seed: u64,
     deal: Option<Deal>,
-    dealt: usize,
+    /// How many cards each seat drew so far.
+    dealt: [usize; 4],
     dealer: Option<u8>,
     /// The client's own cards, by its own events.
     own: Vec<String>,
@@ -37,7 +38,7 @@ impl Knowledge {
             me,
             seed,
             deal: None,
-            dealt: 0,
+            dealt: [0; 4],
             dealer: None,
             own: Vec::new(),
             hands: 0,
@@ -46,6 +47,28 @@ impl Knowledge {
 
     fn is_me(&self, seat: u8) -> bool {
         self.me == Some(seat)
+    }
+
+    /// `seat` drew `count` cards, `shown` to this client: they must be the seat's next cards
+    /// of the engine's deal, shown to their receiver only.
+    fn drew(&mut self, seat: u8, shown: &[String], count: usize) {
+        let deal = self.deal.as_ref().expect("a hand started");
+        let index = usize::from(seat);
+        let truth: Vec<String> = (0..DRAWN)
+            .filter_map(|i| deal.draw(i))
+            .filter(|(to, _)| to.0 == seat)
+            .skip(self.dealt[index])
+            .take(count)
+            .map(|(_, card)| card.to_string())
+            .collect();
+        assert_eq!(truth.len(), count, "seat {seat} drew more than its cards");
+        self.dealt[index] += count;
+        if self.is_me(seat) {
+            assert_eq!(shown, truth, "seat {seat}'s cards");
+            self.own.extend(truth);
+        } else {
+            assert!(shown.is_empty(), "{:?} saw seat {seat}'s cards", self.me);
+        }
     }
 
     fn event(&mut self, event: &TuolajiEvent) {
@@ -60,21 +83,20 @@ impl Knowledge {
                     hand_seed(self.seed, *hand_number),
                     Seat(*first_drawer),
                 ));
-                self.dealt = 0;
+                self.dealt = [0; 4];
                 self.dealer = *dealer;
                 self.own.clear();
             }
             TuolajiEvent::Dealt { seat, card } => {
                 let deal = self.deal.as_ref().expect("a hand started");
-                let (to, truth) = deal.draw(self.dealt).expect("a card to deal");
-                self.dealt += 1;
+                let drawn = self.dealt.iter().sum();
+                let (to, _) = deal.draw(drawn).expect("a card to deal");
                 assert_eq!(*seat, to.0, "dealt to the wrong seat");
-                if self.is_me(*seat) {
-                    assert_eq!(card.as_deref(), Some(truth.to_string().as_str()));
-                    self.own.push(truth.to_string());
-                } else {
-                    assert_eq!(card, &None, "{:?} saw seat {seat}'s card", self.me);
-                }
+                let shown: Vec<String> = card.iter().cloned().collect();
+                self.drew(*seat, &shown, 1);
+            }
+            TuolajiEvent::DealtCards { seat, cards, count } => {
+                self.drew(*seat, cards, *count as usize);
             }
             TuolajiEvent::BiddingClosed { dealer, .. } => self.dealer = Some(*dealer),
             TuolajiEvent::BottomTaken { dealer, cards, .. } => {

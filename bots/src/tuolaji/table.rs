@@ -61,6 +61,7 @@ fn awaits_turn(event: &TuolajiEvent) -> bool {
         event,
         TuolajiEvent::Turn { .. }
             | TuolajiEvent::Dealt { .. }
+            | TuolajiEvent::DealtCards { .. }
             | TuolajiEvent::Bid(_)
             | TuolajiEvent::Auto { .. }
             | TuolajiEvent::LastHand { .. }

@@ -129,9 +129,44 @@ impl DraughtsGame {
         }
     }
 
+    /// The seat of the side to move while the game is on (`None` before and after).
+    fn seat_to_move(&self) -> Option<Seat> {
+        if !self.started || self.history.outcome().is_some() {
+            return None;
+        }
+        Some(Seat(self.position().side_to_move().index() as u8))
+    }
+
+    /// An event carrying what the side to move may do: its legal moves to that side's seat
+    /// only (nobody else can use them), the pieces that must capture (6.1) to everybody.
+    fn with_to_move(&self, make: impl Fn(ToMove) -> DraughtsEvent) -> Emit<DraughtsEvent> {
+        let ToMove {
+            legal_moves,
+            must_capture,
+        } = self.to_move();
+        Emit::part_for(self.seat_to_move(), legal_moves, |legal_moves| {
+            make(ToMove {
+                legal_moves,
+                must_capture: must_capture.clone(),
+            })
+        })
+    }
+
+    /// What the side to move may do, as `viewer` sees it (see [`Self::with_to_move`]).
+    fn to_move_for(&self, viewer: Viewer) -> ToMove {
+        let mut to_move = self.to_move();
+        if self
+            .seat_to_move()
+            .is_none_or(|s| viewer != Viewer::Seat(s))
+        {
+            to_move.legal_moves.clear();
+        }
+        to_move
+    }
+
     /// The side to move's legal moves and capturing pieces (nothing unless playing).
     fn to_move(&self) -> ToMove {
-        if !self.started || self.history.outcome().is_some() {
+        if self.seat_to_move().is_none() {
             return ToMove::default();
         }
         let mut moves = self.position().legal_moves();
@@ -218,14 +253,19 @@ impl DraughtsGame {
                 self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
             }
         }
-        let mut events = vec![Emit::All(DraughtsEvent::Moved {
+        let notation = mv.to_string();
+        let fen = self.position().to_fen();
+        let clocks = self.clocks(now);
+        let first_move_deadline = self.first_move_deadline.map(|m| m.0);
+        let draw_offer = self.draw_offer;
+        let mut events = vec![self.with_to_move(|to_move| DraughtsEvent::Moved {
             side,
-            notation: mv.to_string(),
-            fen: self.position().to_fen(),
-            to_move: self.to_move(),
-            clocks: self.clocks(now),
-            first_move_deadline: self.first_move_deadline.map(|m| m.0),
-            draw_offer: self.draw_offer,
+            notation: notation.clone(),
+            fen: fen.clone(),
+            to_move,
+            clocks,
+            first_move_deadline,
+            draw_offer,
         })];
         if self.history.outcome().is_some() {
             events.extend(self.over(now));
@@ -313,12 +353,16 @@ impl Game for DraughtsGame {
             return self.over(now);
         }
         self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
-        vec![Emit::All(DraughtsEvent::Started {
-            fen: self.position().to_fen(),
-            side_to_move: self.position().side_to_move(),
-            to_move: self.to_move(),
-            clocks: self.clocks(now),
-            first_move_deadline: self.first_move_deadline.map(|m| m.0),
+        let fen = self.position().to_fen();
+        let side_to_move = self.position().side_to_move();
+        let clocks = self.clocks(now);
+        let first_move_deadline = self.first_move_deadline.map(|m| m.0);
+        vec![self.with_to_move(|to_move| DraughtsEvent::Started {
+            fen: fen.clone(),
+            side_to_move,
+            to_move,
+            clocks,
+            first_move_deadline,
         })]
     }
 
@@ -394,7 +438,7 @@ impl Game for DraughtsGame {
         }
     }
 
-    fn view(&self, _viewer: Viewer, now: Millis) -> DraughtsView {
+    fn view(&self, viewer: Viewer, now: Millis) -> DraughtsView {
         let status = match (self.started, self.history.outcome()) {
             (_, Some(_)) => Status::Over,
             (true, None) => Status::Playing,
@@ -410,7 +454,7 @@ impl Game for DraughtsGame {
             status,
             fen: self.position().to_fen(),
             side_to_move: self.position().side_to_move(),
-            to_move: self.to_move(),
+            to_move: self.to_move_for(viewer),
             last_move: moves.last().cloned(),
             moves,
             clocks: self.clocks(now),

@@ -58,6 +58,13 @@ pub fn fold(view: &mut TuolajiView, viewer: Viewer, event: &TuolajiEvent) {
                 }
             }
         }
+        TuolajiEvent::DealtCards { seat, cards, count } => {
+            add_count(view, *seat, i64::from(*count));
+            view.dealt = view.dealt.saturating_add(*count);
+            if me == Some(*seat) {
+                take_in(view, cards);
+            }
+        }
         // The bid window's end comes with the `turn` that follows.
         TuolajiEvent::DealDone { .. } => {}
         // The trump is fixed only when bidding closes.

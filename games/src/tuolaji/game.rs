@@ -2,9 +2,9 @@
 //! deal's pace, the bid window, turn timers, the pause between hands and the round's time
 //! limit all as deadlines (rules page, "Time online" **[D]**).
 //!
-//! - The deal: one card per `deal_interval_ms` (with 0, the whole deal in one burst, still
-//!   one event per card). Each card reaches only its receiver; the others learn that a card
-//!   was dealt ([`Emit::Split`]).
+//! - The deal: one card per `deal_interval_ms` (with 0, the whole deal in one burst, a
+//!   `dealt_cards` per seat: [`gather_dealt`]). Each card reaches only its receiver; the
+//!   others learn that a card was dealt ([`Emit::Split`]).
 //! - A seat whose time runs out gets the engine's suggestion played for it and is marked
 //!   auto-played ([`AutoReason::TimedOut`]) until it acts again; its later turns still wait
 //!   the full time, so the player can take over by acting **[D]**.
@@ -398,6 +398,50 @@ impl TuolajiGame {
     }
 }
 
+/// 第九条1 without a pause between cards (`deal_interval_ms` 0): the cards drawn in one call
+/// go out as one `dealt_cards` per seat (its cards to that seat, how many to the others),
+/// where the first of them was, instead of one event per card: nobody can act between
+/// them, and a card each was four frames per card, 624 a hand. A single card stays `dealt`.
+fn gather_dealt(out: Vec<Emit<TuolajiEvent>>) -> Vec<Emit<TuolajiEvent>> {
+    let is_dealt = |e: &Emit<TuolajiEvent>| matches!(e.public(), TuolajiEvent::Dealt { .. });
+    if out.iter().filter(|e| is_dealt(e)).nth(1).is_none() {
+        return out;
+    }
+    let mut cards: [Vec<String>; 4] = Default::default();
+    let mut counts = [0u32; 4];
+    let mut gathered = Vec::with_capacity(out.len());
+    let mut at = None;
+    for emit in out {
+        match emit {
+            Emit::Split {
+                seat,
+                own: TuolajiEvent::Dealt { card, .. },
+                ..
+            } if seat.index() < 4 => {
+                at.get_or_insert(gathered.len());
+                counts[seat.index()] += 1;
+                cards[seat.index()].extend(card);
+            }
+            other => gathered.push(other),
+        }
+    }
+    let groups = (0u8..)
+        .zip(cards.into_iter().zip(counts))
+        .filter(|(_, (_, count))| *count > 0)
+        .map(|(seat, (cards, count))| Emit::Split {
+            seat: Seat(seat),
+            own: TuolajiEvent::DealtCards { seat, cards, count },
+            others: TuolajiEvent::DealtCards {
+                seat,
+                cards: Vec::new(),
+                count,
+            },
+        });
+    let at = at.unwrap_or(gathered.len());
+    gathered.splice(at..at, groups);
+    gathered
+}
+
 impl Game for TuolajiGame {
     type Options = TuolajiSettings;
     type Action = TuolajiAction;
@@ -485,7 +529,7 @@ impl Game for TuolajiGame {
             };
             out.extend(self.take(step, now));
         }
-        self.with_turn(out)
+        self.with_turn(gather_dealt(out))
     }
 
     /// The seat is played by the server at once from now on; with every seat vacant the

@@ -179,8 +179,25 @@ impl XiangqiGame {
         }
     }
 
-    fn legal_moves(&self) -> Vec<String> {
+    /// The seat of the side to move while the game is on (`None` before and after).
+    fn seat_to_move(&self) -> Option<Seat> {
         if !self.started || self.history.outcome().is_some() {
+            return None;
+        }
+        Some(Seat(self.position().side_to_move().index() as u8))
+    }
+
+    /// The side to move's legal moves, for `viewer`: only that side's seat gets them (the
+    /// other seat and spectators cannot use them; most of a move's bytes were this list).
+    fn legal_moves_for(&self, viewer: Viewer) -> Vec<String> {
+        match self.seat_to_move() {
+            Some(seat) if viewer == Viewer::Seat(seat) => self.legal_moves(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.seat_to_move().is_none() {
             return Vec::new();
         }
         self.position()
@@ -288,16 +305,23 @@ impl XiangqiGame {
             .last()
             .map(|m| (m.iccs.clone(), m.chinese.clone()))
             .unwrap_or_default();
-        Emit::All(XiangqiEvent::Moved {
-            side: wire_side(side),
-            iccs,
-            chinese,
-            fen: self.position().to_fen(),
-            in_check: self.position().in_check(),
-            legal_moves: self.legal_moves(),
-            clocks: self.clocks(now),
-            first_move_deadline: self.first_move_deadline.map(|m| m.0),
-            draw_offer: self.draw_offer.map(wire_side),
+        let fen = self.position().to_fen();
+        let in_check = self.position().in_check();
+        let clocks = self.clocks(now);
+        let first_move_deadline = self.first_move_deadline.map(|m| m.0);
+        let draw_offer = self.draw_offer.map(wire_side);
+        Emit::part_for(self.seat_to_move(), self.legal_moves(), |legal_moves| {
+            XiangqiEvent::Moved {
+                side: wire_side(side),
+                iccs: iccs.clone(),
+                chinese: chinese.clone(),
+                fen: fen.clone(),
+                in_check,
+                legal_moves,
+                clocks,
+                first_move_deadline,
+                draw_offer,
+            }
         })
     }
 
@@ -386,14 +410,23 @@ impl Game for XiangqiGame {
         }
         self.started = true;
         self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
-        vec![Emit::All(XiangqiEvent::Started {
-            fen: self.position().to_fen(),
-            side_to_move: wire_side(self.position().side_to_move()),
-            in_check: self.position().in_check(),
-            legal_moves: self.legal_moves(),
-            clocks: self.clocks(now),
-            first_move_deadline: self.first_move_deadline.map(|m| m.0),
-        })]
+        let fen = self.position().to_fen();
+        let side_to_move = wire_side(self.position().side_to_move());
+        let in_check = self.position().in_check();
+        let clocks = self.clocks(now);
+        let first_move_deadline = self.first_move_deadline.map(|m| m.0);
+        vec![Emit::part_for(
+            self.seat_to_move(),
+            self.legal_moves(),
+            |legal_moves| XiangqiEvent::Started {
+                fen: fen.clone(),
+                side_to_move,
+                in_check,
+                legal_moves,
+                clocks,
+                first_move_deadline,
+            },
+        )]
     }
 
     fn apply(
@@ -469,7 +502,7 @@ impl Game for XiangqiGame {
         }
     }
 
-    fn view(&self, _viewer: Viewer, now: Millis) -> XiangqiView {
+    fn view(&self, viewer: Viewer, now: Millis) -> XiangqiView {
         let status = match (self.started, self.history.outcome()) {
             (_, Some(_)) => Status::Over,
             (true, None) => Status::Playing,
@@ -480,7 +513,7 @@ impl Game for XiangqiGame {
             status,
             fen: position.to_fen(),
             side_to_move: wire_side(position.side_to_move()),
-            legal_moves: self.legal_moves(),
+            legal_moves: self.legal_moves_for(viewer),
             in_check: position.in_check(),
             last_move: self.history.moves().last().map(|m| m.iccs.clone()),
             moves: self

@@ -26,13 +26,19 @@ pub fn build(
         .iter()
         .map(|e| match e {
             Emit::All(e) => serde_json::json!({ "event": e }),
+            // A duel's split only gave the side to move its legal moves, which the record's
+            // positions give back: the record keeps the public event.
+            Emit::Split {
+                others: e @ (Event::Xiangqi(_) | Event::Draughts(_)),
+                ..
+            } => serde_json::json!({ "event": e }),
             Emit::Split { seat, own, .. } => serde_json::json!({ "seat": seat.0, "event": own }),
         })
         .collect();
     let pgn = match view {
         View::Xiangqi(v) => {
-            let start = history.iter().find_map(|e| match e {
-                Emit::All(Event::Xiangqi(XiangqiEvent::Started { fen, .. })) => Some(fen.as_str()),
+            let start = history.iter().find_map(|e| match e.public() {
+                Event::Xiangqi(XiangqiEvent::Started { fen, .. }) => Some(fen.as_str()),
                 _ => None,
             });
             Some(xiangqi_pgn(room, &players, v, start, finished_ms))

@@ -268,6 +268,7 @@ pub fn merged(logs: &[&[ServerMsg]]) -> Vec<TuolajiEvent> {
         for (seq, event) in log.iter().filter_map(tl_event) {
             let shows = match event {
                 TuolajiEvent::Dealt { card, .. } => card.is_some(),
+                TuolajiEvent::DealtCards { cards, .. } => !cards.is_empty(),
                 TuolajiEvent::BottomTaken { cards, .. }
                 | TuolajiEvent::BottomPutBack { cards, .. } => !cards.is_empty(),
                 TuolajiEvent::LegalBids { bids, .. } => !bids.is_empty(),
@@ -296,12 +297,39 @@ fn cards(text: &[String]) -> Vec<Card> {
     text.iter().map(|c| c.parse().expect("a card")).collect()
 }
 
+/// The next `count` cards the engine deals to `seat`, dealing round the table as far as
+/// needed and keeping the other seats' cards for their own events.
+fn deal_to(
+    game: &mut Match,
+    now: Millis,
+    undealt: &mut [VecDeque<String>; 4],
+    seat: u8,
+    count: usize,
+) -> Vec<String> {
+    let index = usize::from(seat);
+    while undealt[index].len() < count {
+        let dealt = game.deal_next(now).expect("a card to deal");
+        let Some(HandEvent::Dealt {
+            seat: s,
+            card: Some(c),
+        }) = dealt.first()
+        else {
+            panic!("the engine dealt {dealt:?}")
+        };
+        undealt[s.index()].push_back(c.to_string());
+    }
+    undealt[index].drain(..count).collect()
+}
+
 /// Replays a table's merged events through [`Match`] alone from `seed` (each hand dealt
 /// from [`hand_seed`]), checking every dealt card against the engine's deal, and returns
 /// the game. The test players never throw, so every lead is replayed as it was split.
 pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
     let mut game: Option<Match> = None;
     let mut now = Millis(0);
+    // Cards the engine dealt to each seat that no event has shown yet (a burst's
+    // `dealt_cards` come seat by seat, the engine deals round the table).
+    let mut undealt: [VecDeque<String>; 4] = Default::default();
     for event in events {
         if let TuolajiEvent::HandStarted { hand_number, .. } = event {
             let hand_seed = hand_seed(seed, *hand_number);
@@ -320,15 +348,14 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
         };
         match event {
             TuolajiEvent::Dealt { seat, card } => {
-                let dealt = g.deal_next(now).expect("a card to deal");
-                let Some(HandEvent::Dealt {
-                    seat: s,
-                    card: Some(c),
-                }) = dealt.first()
-                else {
-                    panic!("the engine dealt {dealt:?}")
-                };
-                assert_eq!((s.0, Some(c.to_string())), (*seat, card.clone()));
+                let shown: Vec<String> = card.iter().cloned().collect();
+                assert_eq!(deal_to(g, now, &mut undealt, *seat, 1), shown);
+            }
+            TuolajiEvent::DealtCards { seat, cards, count } => {
+                assert_eq!(
+                    &deal_to(g, now, &mut undealt, *seat, *count as usize),
+                    cards
+                );
             }
             TuolajiEvent::Bid(b) => act(
                 g,
