@@ -75,6 +75,20 @@ function grid(id, cols, rows, caption) {
     h("tbody", {}, rows.map((r) => h("tr", {}, cols.map(([, cell]) => h("td", {}, cell(r)))))));
 }
 
+/** A section of the page: its heading, then `body`. */
+const section = (id, title, ...body) =>
+  h("section", { id: `comp-${id}`, "aria-labelledby": `h-${id}` }, h("h3", { id: `h-${id}` }, title), ...body);
+
+/** A CSV download (not printed). */
+const csvLink = (href, file, text) => h("p", { class: "no-print" }, h("a", { href, download: file }, text));
+
+/** The tiebreak columns after the points (entries) or the total (teams): 对手分, 级差, lots. */
+const TIEBREAKS = [
+  ["comp.col.opponents_points", (r) => formatNumber(r.opponents_points)],
+  ["comp.col.level_diff", (r) => signed(r.level_diff)],
+  ["comp.col.lot", (r) => formatNumber(r.lot)],
+];
+
 const award = (a) => (a ? h("span", { class: `badge award-${a}` }, t(`comp.award.${a}`)) : "");
 
 /** The public page of the competitions. */
@@ -248,41 +262,33 @@ export class CompetitionPage {
       h("p", { class: "muted comp-live no-print", id: "competition-live", "aria-live": "polite" },
         this.watching != null ? t("comp.live") : t("comp.live_poll")),
       this.roundsSection(rounds, base, s.event),
-      h("section", { id: "comp-standings", "aria-labelledby": "h-standings" },
-        h("h3", { id: "h-standings" }, t("comp.standings")),
+      section("standings", t("comp.standings"),
         standings.length ? grid("standings-table", [
           ["comp.col.rank", (r) => formatNumber(r.rank)],
           ["comp.col.team", (r) => r.team],
           ["comp.col.players", (r) => playersText(r.players)],
           ["comp.col.points", (r) => formatNumber(r.points)],
-          ["comp.col.opponents_points", (r) => formatNumber(r.opponents_points)],
-          ["comp.col.level_diff", (r) => signed(r.level_diff)],
-          ["comp.col.lot", (r) => formatNumber(r.lot)],
+          ...TIEBREAKS,
           ["comp.col.played", (r) => formatNumber(r.played)],
           ["comp.col.byes", (r) => formatNumber(r.byes)],
           ["comp.col.award", (r) => award(r.award)],
         ], standings) : h("p", { class: "muted" }, t("comp.no_standings")),
-        h("p", { class: "no-print" }, h("a", { href: `${base}/standings.csv`, download: `standings-${s.id}.csv` }, t("comp.csv_standings")))),
-      h("section", { id: "comp-teams", "aria-labelledby": "h-teams" },
-        h("h3", { id: "h-teams" }, t("comp.teams")),
+        csvLink(`${base}/standings.csv`, `standings-${s.id}.csv`, t("comp.csv_standings"))),
+      section("teams", t("comp.teams"),
         teams.length ? grid("teams-table", [
           ["comp.col.rank", (r) => formatNumber(r.rank)],
           ["comp.col.team", (r) => r.team],
           ["comp.col.total", (r) => formatNumber(r.total)],
-          ["comp.col.opponents_points", (r) => formatNumber(r.opponents_points)],
-          ["comp.col.level_diff", (r) => signed(r.level_diff)],
-          ["comp.col.lot", (r) => formatNumber(r.lot)],
+          ...TIEBREAKS,
           ["comp.col.counted", (r) => r.counted.map((c) => `${t(`comp.event.${c.event}`)}: ${playersText(c.players)}`).join("; ")],
           ["comp.col.award", (r) => award(r.award)],
         ], teams) : h("p", { class: "muted" }, t("comp.no_teams"))),
-      h("section", { id: "comp-awards", "aria-labelledby": "h-awards" },
-        h("h3", { id: "h-awards" }, t("comp.awards")),
+      section("awards", t("comp.awards"),
         awards.entries.length || awards.teams.length ? h("ul", { class: "comp-list" },
           awards.entries.map((e) => h("li", {}, award(e.award), " ", playersText(e.players), ` (${e.team})`)),
           awards.teams.map((e) => h("li", {}, award(e.award), " ", t("comp.team_award", { team: e.team })))) : h("p", { class: "muted" }, t("comp.no_awards")),
-        h("p", { class: "no-print" }, h("a", { href: `${base}/awards.csv`, download: `awards-${s.id}.csv` }, t("comp.csv_awards")))),
-      h("section", { id: "comp-corrections", "aria-labelledby": "h-corrections" },
-        h("h3", { id: "h-corrections" }, t("comp.corrections")),
+        csvLink(`${base}/awards.csv`, `awards-${s.id}.csv`, t("comp.csv_awards"))),
+      section("corrections", t("comp.corrections"),
         s.corrections.length ? grid("corrections-table", [
           ["comp.col.round", (c) => formatNumber(c.round)],
           ["comp.col.table", (c) => formatNumber(c.table)],
@@ -290,8 +296,7 @@ export class CompetitionPage {
           ["comp.col.reason", (c) => c.reason],
           ["comp.col.by", (c) => t("comp.by", { author: c.author, when: formatDateTime(c.at_ms) })],
         ], s.corrections) : h("p", { class: "muted" }, t("comp.no_corrections"))),
-      h("section", { id: "comp-entries", "aria-labelledby": "h-entries" },
-        h("h3", { id: "h-entries" }, t("comp.entries", { count: entries.length })),
+      section("entries", t("comp.entries", { count: entries.length }),
         entries.length ? grid("entries-table", [
           ["comp.col.team", (e) => e.team],
           ...(s.event === "tuolaji" ? [["comp.col.pair", (e) => (e.pair_number == null ? "–" : formatNumber(e.pair_number))]] : []),
@@ -301,8 +306,7 @@ export class CompetitionPage {
   }
 
   roundsSection(rounds, base, event) {
-    return h("section", { id: "comp-rounds", "aria-labelledby": "h-rounds" },
-      h("h3", { id: "h-rounds" }, t("comp.pairings")),
+    return section("rounds", t("comp.pairings"),
       rounds.length ? [...rounds].reverse().map((r) => h("div", { class: "comp-round", id: `round-${r.round}` },
         grid(`round-${r.round}-table`, [
           ["comp.col.table", (p) => formatNumber(p.table)],
@@ -317,7 +321,7 @@ export class CompetitionPage {
             : "")],
         ], r.tables, t("comp.round", { n: r.round })),
         r.bye ? h("p", { class: "comp-bye" }, t("comp.bye", { players: playersText(r.bye.players), team: r.bye.team })) : null,
-        h("p", { class: "no-print" }, h("a", { href: `${base}/rounds/${r.round}.csv`, download: `round-${r.round}.csv` }, t("comp.csv_round", { n: r.round })))))
+        csvLink(`${base}/rounds/${r.round}.csv`, `round-${r.round}.csv`, t("comp.csv_round", { n: r.round }))))
         : h("p", { class: "muted" }, t("comp.no_rounds")));
   }
 }

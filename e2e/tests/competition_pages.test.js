@@ -50,6 +50,16 @@ async function says(page, kind, re) {
   }, [kind, re.source]);
 }
 
+/** The director records (`record`) or corrects (`correct`) a table's result with the form. */
+async function enterResult(page, kind, round, table, result, text) {
+  await page.fill(`#${kind}-round`, String(round));
+  await page.fill(`#${kind}-table`, String(table));
+  await page.selectOption(`#${kind}-result`, result);
+  await page.fill(`#${kind}-text`, text);
+  await page.click(`#btn-${kind}`);
+  await says(page, "ok", new RegExp(`round ${round}, table ${table} ${kind === "record" ? "recorded" : "corrected"}`));
+}
+
 /** A row of a round's pairings on the public page: its text. */
 const rowText = (page, round, table) =>
   page.textContent(`#round-${round}-table tbody tr:nth-child(${table})`);
@@ -130,22 +140,12 @@ test("a director runs a competition and the public page follows it live", { time
   }, t1.second.players[0]);
 
   // Table 2 was played off the server: the director records it, with a note.
-  await director.fill("#record-round", "1");
-  await director.fill("#record-table", "2");
-  await director.selectOption("#record-result", "first_wins");
-  await director.fill("#record-text", "7 minutes late: warning");
-  await director.click("#btn-record");
-  await says(director, "ok", /round 1, table 2 recorded/);
+  await enterResult(director, "record", 1, 2, "first_wins", "7 minutes late: warning");
   await pub.waitForFunction((name) => document.querySelector("#round-1-table tbody tr:nth-child(2)")?.textContent.includes(`${name} won`), t2.first.players[0]);
   assert.match(await rowText(pub, 1, 2), /7 minutes late: warning/);
 
   // An arbiter's correction: the new result and its reason appear.
-  await director.fill("#correct-round", "1");
-  await director.fill("#correct-table", "1");
-  await director.selectOption("#correct-result", "draw");
-  await director.fill("#correct-text", "the clock was set to 5+3, not 30+10");
-  await director.click("#btn-correct");
-  await says(director, "ok", /round 1, table 1 corrected/);
+  await enterResult(director, "correct", 1, 1, "draw", "the clock was set to 5+3, not 30+10");
   await pub.waitForSelector("#corrections-table");
   assert.match(await pub.textContent("#corrections-table"), /Second wins → Draw.*the clock was set to 5\+3, not 30\+10.*director/);
   await pub.waitForFunction(() => document.querySelector("#round-1-table tbody tr:nth-child(1)")?.textContent.includes("Draw"));
@@ -166,14 +166,8 @@ test("a director runs a competition and the public page follows it live", { time
   await pub.waitForSelector("#table:not([hidden])");
   await pub.evaluate((cid) => { location.hash = `#/competitions/${cid}`; }, id);
   await pub.waitForSelector("#round-2-table tbody tr:nth-child(2)");
-  for (const table of [1, 2]) {
-    await director.fill("#record-round", "2");
-    await director.fill("#record-table", String(table));
-    await director.selectOption("#record-result", table === 1 ? "second_wins" : "draw");
-    await director.fill("#record-text", "");
-    await director.click("#btn-record");
-    await says(director, "ok", new RegExp(`round 2, table ${table} recorded`));
-  }
+  await enterResult(director, "record", 2, 1, "second_wins", "");
+  await enterResult(director, "record", 2, 2, "draw", "");
   await pub.waitForFunction(() => document.querySelectorAll("#comp-awards li").length > 0);
   await pub.waitForFunction(() => [...document.querySelectorAll("#round-2-table [data-status]")].every((s) => s.dataset.status === "finished"));
   assert.match(await pub.textContent("#comp-awards"), /First prize/);

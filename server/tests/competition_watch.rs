@@ -40,16 +40,43 @@ async fn import(s: &TestServer, token: &str, id: u64, form: &str) {
     .await;
 }
 
-/// Watches `id`; waits for the `ok`.
-async fn watch(c: &mut Client, id: u64) {
+/// Sends `watch_competition` for `id`; returns its `seq`.
+async fn ask_to_watch(c: &mut Client, id: u64) -> u64 {
     let seq = c.seq();
     c.send(&ClientMsg::WatchCompetition {
         seq,
         competition_id: id,
     })
     .await;
+    seq
+}
+
+/// An arbiter's correction of round 1, table 1 of `id`.
+async fn correct(s: &TestServer, token: &str, id: u64, result: &str, reason: &str) {
+    let body = json!({"round": 1, "table": 1, "result": result, "reason": reason});
+    post_ok(
+        s,
+        token,
+        &format!("/api/director/competitions/{id}/corrections"),
+        &body.to_string(),
+    )
+    .await;
+}
+
+/// Watches `id`; waits for the `ok`.
+async fn watch(c: &mut Client, id: u64) {
+    let seq = ask_to_watch(c, id).await;
     c.until(|m| matches!(m, ServerMsg::Ok { seq: s } if *s == seq))
         .await;
+}
+
+/// Watching `id` is refused with `unknown_competition`.
+async fn refused_watch(c: &mut Client, id: u64) {
+    let seq = ask_to_watch(c, id).await;
+    assert_eq!(
+        c.error_for(Some(seq)).await.0,
+        ErrorCode::UnknownCompetition
+    );
 }
 
 /// The next message is `competition_changed` for `id`; returns its version.
@@ -72,13 +99,19 @@ async fn quiet(c: &mut Client) {
     assert!(got.is_none(), "unexpected {got:?}");
 }
 
-#[tokio::test]
-async fn a_watcher_is_told_of_every_change_to_its_competition_and_of_no_other() {
+/// A server with a director, two xiangqi competitions `a` and `b`, and a page's connection.
+async fn set_up() -> (TestServer, String, u64, u64, Client) {
     let s = server_with_director(|_| {}).await;
     let token = login(&s).await;
     let a = create(&s, &token, "A").await;
     let b = create(&s, &token, "B").await;
-    let mut page = Client::hello(&s, "Page").await;
+    let page = Client::hello(&s, "Page").await;
+    (s, token, a, b, page)
+}
+
+#[tokio::test]
+async fn a_watcher_is_told_of_every_change_to_its_competition_and_of_no_other() {
+    let (s, token, a, b, mut page) = set_up().await;
     watch(&mut page, a).await;
 
     // Another competition's changes are not told.
@@ -123,47 +156,22 @@ async fn a_watcher_is_told_of_every_change_to_its_competition_and_of_no_other() 
     assert!(told >= 1, "the result was not told");
 
     // A correction is told.
-    post_ok(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{a}/corrections"),
-        r#"{"round":1,"table":1,"result":"draw","reason":"arbiter: clock fault"}"#,
-    )
-    .await;
+    correct(&s, &token, a, "draw", "arbiter: clock fault").await;
     changed(&mut page, a).await;
 
     // After `unwatch_competition`, nothing more.
     let seq = page.seq();
     page.send(&ClientMsg::UnwatchCompetition { seq }).await;
     assert!(matches!(page.recv().await, ServerMsg::Ok { seq: s } if s == seq));
-    post_ok(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{a}/corrections"),
-        r#"{"round":1,"table":1,"result":"first_wins","reason":"arbiter: back again"}"#,
-    )
-    .await;
+    correct(&s, &token, a, "first_wins", "arbiter: back again").await;
     quiet(&mut page).await;
 }
 
 #[tokio::test]
 async fn an_unknown_competition_is_refused_and_a_second_watch_replaces_the_first() {
-    let s = server_with_director(|_| {}).await;
-    let token = login(&s).await;
-    let a = create(&s, &token, "A").await;
-    let b = create(&s, &token, "B").await;
-    let mut page = Client::hello(&s, "Page").await;
+    let (s, token, a, b, mut page) = set_up().await;
 
-    let seq = page.seq();
-    page.send(&ClientMsg::WatchCompetition {
-        seq,
-        competition_id: 999,
-    })
-    .await;
-    assert_eq!(
-        page.error_for(Some(seq)).await.0,
-        ErrorCode::UnknownCompetition
-    );
+    refused_watch(&mut page, 999).await;
 
     // Watching a, then b: only b's changes are told.
     watch(&mut page, a).await;
@@ -174,16 +182,7 @@ async fn an_unknown_competition_is_refused_and_a_second_watch_replaces_the_first
     changed(&mut page, b).await;
 
     // A refused watch leaves the one in place.
-    let seq = page.seq();
-    page.send(&ClientMsg::WatchCompetition {
-        seq,
-        competition_id: 12345,
-    })
-    .await;
-    assert_eq!(
-        page.error_for(Some(seq)).await.0,
-        ErrorCode::UnknownCompetition
-    );
+    refused_watch(&mut page, 12345).await;
     start_round(&s, &token, b).await;
     changed(&mut page, b).await;
 }
@@ -192,11 +191,7 @@ async fn an_unknown_competition_is_refused_and_a_second_watch_replaces_the_first
 /// only the last competition is told.
 #[tokio::test]
 async fn watching_again_and_again_holds_one_watch() {
-    let s = server_with_director(|_| {}).await;
-    let token = login(&s).await;
-    let a = create(&s, &token, "A").await;
-    let b = create(&s, &token, "B").await;
-    let mut page = Client::hello(&s, "Page").await;
+    let (s, token, a, b, mut page) = set_up().await;
     for i in 0..200 {
         watch(&mut page, if i % 2 == 0 { a } else { b }).await;
     }
