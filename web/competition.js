@@ -69,7 +69,7 @@ export async function api(path, { method = "GET", body = null, type = "applicati
 
 /** A table of rows: `cols` are [key of the heading, cell(row)]. */
 function grid(id, cols, rows, caption) {
-  return h("table", { class: "records-table comp-table", id },
+  return h("table", { class: "comp-table", id },
     caption ? h("caption", {}, caption) : null,
     h("thead", {}, h("tr", {}, cols.map(([key]) => h("th", { scope: "col" }, t(key))))),
     h("tbody", {}, rows.map((r) => h("tr", {}, cols.map(([, cell]) => h("td", {}, cell(r)))))));

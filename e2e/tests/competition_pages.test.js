@@ -47,7 +47,7 @@ async function says(page, kind, re) {
   await page.waitForFunction(([k, src]) => {
     const box = document.querySelector(`#director-message.${k}`);
     return box && new RegExp(src).test(box.textContent);
-  }, [kind, re.source]);
+  }, [kind, re.source], { timeout: 30000 }); // a sign-in checks Argon2: slow in a debug build
 }
 
 /** The director records (`record`) or corrects (`correct`) a table's result with the form. */
@@ -80,7 +80,7 @@ test("a director runs a competition and the public page follows it live", { time
 
   await director.fill("#dir-password", DIRECTOR_PASSWORD);
   await director.click("#btn-login");
-  await director.waitForSelector("#director-create");
+  await director.waitForSelector("#director-create", { timeout: 30000 }); // Argon2 is slow in a debug build
   // The session is the API's HttpOnly cookie: the page cannot read it.
   assert.equal(await director.evaluate(() => document.cookie), "");
 
@@ -200,7 +200,7 @@ test("without a session every director action is refused in words", { timeout: 6
   await page.goto(`${server.url}/#/director`);
   await page.fill("#dir-password", DIRECTOR_PASSWORD);
   await page.click("#btn-login");
-  await page.waitForSelector("#btn-start-round");
+  await page.waitForSelector("#btn-start-round", { timeout: 30000 });
   await page.evaluate(() => fetch("/api/director/logout", { method: "POST" }));
   await page.click("#btn-start-round");
   await says(page, "error", /Only a signed-in director may do that/);

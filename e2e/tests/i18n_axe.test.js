@@ -82,7 +82,7 @@ for (const lang of ["zh-CN", "en"]) {
       await check("8-director-sign-in");
       await page.fill("#dir-password", DIRECTOR_PASSWORD);
       await page.click("#btn-login");
-      await page.waitForSelector("#director-create");
+      await page.waitForSelector("#director-create", { timeout: 30000 }); // Argon2 is slow in a debug build
       await check("9-director");
       await page.click("#btn-logout");
       await page.waitForSelector("#director-login");
