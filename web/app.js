@@ -9,6 +9,7 @@ import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
 import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
 import { DraughtsTable, applyEvent as applyDraughts } from "./draughts.js";
 import { Records } from "./records.js";
+import { CompetitionPage, DirectorPage, competitionRoute } from "./competition.js";
 import { h, clear } from "./dom.js";
 import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -47,7 +48,9 @@ class UnsupportedTable {
 }
 
 const $ = (id) => document.getElementById(id);
-const screens = { name: $("name-screen"), lobby: $("lobby"), table: $("table"), records: $("records") };
+const screens = {
+  name: $("name-screen"), lobby: $("lobby"), table: $("table"), records: $("records"), competitions: $("competitions"),
+};
 
 let conn = null;
 let room = null;
@@ -55,6 +58,7 @@ let lobby = null;
 let table = null;
 let resumeTimer = null;
 let records = null;
+let competitions = null; // the competition pages (web/competition.js), while their address is shown
 
 /** `#/games` ("my games") or `#/games/{id}` (a replay, shareable): { id } or null. */
 function recordsRoute() {
@@ -69,9 +73,16 @@ function toast(text, kind = "error") {
   setTimeout(() => el.remove(), 5000);
 }
 
+/** The screen an address asks for over the lobby and the table, or null. */
+function pageScreen() {
+  if (recordsRoute()) return "records";
+  return competitionRoute(location.hash) ? "competitions" : null;
+}
+
 function show(name) {
-  // "My games" and replays stay on screen while the room goes on underneath.
-  if (recordsRoute() && name !== "records") return;
+  // "My games", replays and competitions stay on screen while the room goes on underneath.
+  const page = pageScreen();
+  if (page && name !== page) return;
   for (const [key, el] of Object.entries(screens)) el.hidden = key !== name;
   if (name === "lobby") lobby?.show();
   else lobby?.hide();
@@ -134,6 +145,7 @@ function start(name) {
   room.onEvent = (ev) => table?.onEvent?.(ev);
   conn.onState = showConnection;
   conn.onWelcome = (welcome) => {
+    competitions?.online?.();
     if (welcome.room_id != null && room.roomId == null) {
       // A resumed seat: `joined` and a snapshot follow. Spectators are not resumed, so
       // fall back to the lobby if nothing comes.
@@ -144,6 +156,10 @@ function start(name) {
     }
   };
   conn.onMessage = (msg) => {
+    if (msg.type === "competition_changed") {
+      competitions?.changed?.(msg);
+      return;
+    }
     if (room.handle(msg)) return;
     if (msg.type === "error") {
       if (msg.code !== "bad_resume_token") toast(errorText(msg));
@@ -175,8 +191,47 @@ $("name-form").addEventListener("submit", (e) => {
   start(name);
 });
 
+/** A competition's table from its page: leave the page and watch the room. */
+async function spectate(roomId) {
+  if (!conn) {
+    toast(t("comp.name_first"), "info");
+    return;
+  }
+  history.replaceState(null, "", location.pathname + location.search);
+  route();
+  try {
+    await conn.request({ type: "spectate", room_id: roomId });
+  } catch (err) {
+    toast(errorText(err));
+  }
+}
+
+/**
+ * The competition pages when the address asks for one: "shown"; "left" when they were shown
+ * and the address moved on; else null.
+ */
+function routeCompetitions() {
+  const c = competitionRoute(location.hash);
+  const kind = c?.page === "director" ? DirectorPage : CompetitionPage;
+  let left = null;
+  if (competitions && !(c && competitions instanceof kind)) {
+    competitions.destroy();
+    competitions = null;
+    left = "left";
+  }
+  if (!c) return left;
+  competitions ??= new kind($("competitions"), { conn: () => conn, spectate, toast });
+  if (c.page === "director") competitions.show();
+  else if (c.id != null) competitions.show(c.id);
+  else competitions.showList();
+  show("competitions");
+  return "shown";
+}
+
 /** Shows "my games" or a replay when the address asks for one, else the lobby or the table. */
 function route() {
+  const comp = routeCompetitions();
+  if (comp === "shown") return;
   const r = recordsRoute();
   if (r) {
     records ??= new Records($("records"), {
@@ -185,8 +240,8 @@ function route() {
     if (r.id != null) records.showGame(r.id);
     else records.showList(0);
     show("records");
-  } else if (records) {
-    records.destroy();
+  } else if (records || comp === "left") {
+    records?.destroy();
     records = null;
     show(!conn ? "name" : room.roomId != null && room.ready ? "table" : "lobby");
   }
@@ -194,8 +249,8 @@ function route() {
 window.addEventListener("hashchange", route);
 
 $("change-name").addEventListener("click", () => {
-  if (recordsRoute()) {
-    // Leave "my games" (without a hashchange, which would show the lobby after the form).
+  if (pageScreen()) {
+    // Leave "my games" or the competitions (without a hashchange, which would show the lobby after the form).
     history.replaceState(null, "", location.pathname + location.search);
     route();
   }
@@ -218,6 +273,7 @@ onLanguageChange(() => {
   if (lobby && !screens.lobby.hidden) lobby.refresh();
   table?.build();
   records?.build();
+  competitions?.build();
 });
 
 const name = storedName();

@@ -1,6 +1,7 @@
 // An automated accessibility check of each screen (issue 18): axe-core (e2e's npm
 // devDependency) injected with playwright's addScriptTag into the lobby, a xiangqi table, a
-// Tuolaji table and a result, "my games" and a replay, in Chinese and in English, on a desktop and on a phone held
+// Tuolaji table and a result, "my games" and a replay, a competition's public page and the
+// director's page (signed out and in), in Chinese and in English, on a desktop and on a phone held
 // upright (390×844). No serious or critical violation may be found. Screenshots of each
 // screen in both languages go to artifacts/i18n_axe/.
 
@@ -8,10 +9,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { serverAndBrowser, personPage, enterLobby, shot } from "../harness.js";
+import { DIRECTOR_ENV, DIRECTOR_PASSWORD, seedCompetition } from "../competition.js";
 
 const T = "i18n_axe";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const env = serverAndBrowser({ QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "20" }, undefined, { tuolajiSeed: 7 });
+const env = serverAndBrowser({ QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "20", ...DIRECTOR_ENV }, undefined, { tuolajiSeed: 7 });
 
 /** axe's serious and critical violations on the page now, as "rule: target" lines. */
 async function violations(page) {
@@ -67,6 +69,23 @@ for (const lang of ["zh-CN", "en"]) {
       await check("4-tuolaji-table");
       await page.click("#btn-leave");
       await page.waitForSelector("#lobby:not([hidden])");
+
+      // A competition's public page (a round paired, a result and a correction), and the
+      // director's page signed out and signed in (issue 15).
+      const id = await seedCompetition(env.server.url, `${lang} ${form}`);
+      await page.click("#competitions-link");
+      await page.click(`a[href="#/competitions/${id}"]`);
+      await page.waitForSelector("#corrections-table");
+      await check("7-competition");
+      await page.evaluate(() => { location.hash = "#/director"; });
+      await page.waitForSelector("#director-login");
+      await check("8-director-sign-in");
+      await page.fill("#dir-password", DIRECTOR_PASSWORD);
+      await page.click("#btn-login");
+      await page.waitForSelector("#director-create", { timeout: 30000 }); // Argon2 is slow in a debug build
+      await check("9-director");
+      await page.click("#btn-logout");
+      await page.waitForSelector("#director-login");
 
       assert.deepEqual(found, Object.fromEntries(Object.keys(found).map((k) => [k, []])));
       assert.deepEqual(page.errors, []);

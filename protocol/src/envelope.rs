@@ -175,6 +175,11 @@ macro_rules! games {
             Leave { seq: Seq },
             /// Asks for a fresh snapshot of the current room.
             Snapshot { seq: Seq },
+            /// Watches a competition (PROTOCOL §17): `ok`, then `competition_changed` after each
+            /// change to it. One watch per connection: a second one replaces the first.
+            WatchCompetition { seq: Seq, competition_id: u64 },
+            /// Stops watching the competition.
+            UnwatchCompetition { seq: Seq },
             $(
                 #[doc = concat!("A ", stringify!($module), " action in the current room.")]
                 $Game { seq: Seq, action: $Action },
@@ -193,6 +198,8 @@ macro_rules! games {
                 "quick_play",
                 "leave",
                 "snapshot",
+                "watch_competition",
+                "unwatch_competition",
                 $(stringify!($module),)+
             ];
 
@@ -207,7 +214,9 @@ macro_rules! games {
                     | ClientMsg::Spectate { seq, .. }
                     | ClientMsg::QuickPlay { seq, .. }
                     | ClientMsg::Leave { seq }
-                    | ClientMsg::Snapshot { seq } => Some(*seq),
+                    | ClientMsg::Snapshot { seq }
+                    | ClientMsg::WatchCompetition { seq, .. }
+                    | ClientMsg::UnwatchCompetition { seq } => Some(*seq),
                     $(ClientMsg::$Game { seq, .. } => Some(*seq),)+
                 }
             }
@@ -397,6 +406,10 @@ pub enum ServerMsg {
         server_time: u64,
         event: Event,
     },
+    /// The watched competition changed (`watch_competition`): a result, a round, a
+    /// correction, an import… `version` is the competitions' change counter (the one
+    /// `GET /api/competitions/changes` answers); reload what is shown.
+    CompetitionChanged { competition_id: u64, version: u64 },
     /// The server is going down; the connection closes next.
     Shutdown { message: String },
 }
@@ -469,6 +482,11 @@ mod tests {
                 seq: 3,
                 action: XiangqiAction::Resign,
             },
+            ClientMsg::WatchCompetition {
+                seq: 4,
+                competition_id: 7,
+            },
+            ClientMsg::UnwatchCompetition { seq: 5 },
         ] {
             let bytes = encode(&msg).unwrap();
             assert_eq!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).unwrap(), msg);
@@ -496,6 +514,10 @@ mod tests {
             event: Event::Room(RoomEvent::Away { seat: 1 }),
         });
         round_trip(ServerMsg::error(Some(3), ErrorCode::IllegalMove, "no"));
+        round_trip(ServerMsg::CompetitionChanged {
+            competition_id: 7,
+            version: 9,
+        });
         round_trip(clocks);
     }
 
@@ -520,6 +542,6 @@ mod tests {
         };
         let bytes = encode(&hello).unwrap();
         assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());
-        assert_eq!(ClientMsg::TYPES.len(), 12);
+        assert_eq!(ClientMsg::TYPES.len(), 14);
     }
 }

@@ -53,6 +53,8 @@ pub struct Player {
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
     rtt_ms: Option<f64>,
+    /// The competition this connection watches (`watch_competition`): at most one.
+    watch: Option<crate::competition::watch::Watch>,
 }
 
 impl Player {
@@ -72,6 +74,7 @@ impl Player {
             addr,
             session: None,
             rtt_ms: None,
+            watch: None,
         }
     }
 
@@ -304,6 +307,25 @@ impl Player {
                     seq,
                 };
                 self.post(session, &place.room, cmd)
+            }
+            ClientMsg::WatchCompetition {
+                seq,
+                competition_id,
+            } => {
+                // One per connection: the new watch replaces the old (a refused one leaves it).
+                let watch = crate::competition::watch::start(
+                    &self.shared,
+                    competition_id,
+                    seq,
+                    self.outbox.clone(),
+                );
+                self.watch = Some(Box::pin(watch).await?);
+                Ok(())
+            }
+            ClientMsg::UnwatchCompetition { seq } => {
+                self.watch = None;
+                self.send(&ServerMsg::Ok { seq });
+                Ok(())
             }
             // Every other message is a game's action (the `games!` registry's variants).
             action => match action.into_action() {

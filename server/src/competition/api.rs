@@ -4,6 +4,7 @@
 //! `qipai_director` cookie; without one, `401` and `director_required`):
 //! - `POST /api/director/login` `{"name","password"}` → `{"token","expires_ms"}` and the cookie;
 //! - `POST /api/director/logout`;
+//! - `GET  /api/director/session` → `{"director": name or null}` (no session needed);
 //! - `POST /api/director/competitions` (settings JSON) → `{"id"}`;
 //! - `POST /api/director/competitions/{id}/entries` (the registration form, CSV);
 //! - `GET  /api/director/competitions/{id}/entries` (with contacts);
@@ -234,6 +235,12 @@ async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Result<Answer, W
             return Ok(a);
         }
         let token = token(req.headers());
+        if parts.as_slice() == ["director", "session"] && method == Method::GET {
+            // Whether the page's cookie is a session still (read-only; never a refusal, so
+            // the director's page can ask on load).
+            let director = comps.directors.check(token.as_deref(), st).await.ok();
+            return Ok(ok(&json!({ "director": director })));
+        }
         let director = comps.directors.check(token.as_deref(), st).await?;
         return director_route(req, &method, &parts, shared, &director, token.as_deref()).await;
     }

@@ -9,6 +9,7 @@
 //! - [`tables`]: a round's tables opened with their seats reserved, watched to their end,
 //!   lateness applied, results recorded.
 //! - [`view`]: what the API shows: JSON and CSV.
+//! - [`watch`]: a competition watched over the WebSocket (`watch_competition`).
 //!
 //! A server competition is one event of the notice (Tuolaji pairs or xiangqi singles); two
 //! competitions of different events are *partners* (the second names the first when it is
@@ -19,6 +20,7 @@ pub mod api;
 pub mod auth;
 pub mod tables;
 pub mod view;
+pub mod watch;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -358,6 +360,8 @@ pub struct Competitions {
     held: tokio::sync::Mutex<BTreeMap<u64, Held>>,
     /// Bumped on every change: the public pages poll or watch it.
     version: tokio::sync::watch::Sender<u64>,
+    /// The version at which each competition last changed (the WebSocket watch, `watch`).
+    changed_at: std::sync::Mutex<HashMap<u64, u64>>,
 }
 
 impl Competitions {
@@ -367,6 +371,7 @@ impl Competitions {
             directors: auth::Directors::new(&config.director),
             held: tokio::sync::Mutex::new(BTreeMap::new()),
             version: tokio::sync::watch::channel(0).0,
+            changed_at: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -399,9 +404,26 @@ impl Competitions {
         Ok(held.len())
     }
 
-    /// A change was made: wake whoever watches.
-    fn changed(&self) {
-        self.version.send_modify(|v| *v += 1);
+    /// A change was made to these competitions: wake whoever watches, and note the version
+    /// each of them changed at.
+    fn changed_ids(&self, ids: &[u64]) {
+        self.version.send_modify(|v| {
+            *v += 1;
+            if let Ok(mut at) = self.changed_at.lock() {
+                for id in ids {
+                    at.insert(*id, *v);
+                }
+            }
+        });
+    }
+
+    /// The version at which the competition `id` last changed (0: not since the start).
+    pub fn changed_at(&self, id: u64) -> u64 {
+        self.changed_at
+            .lock()
+            .ok()
+            .and_then(|at| at.get(&id).copied())
+            .unwrap_or(0)
     }
 
     /// A receiver that sees every change's version.
@@ -430,12 +452,13 @@ impl Competitions {
                     .map_err(|e| store_failed(&e))?;
             }
         }
+        let touched = [Some(id), partner.as_ref().map(|p| p.id)];
         if let Some(p) = partner {
             held.insert(p.id, p);
         }
         held.insert(id, mine);
         drop(held);
-        self.changed();
+        self.changed_ids(&touched.into_iter().flatten().collect::<Vec<_>>());
         Ok(out)
     }
 
@@ -517,7 +540,12 @@ impl Competitions {
         }
         held.insert(id, h);
         drop(held);
-        self.changed();
+        self.changed_ids(
+            &[Some(id), req.partner]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>(),
+        );
         Ok(id)
     }
 
