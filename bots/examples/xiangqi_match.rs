@@ -25,8 +25,8 @@
 //!   switched the other way from the bots' (`search::Features::PLAYED`), and
 //!   `bot-LEVEL2+ttMIB` with a MIB-mebibyte table, for A/B games of one search against
 //!   another at the same time (`master:bot-master~deep_reductions`: the server's master
-//!   against the same master without the deeper reductions). The tool's bot otherwise has
-//!   the server's per-bot table (`bot_memory_mib / max_bots`).
+//!   against the same master with the deeper reductions switched). The tool's bot
+//!   otherwise has the server's per-bot table (`bot_memory_mib / max_bots`).
 //!
 //! The tool exits with an error when a game ends without a result (after printing the
 //! table), or at once when a point completes no game: the CI smoke relies on it.
