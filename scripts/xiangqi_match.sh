@@ -6,7 +6,8 @@
 #   scripts/xiangqi_match.sh --points beginner:1350,casual:1350,club:1800,expert:2200,master:full \
 #       --games 10 --fsf-nodes 20000 --think-ms 1000 --jobs 2
 #
-# The table goes to stdout (markdown), each game's result to stderr.
+# The table goes to stdout (markdown), each game's result to stderr. XIANGQI_MATCH_PROFILE=test
+# builds with the tests' profile (the CI smoke: it reuses what `cargo test` built; two games).
 set -eu
 cd "$(dirname "$0")/.."
 engine=$(command -v fairy-stockfish || true)
@@ -17,5 +18,7 @@ if [ -z "$engine" ]; then
     $apt install -y -qq fairy-stockfish
     engine=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
 fi
-cargo build --release -q -p qipai-bots --example xiangqi_match
-exec target/release/examples/xiangqi_match --fsf "$engine" "$@"
+profile=${XIANGQI_MATCH_PROFILE:-release}
+cargo build --profile "$profile" -q -p qipai-bots --example xiangqi_match
+case $profile in dev | test) dir=debug ;; *) dir=$profile ;; esac
+exec "target/$dir/examples/xiangqi_match" --fsf "$engine" "$@"

@@ -31,7 +31,7 @@ pub mod xiangqi;
 
 pub use draughts::table::DraughtsTable;
 pub use draughts::DraughtsBot;
-pub use strategy::{clock_budget, ClockState, Strategy, Strength};
+pub use strategy::{clock_budget, seat_seed, ClockState, Strategy, Strength};
 pub use table::{Ending, Table, Verdict};
 pub use tuolaji::{HintStrategy, SeatView, TuolajiBot, TuolajiTable};
 pub use xiangqi::table::XiangqiTable;

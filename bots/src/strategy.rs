@@ -76,6 +76,15 @@ impl Strength {
     }
 }
 
+/// The seed of the chance moves of the bot a server seats at `seat` of room `room_id` (a
+/// level's draw): the same room and seat, the same seed, so a seeded server's bots replay
+/// (its room ids count from 1).
+pub fn seat_seed(room_id: u64, seat: u8) -> u64 {
+    room_id
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(u64::from(seat))
+}
+
 /// A search's time when nothing else limits it.
 pub const UNBOUNDED_THINK: Duration = Duration::from_secs(1);
 

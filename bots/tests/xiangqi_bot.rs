@@ -182,6 +182,37 @@ fn finds_mate_in_two() {
 /// rank 9. The advisor on e1 blocks the flying general, so checks alone do not mate at once.
 const MATE_IN_TWO: &str = "3k5/9/9/1R7/9/9/9/8p/4A4/R3K4 w - - 0 1";
 
+/// Each search refinement, on or off (aspiration windows start at depth 4), still finds the mate in two and takes
+/// the hanging rook.
+#[test]
+fn every_refinement_keeps_the_tactics() {
+    use qipai_bots::xiangqi::search::Features;
+    let played = Features::PLAYED;
+    let flip = |f: Features, name: &str| f.toggled(name).unwrap().0;
+    let variants = [
+        played,
+        flip(played, "aspiration"),
+        flip(played, "deep_reductions"),
+        flip(flip(played, "aspiration"), "deep_reductions"),
+    ];
+    assert_eq!(played.toggled("null_move"), None);
+    assert_eq!(flip(flip(played, "aspiration"), "aspiration"), played);
+    for features in variants {
+        let best = |fen: &str| {
+            let history = History::new(Position::from_fen(fen).unwrap(), EndRules::default());
+            let mut bot =
+                XiangqiBot::with_table(Strength::nodes(200_000), 1).with_features(features);
+            let mv = bot.choose(&history, None).unwrap();
+            (mv, bot.last_report().unwrap().depth)
+        };
+        let (mv, _) = best(MATE_IN_TWO);
+        assert!(move_forces_mate(MATE_IN_TWO, mv, 2), "{features:?}: {mv}");
+        let (mv, depth) = best("3ak4/4a4/9/9/9/2r6/9/3N5/9/4K4 w - - 0 1");
+        assert_eq!(mv.to_string(), "d2c4", "{features:?}");
+        assert!(depth >= 5, "{features:?}: depth {depth}");
+    }
+}
+
 /// An undefended rook is taken.
 #[test]
 fn takes_a_hanging_rook() {

@@ -87,9 +87,7 @@ impl BotKit {
     /// 1 when the configuration seeds its games, so a seeded server's bots replay too).
     pub fn seed(&self) -> u64 {
         match self.config.entry {
-            Entry::Join { room_id, seat } => room_id
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add(u64::from(seat.unwrap_or(0))),
+            Entry::Join { room_id, seat } => qipai_bots::seat_seed(room_id, seat.unwrap_or(0)),
             Entry::QuickPlay | Entry::Create { .. } | Entry::AgainstBots { .. } => 0,
         }
     }

@@ -10,6 +10,7 @@
 //! - [`repetition`]: the positions since the last capture and the judgement of a cycle.
 //! - [`replay`]: the game's history from the view's FEN and move list.
 //! - [`table`]: the wire glue the WebSocket client needs for xiangqi.
+//! - [`weak`]: a weak scripted player (the lowest level's test opponent).
 
 pub mod eval;
 pub mod level;
@@ -20,6 +21,7 @@ pub mod replay;
 pub mod search;
 pub mod table;
 pub mod tt;
+pub mod weak;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -92,6 +94,12 @@ impl XiangqiBot {
         };
         self.level = Some(level);
         self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self
+    }
+
+    /// Searches with `features` (the match tool's A/B games; the default is every one).
+    pub fn with_features(mut self, features: search::Features) -> XiangqiBot {
+        self.searcher.set_features(features);
         self
     }
 

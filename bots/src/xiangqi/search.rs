@@ -39,6 +39,53 @@ pub struct Limits {
     pub depth: Option<i32>,
 }
 
+/// Search refinements that can be switched on or off, so the match tool can play a
+/// search with one against the same search without it (README "Bot levels": each is kept
+/// only if the match tool shows it gains). [`Features::PLAYED`] is what the bots play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Aspiration windows: from depth 4 each iteration first searches a narrow window
+    /// around the previous score, widening it on a fail. Off: no gain measured.
+    pub aspiration: bool,
+    /// Late-move reductions of two plies (not one) for the quiet moves after the sixth, at
+    /// depth 6 and more. Off: no gain measured.
+    pub deep_reductions: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features::PLAYED
+    }
+}
+
+impl Features {
+    /// What the bots play with.
+    pub const PLAYED: Features = Features {
+        aspiration: false,
+        deep_reductions: DEEP_REDUCTIONS_PLAYED,
+    };
+
+    /// `self` with the refinement called `name` (`aspiration`, `deep_reductions`) switched
+    /// the other way, and whether it is now on; `None` for an unknown name.
+    pub fn toggled(mut self, name: &str) -> Option<(Features, bool)> {
+        let flag = match name {
+            "aspiration" => &mut self.aspiration,
+            "deep_reductions" => &mut self.deep_reductions,
+            _ => return None,
+        };
+        *flag = !*flag;
+        let on = *flag;
+        Some((self, on))
+    }
+}
+
+/// Whether the bots play with the deeper late-move reductions: no (README "Bot levels": the
+/// A/B games at equal time showed no gain beyond their interval).
+const DEEP_REDUCTIONS_PLAYED: bool = false;
+
+/// The aspiration window's first half-width, in centipawns.
+const ASPIRATION: i32 = 40;
+
 /// A root move, with the score fixed in advance when the game ends with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootMove {
@@ -89,6 +136,7 @@ pub struct Searcher {
     /// Each root move's score from the last completed iteration (exact with
     /// `exact_root`, else bounds below the best one's).
     root_scores: Vec<(Move, i32)>,
+    features: Features,
 }
 
 /// What [`Searcher::make`] saves to take a move back.
@@ -129,7 +177,13 @@ impl Searcher {
             after_null: false,
             exact_root: false,
             root_scores: Vec::new(),
+            features: Features::default(),
         }
+    }
+
+    /// Searches with `features` from now on.
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
     }
 
     /// Stops every search, now and later, once `flag` is raised.
@@ -210,38 +264,59 @@ impl Searcher {
         report
     }
 
-    /// Iterative deepening: each iteration searches the previous one's best move first.
+    /// Iterative deepening: each iteration searches the previous one's best move first,
+    /// within an aspiration window around the previous score when that is on.
     fn deepen(&mut self, root_moves: &[RootMove], report: &mut Report) {
         let mut order: Vec<(i32, RootMove)> = root_moves.iter().map(|&r| (0, r)).collect();
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut previous: Option<i32> = None;
         for depth in 1..=max_depth {
             self.root_depth = depth;
-            let mut alpha = -INFINITY;
-            let mut best: Option<(Move, i32)> = None;
-            for (i, entry) in order.iter_mut().enumerate() {
-                let mv = entry.1.mv;
-                let window = if self.exact_root { -INFINITY } else { alpha };
-                let first = i == 0 || self.exact_root;
-                let score = match entry.1.fixed {
-                    Some(score) => score,
-                    None => self.search_move(mv, first, depth, window, INFINITY, 0, false),
-                };
+            let mut delta = ASPIRATION;
+            let (mut lo, mut hi) = match previous {
+                Some(s)
+                    if self.features.aspiration
+                        && !self.exact_root
+                        && depth >= 4
+                        && s.abs() < MATE_BOUND =>
+                {
+                    (s - delta, s + delta)
+                }
+                _ => (-INFINITY, INFINITY),
+            };
+            let alpha = loop {
+                let best = self.root_iteration(&mut order, depth, lo, hi);
+                if let Some((mv, score)) = best {
+                    // Within the window, or beyond its top: either way better than the
+                    // previous best, which was searched first.
+                    report.best = Some(mv);
+                    report.score = score;
+                }
                 if self.stopped {
-                    break;
+                    break None;
                 }
-                entry.0 = score;
-                if score > alpha {
-                    alpha = score;
-                    best = Some((mv, score));
+                let score = best.map_or(lo, |(_, s)| s);
+                delta *= 4;
+                if score <= lo && lo > -INFINITY {
+                    lo = if delta > 1_000 { -INFINITY } else { lo - delta };
+                } else if score >= hi && hi < INFINITY {
+                    hi = if delta > 1_000 { INFINITY } else { hi + delta };
+                    // The move that failed high goes first in the wider search.
+                    if let Some(i) =
+                        best.and_then(|(mv, _)| order.iter().position(|e| e.1.mv == mv))
+                    {
+                        if let Some(head) = order.get_mut(..=i) {
+                            head.rotate_right(1);
+                        }
+                    }
+                } else {
+                    break Some(score);
                 }
-            }
-            if let Some((mv, score)) = best {
-                report.best = Some(mv);
-                report.score = score;
-            }
-            if self.stopped {
+            };
+            let Some(alpha) = alpha else {
                 break;
-            }
+            };
+            previous = Some(alpha);
             report.depth = depth;
             // Best first next time; the sort is stable, so ties keep their order.
             order.sort_by_key(|&(score, _)| -score);
@@ -257,6 +332,41 @@ impl Searcher {
         }
     }
 
+    /// One iteration over the root moves within (`lo`, `hi`): the best move that beat `lo`
+    /// (`None` when none did, or none was searched before the search stopped); each
+    /// searched move's score goes into `order`. Stops at the first move reaching `hi`.
+    fn root_iteration(
+        &mut self,
+        order: &mut [(i32, RootMove)],
+        depth: i32,
+        lo: i32,
+        hi: i32,
+    ) -> Option<(Move, i32)> {
+        let mut alpha = lo;
+        let mut best: Option<(Move, i32)> = None;
+        for (i, entry) in order.iter_mut().enumerate() {
+            let mv = entry.1.mv;
+            let window = if self.exact_root { -INFINITY } else { alpha };
+            let first = i == 0 || self.exact_root;
+            let score = match entry.1.fixed {
+                Some(score) => score,
+                None => self.search_move(mv, first, depth, window, hi, 0, 0),
+            };
+            if self.stopped {
+                break;
+            }
+            entry.0 = score;
+            if score > alpha {
+                alpha = score;
+                best = Some((mv, score));
+                if score >= hi {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
     /// Whether the time is spent. An iteration that does not finish still counts: it
     /// searches the previous best move first, and a move it finds better within the time
     /// is played (see `deepen`), so the whole budget goes into the move.
@@ -267,7 +377,8 @@ impl Searcher {
     }
 
     /// Plays `mv`, searches the reply with principal-variation windows (the first move with
-    /// the full window, later ones with a null window first, reduced when late and quiet)
+    /// the full window, later ones with a null window first, `reduction` plies shallower
+    /// when late and quiet, unless `mv` checks)
     /// and takes `mv` back. The score is for the side that played `mv`.
     #[allow(clippy::too_many_arguments)]
     fn search_move(
@@ -278,7 +389,7 @@ impl Searcher {
         alpha: i32,
         beta: i32,
         ply: usize,
-        reducible: bool,
+        reduction: i32,
     ) -> i32 {
         let Some(undo) = self.make(mv) else {
             return -INFINITY;
@@ -289,7 +400,11 @@ impl Searcher {
         let score = if first {
             -self.negamax(depth, -beta, -alpha, ply + 1, gives_check)
         } else {
-            let reduce = i32::from(reducible && !gives_check && depth >= 2);
+            let reduce = if gives_check || depth < 2 {
+                0
+            } else {
+                reduction.min(depth - 1)
+            };
             let mut s = -self.negamax(depth - reduce, -alpha - 1, -alpha, ply + 1, gives_check);
             if s > alpha && reduce > 0 {
                 s = -self.negamax(depth, -alpha - 1, -alpha, ply + 1, gives_check);
@@ -368,8 +483,12 @@ impl Searcher {
         );
         for (i, mv) in ordered.enumerate() {
             let capture = self.position.piece_at(mv.to).is_some();
-            let reducible = i >= 3 && !capture && !in_check;
-            let score = self.search_move(mv, i == 0, depth, alpha, beta, ply, reducible);
+            let reduction = match (capture || in_check, i) {
+                (true, _) | (_, ..=2) => 0,
+                (_, 6..) if self.features.deep_reductions && depth >= 6 => 2,
+                _ => 1,
+            };
+            let score = self.search_move(mv, i == 0, depth, alpha, beta, ply, reduction);
             if self.stopped {
                 return 0;
             }
