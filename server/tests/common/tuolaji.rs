@@ -9,9 +9,10 @@ use qipai_games::tuolaji::{
     hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiOptions as Rules,
 };
 use qipai_games::{Millis, Seat};
-use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
+use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View};
 
+use super::records::Rng;
 use super::{Client, TestServer};
 
 /// The seed the test servers deal from: room `id` deals from `SEED + id`.
@@ -378,4 +379,53 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
         }
     }
     game.expect("the table started")
+}
+
+/// A seat's snapshot: the server time and its view.
+pub async fn seat_view(client: &mut Client) -> (u64, TuolajiView) {
+    match client.snapshot_msg().await {
+        ServerMsg::Snapshot {
+            server_time,
+            view: View::Tuolaji(v),
+            ..
+        } => (server_time, *v),
+        other => panic!("not a Tuolaji snapshot: {other:?}"),
+    }
+}
+
+/// The next action the table waits for and its seat, with the hand it belongs to, once the
+/// table waits for one: the hint of the seat whose turn it is, or in the bid window the
+/// strongest bid of the first seat (from a random one) that has one; `None` once the game is
+/// over. Meanwhile (the deal, a bid window nobody can bid in, between hands) it waits.
+pub async fn next_action(
+    clients: &mut [Client],
+    rng: &mut Rng,
+) -> Option<(usize, TuolajiAction, u32)> {
+    for _ in 0..2000 {
+        let (_, v) = seat_view(&mut clients[0]).await;
+        let seat = match v.phase {
+            Phase::Leading { seat, .. } | Phase::Following { seat, .. } => Some(seat),
+            Phase::NamingTrump { dealer, .. } | Phase::Bottom { dealer, .. } => Some(dealer),
+            Phase::Over => return None,
+            Phase::Bidding { .. } => {
+                let first = rng.below(4) as usize;
+                for k in 0..4 {
+                    let s = (first + k) % 4;
+                    if let Some(bid) = bid_for(&seat_view(&mut clients[s]).await.1) {
+                        return Some((s, bid, v.hand_number));
+                    }
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(seat) = seat {
+            let (_, v) = seat_view(&mut clients[usize::from(seat)]).await;
+            if let Some(hint) = v.hint {
+                return Some((usize::from(seat), hint, v.hand_number));
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    panic!("the table waits for nobody");
 }
