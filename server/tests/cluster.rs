@@ -338,6 +338,11 @@ async fn three_nodes_lose_nothing_when_one_is_killed() {
     let mut watchers = vec![Client::hello(node(0), "Watcher").await];
     watchers[0].spectate(game).await;
 
+    // Every node knows the three nodes (`GET /api/nodes`).
+    let listed = node(2).get("/api/nodes").await;
+    for id in ["\"a\"", "\"b\"", "\"c\""] {
+        assert!(listed.contains(id), "{listed}");
+    }
     // Every node lists both tables.
     for i in 0..3 {
         let mut c = Client::hello(node(i), "Lister").await;
@@ -594,4 +599,48 @@ fn rand_id() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     (t ^ (u64::from(std::process::id()) << 20)) % (1 << 53)
+}
+
+/// A measurement, not a check (README "Several nodes"): the round trip of `ping` on a
+/// connection to the room's node against one forwarded to it by another node (loopback).
+/// `cargo test --release -p qipai-server --test cluster -- --ignored --nocapture hop`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run by hand"]
+async fn hop() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 3).await;
+    let nodes = [
+        Node::start("h1", &redis, &pg, SECRET).await,
+        Node::start("h2", &redis, &pg, SECRET).await,
+    ];
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    let mut red = Client::hello(&nodes[0], "Red").await;
+    let game = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    let owner = usize::from(nodes[0].rooms(GameKind::Xiangqi).await == 0);
+    let mut direct = Client::hello(&nodes[owner], "Direct").await;
+    direct.spectate(game).await;
+    let mut forwarded = Client::hello(&nodes[1 - owner], "Forwarded").await;
+    forwarded.spectate(game).await;
+    for (name, c) in [("direct", &mut direct), ("forwarded", &mut forwarded)] {
+        let mut times = Vec::new();
+        for _ in 0..3000 {
+            let seq = c.seq();
+            let t = Instant::now();
+            c.send(&ClientMsg::Ping {
+                seq,
+                client_time: None,
+            })
+            .await;
+            c.until(|m| matches!(m, ServerMsg::Pong { seq: s, .. } if *s == seq))
+                .await;
+            times.push(t.elapsed().as_micros() as u64);
+        }
+        times.sort_unstable();
+        eprintln!(
+            "{name}: ping round trip p50 {} µs, p90 {} µs, p99 {} µs (3000 pings)",
+            times[1500], times[2700], times[2970]
+        );
+    }
 }

@@ -29,6 +29,40 @@ use crate::config::Config;
 use crate::room::RoomHandle;
 use crate::Shared;
 
+/// The cluster's lines in `/metrics`: name, kind, help (values in `render_metrics`).
+const METRICS: [(&str, &str, &str); 6] = [
+    (
+        "cluster_lease_held",
+        "gauge",
+        "1 while this node holds its lease.",
+    ),
+    (
+        "cluster_rooms_owned",
+        "gauge",
+        "Rooms this node owns (its lease covers them).",
+    ),
+    (
+        "cluster_takeovers_total",
+        "counter",
+        "Rooms taken over from dead nodes.",
+    ),
+    (
+        "cluster_proxied_total",
+        "counter",
+        "Client connections forwarded to another node.",
+    ),
+    (
+        "cluster_proxied",
+        "gauge",
+        "Client connections being forwarded now.",
+    ),
+    (
+        "cluster_lease_lapses_total",
+        "counter",
+        "Times the lease lapsed before a renewal.",
+    ),
+];
+
 /// Every Redis key starts with this.
 const P: &str = "qipai:";
 
@@ -609,44 +643,15 @@ impl Cluster {
         use std::fmt::Write as _;
         let m = &self.metrics;
         let lease = u8::from(self.fence.ok());
-        for (name, kind, help, value) in [
-            (
-                "cluster_lease_held",
-                "gauge",
-                "1 while this node holds its lease.",
-                u64::from(lease),
-            ),
-            (
-                "cluster_rooms_owned",
-                "gauge",
-                "Rooms this node owns (its lease covers them).",
-                rooms as u64,
-            ),
-            (
-                "cluster_takeovers_total",
-                "counter",
-                "Rooms taken over from dead nodes.",
-                m.takeovers.load(Ordering::Relaxed),
-            ),
-            (
-                "cluster_proxied_total",
-                "counter",
-                "Client connections forwarded to another node.",
-                m.proxied.load(Ordering::Relaxed),
-            ),
-            (
-                "cluster_proxied",
-                "gauge",
-                "Client connections being forwarded now.",
-                m.proxied_now.load(Ordering::Relaxed),
-            ),
-            (
-                "cluster_lease_lapses_total",
-                "counter",
-                "Times the lease lapsed before a renewal.",
-                m.lease_lapses.load(Ordering::Relaxed),
-            ),
-        ] {
+        let values = [
+            u64::from(lease),
+            rooms as u64,
+            m.takeovers.load(Ordering::Relaxed),
+            m.proxied.load(Ordering::Relaxed),
+            m.proxied_now.load(Ordering::Relaxed),
+            m.lease_lapses.load(Ordering::Relaxed),
+        ];
+        for ((name, kind, help), value) in METRICS.iter().zip(values) {
             let _ = writeln!(out, "# HELP qipai_{name} {help}");
             let _ = writeln!(out, "# TYPE qipai_{name} {kind}");
             let _ = writeln!(out, "qipai_{name}{{node=\"{}\"}} {value}", self.node);
