@@ -530,7 +530,7 @@ async fn an_internal_hello_needs_the_secret() {
         .await;
         assert!(closed.is_ok(), "the connection stayed open");
     }
-    // `/node` is not even there without `[cluster]`... and `/ws` still serves clients.
+    // The node still serves clients on `/ws`.
     let c = Client::hello(&node, "Alice").await;
     assert!(c.player_id > 0);
 }
