@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::records::Rng;
-use common::tuolaji::{next_action, seat_view, SEED};
+use common::tuolaji::{next_action, patient_env, seat_view};
 use common::{Client, Endpoint};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiOptions};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
@@ -92,19 +92,7 @@ impl Node {
             .env("QIPAI_CLUSTER__NODE_ID", name)
             .env("QIPAI_CLUSTER__LEASE_MS", LEASE_MS.to_string())
             .env("QIPAI_CLUSTER__SECRET", secret)
-            .env("QIPAI_XIANGQI__FIRST_MOVE_MS", "600000")
-            .env("QIPAI_XIANGQI__BOT_FILL_MS", "0")
-            .env("QIPAI_TUOLAJI__SEED", SEED.to_string())
-            .env("QIPAI_TUOLAJI__DEAL_INTERVAL_MS", "0")
-            .env("QIPAI_TUOLAJI__BID_WINDOW_MS", "200")
-            .env("QIPAI_TUOLAJI__BOTTOM_MS", "600000")
-            .env("QIPAI_TUOLAJI__TURN_MS", "600000")
-            .env("QIPAI_TUOLAJI__SEAT_GRACE_MS", "600000")
-            .env("QIPAI_TUOLAJI__BETWEEN_HANDS_MS", "0")
-            .env("QIPAI_TUOLAJI__BOT_FILL_MS", "0")
-            .env("QIPAI_SERVER__OUTBOUND_QUEUE", "65536")
-            .env("QIPAI_SERVER__RATE_PER_SEC", "10000")
-            .env("QIPAI_SERVER__RATE_BURST", "10000")
+            .envs(patient_env(200))
             .env("QIPAI_LIMITS__ROOMS_PER_ADDR", "1000")
             .env("RUST_LOG", "warn,qipai_server::cluster=info")
             .stdin(Stdio::null())

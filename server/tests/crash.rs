@@ -20,7 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::records::Rng;
-use common::tuolaji::{next_action, remove_cards, seat_view, SEED};
+use common::tuolaji::{next_action, patient_env, remove_cards, seat_view};
 use common::{Client, Endpoint};
 use qipai_protocol::tuolaji::{Phase, Play, TuolajiAction, TuolajiView};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
@@ -57,22 +57,9 @@ impl Spawned {
             .env("QIPAI_SERVER__ADDR", addr.to_string())
             .env("QIPAI_STORE__URL", file)
             // A long first-move limit and bot fill: nothing happens by itself meanwhile.
-            .env("QIPAI_XIANGQI__FIRST_MOVE_MS", "600000")
-            .env("QIPAI_XIANGQI__BOT_FILL_MS", "0")
-            // Tuolaji: a fixed deal, no pauses, a short bid window; turns, the bottom and the
-            // seat grace long enough that nobody times out while the server restarts.
-            .env("QIPAI_TUOLAJI__SEED", SEED.to_string())
-            .env("QIPAI_TUOLAJI__DEAL_INTERVAL_MS", "0")
-            .env("QIPAI_TUOLAJI__BID_WINDOW_MS", BID_WINDOW_MS.to_string())
-            .env("QIPAI_TUOLAJI__BOTTOM_MS", "600000")
-            .env("QIPAI_TUOLAJI__TURN_MS", "600000")
-            .env("QIPAI_TUOLAJI__SEAT_GRACE_MS", "600000")
-            .env("QIPAI_TUOLAJI__BETWEEN_HANDS_MS", "0")
-            .env("QIPAI_TUOLAJI__BOT_FILL_MS", "0")
-            // A whole deal at once, and a client asking for a snapshot per action.
-            .env("QIPAI_SERVER__OUTBOUND_QUEUE", "65536")
-            .env("QIPAI_SERVER__RATE_PER_SEC", "10000")
-            .env("QIPAI_SERVER__RATE_BURST", "10000")
+            // Turns, the bottom and the seat grace long enough that nobody times out while
+            // the server restarts; a short bid window.
+            .envs(patient_env(BID_WINDOW_MS))
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

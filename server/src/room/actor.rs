@@ -225,12 +225,7 @@ impl<G: OnWire> Room<G> {
         self.registry.remove(&self.id);
         if self.revoked {
             // Not `left`: the players are still in the room, which lives on another node.
-            let people = self
-                .seats
-                .iter()
-                .flatten()
-                .filter_map(|o| o.outbox.as_ref());
-            for outbox in people.chain(self.spectators.iter().map(|(_, o)| o)) {
+            for outbox in self.everybody() {
                 outbox.close();
             }
         } else {

@@ -429,3 +429,26 @@ pub async fn next_action(
     }
     panic!("the table waits for nobody");
 }
+
+/// The environment of a spawned `qipai-server` that plays through crashes (the crash and
+/// cluster tests): xiangqi and Tuolaji with no bots and nothing timing out meanwhile, a
+/// fixed deal, no pauses, a bid window of `bid_window_ms`, room for a whole deal at once
+/// and a snapshot per action.
+pub fn patient_env(bid_window_ms: u64) -> Vec<(&'static str, String)> {
+    let long = "600000".to_string();
+    vec![
+        ("QIPAI_XIANGQI__FIRST_MOVE_MS", long.clone()),
+        ("QIPAI_XIANGQI__BOT_FILL_MS", "0".into()),
+        ("QIPAI_TUOLAJI__SEED", SEED.to_string()),
+        ("QIPAI_TUOLAJI__DEAL_INTERVAL_MS", "0".into()),
+        ("QIPAI_TUOLAJI__BID_WINDOW_MS", bid_window_ms.to_string()),
+        ("QIPAI_TUOLAJI__BOTTOM_MS", long.clone()),
+        ("QIPAI_TUOLAJI__TURN_MS", long.clone()),
+        ("QIPAI_TUOLAJI__SEAT_GRACE_MS", long),
+        ("QIPAI_TUOLAJI__BETWEEN_HANDS_MS", "0".into()),
+        ("QIPAI_TUOLAJI__BOT_FILL_MS", "0".into()),
+        ("QIPAI_SERVER__OUTBOUND_QUEUE", "65536".into()),
+        ("QIPAI_SERVER__RATE_PER_SEC", "10000".into()),
+        ("QIPAI_SERVER__RATE_BURST", "10000".into()),
+    ]
+}
