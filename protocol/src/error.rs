@@ -195,6 +195,15 @@ error_codes! {
     EntriesClosed = "entries_closed",
     /// A competition's table: the seat is reserved for another entrant (or bots are kept out).
     SeatReserved = "seat_reserved",
+
+    // --- several nodes (issue 17) ---
+    /// The room's node lost its lease (it could not reach Redis in time): the action was
+    /// not applied; another node takes the room over, and the client reconnects with its token.
+    LeaseLost = "lease_lost",
+    /// An internal hello (on `/node`) without the cluster's secret; the connection closes.
+    BadNodeSecret = "bad_node_secret",
+    /// The node that holds the room could not be reached to forward the request; try again.
+    NodeUnavailable = "node_unavailable",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -342,6 +351,9 @@ mod tests {
                 "bad_request_body",
                 "entries_closed",
                 "seat_reserved",
+                "lease_lost",
+                "bad_node_secret",
+                "node_unavailable",
             ]
         );
     }

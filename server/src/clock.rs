@@ -32,6 +32,15 @@ impl ServerClock {
         }
     }
 
+    /// The same clock running `by` behind: a room taken over from a dead node runs this far
+    /// behind its new node's clock, the time it had no owner (`cluster::takeover`).
+    pub fn behind(self, by: Millis) -> ServerClock {
+        ServerClock {
+            epoch: self.epoch,
+            base: self.base.saturating_sub(by),
+        }
+    }
+
     /// Milliseconds since start-up (plus the base).
     pub fn now(&self) -> Millis {
         self.base + Millis(self.epoch.elapsed().as_millis() as u64)

@@ -30,6 +30,38 @@ pub struct Config {
     pub store: StoreConfig,
     #[serde(default)]
     pub director: DirectorConfig,
+    #[serde(default)]
+    pub cluster: ClusterConfig,
+}
+
+/// Several nodes (issue 17): off by default (one node alone, exactly as without it). Each
+/// field is documented in `config/default.toml`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClusterConfig {
+    pub enabled: bool,
+    pub redis_url: String,
+    /// Empty: a random id at start-up.
+    pub node_id: String,
+    /// `host:port` the other nodes reach this one at (its WebSocket at `/node`); empty: the
+    /// listening address.
+    pub advertise: String,
+    pub lease_ms: u64,
+    /// Shared by every node: the internal hello must carry it.
+    pub secret: String,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> ClusterConfig {
+        ClusterConfig {
+            enabled: false,
+            redis_url: String::new(),
+            node_id: String::new(),
+            advertise: String::new(),
+            lease_ms: 3000,
+            secret: String::new(),
+        }
+    }
 }
 
 /// Competition directors (issue 15). Each field is documented in `config/default.toml`.

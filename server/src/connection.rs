@@ -56,15 +56,17 @@ where
 {
     let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let span = tracing::debug_span!("bot", conn = conn_id);
-    tracing::Instrument::instrument(run(ws, shared, conn_id, None), span).await;
+    tracing::Instrument::instrument(run(ws, shared, conn_id, None, false), span).await;
 }
 
 /// Serves one WebSocket that [`crate::http`] upgraded. Without a ticket (over a connection
-/// budget) it only says why and closes.
+/// budget) it only says why and closes. `internal`: another node's connection (`/node`),
+/// whose first frame is the internal hello.
 pub async fn serve<S>(
     ws: WebSocketStream<S>,
     shared: Arc<Shared>,
     ticket: Result<ConnTicket, qipai_protocol::WireError>,
+    internal: bool,
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -81,7 +83,7 @@ pub async fn serve<S>(
     metrics.connections.fetch_add(1, Ordering::Relaxed);
     metrics.connections_total.fetch_add(1, Ordering::Relaxed);
     let addr = Some(ticket.addr());
-    tracing::Instrument::instrument(run(ws, shared, conn_id, addr), span).await;
+    tracing::Instrument::instrument(run(ws, shared, conn_id, addr, internal), span).await;
     metrics.connections.fetch_sub(1, Ordering::Relaxed);
     drop(ticket);
 }
@@ -101,7 +103,7 @@ where
 }
 
 /// `addr` is the client's address; `None` for the server's own bots.
-async fn run<W>(ws: W, shared: Arc<Shared>, conn_id: u64, addr: Option<IpAddr>)
+async fn run<W>(ws: W, shared: Arc<Shared>, conn_id: u64, addr: Option<IpAddr>, internal: bool)
 where
     W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
 {
@@ -139,6 +141,7 @@ where
         conn_id,
         Arc::clone(&kill),
         addr,
+        internal,
     );
     let mut ping = tokio::time::interval(Duration::from_millis(
         shared.config.server.ping_interval_ms.max(1),
@@ -159,6 +162,8 @@ where
     // frame (a timer-wheel update each time): when it fires, it is moved to `heard +
     // silence` if a frame came since.
     let mut heard: Option<tokio::time::Instant> = None;
+    // Several nodes: the connection goes on piped to another node.
+    let mut forward = None;
 
     let farewell: Option<Box<ServerMsg>> = loop {
         tokio::select! {
@@ -167,6 +172,10 @@ where
                 match reader.check(frame, &mut player).await {
                     Verdict::Continue => {}
                     Verdict::Close(msg) => break msg,
+                    Verdict::Forward(f) => {
+                        forward = Some(f);
+                        break None;
+                    }
                 }
                 if player.has_said_hello() && !bot {
                     let now = tokio::time::Instant::now();
@@ -203,6 +212,9 @@ where
             }
         }
     };
+    if let Some(f) = forward {
+        crate::cluster::proxy::pipe(*f, &mut stream, &outbox, &shared).await;
+    }
     if let Some(msg) = farewell {
         outbox.send(&msg);
     }
@@ -284,6 +296,16 @@ impl Reader {
         }
         if !self.rate.take() {
             return self.rate_limited(player);
+        }
+        if player.expects_node_hello() {
+            return match crate::cluster::proxy::NodeHello::decode(&bytes) {
+                Some(hello) => player.node_hello(hello).await,
+                None => Verdict::Close(Some(Box::new(ServerMsg::error(
+                    None,
+                    ErrorCode::BadNodeSecret,
+                    "the first frame on /node must be the internal hello",
+                )))),
+            };
         }
         match decode::<ClientMsg>(&bytes, ClientMsg::TYPES) {
             Ok(msg) => match player.handle(msg).await {

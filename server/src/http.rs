@@ -79,8 +79,9 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
 
 fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answer {
     let path = req.uri().path();
-    if path == "/ws" {
-        return upgrade(req, shared, ticket);
+    if path == "/ws" || (path == "/node" && shared.cluster.is_some()) {
+        let internal = path == "/node";
+        return upgrade(req, shared, ticket, internal);
     }
     let head = match *req.method() {
         Method::GET => false,
@@ -100,6 +101,9 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
             shared.budget.render(&mut page);
             if let Some(writer) = shared.lobby.writer() {
                 crate::persist::render_metrics(writer.stats(), &mut page);
+            }
+            if let Some(cluster) = &shared.cluster {
+                cluster.render_metrics(shared.lobby.len(), &mut page);
             }
             text(StatusCode::OK, page)
         }
@@ -210,7 +214,12 @@ fn file_answer(req: &Request<Incoming>, file: static_files::StaticFile) -> Answe
 }
 
 /// The WebSocket handshake at `/ws`: `101` and the socket handed to tungstenite.
-fn upgrade(mut req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answer {
+fn upgrade(
+    mut req: Request<Incoming>,
+    shared: &Arc<Shared>,
+    ticket: &Ticket,
+    internal: bool,
+) -> Answer {
     if req.method() != Method::GET {
         let mut r = text(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -264,7 +273,7 @@ fn upgrade(mut req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) ->
                     Some(config),
                 )
                 .await;
-                connection::serve(ws, shared, ticket).await;
+                connection::serve(ws, shared, ticket, internal).await;
             }
             Err(error) => tracing::debug!(%error, "upgrade failed"),
         }

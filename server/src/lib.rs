@@ -12,11 +12,14 @@
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
 //! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
+//! - [`cluster`]: several nodes on Redis and PostgreSQL: directory, leases, forwarding,
+//!   takeovers.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
 pub mod budget;
 pub mod clock;
+pub mod cluster;
 pub mod competition;
 pub mod config;
 pub mod connection;
@@ -52,4 +55,6 @@ pub struct Shared {
     pub persist: Option<persist::Persist>,
     /// Competitions and their directors.
     pub competitions: competition::Competitions,
+    /// Several nodes (issue 17), when `[cluster]` is on.
+    pub cluster: Option<Arc<cluster::Cluster>>,
 }

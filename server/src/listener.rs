@@ -58,11 +58,21 @@ async fn serve(
     persist: Option<crate::persist::Persist>,
 ) {
     let config = Arc::new(config);
-    let clock = ServerClock::start_at(
-        persist
-            .as_ref()
-            .map_or(Default::default(), |p| p.clock_base),
-    );
+    let cluster = match crate::cluster::Cluster::start(&config, listener.local_addr().ok()).await {
+        Ok(c) => c,
+        Err(error) => {
+            tracing::error!(%error, "cannot join the cluster: not serving");
+            return;
+        }
+    };
+    // Several nodes share one time line, Unix time, so that a room moved between them
+    // keeps its clocks (a room's own lag behind it is its `skew_ms`).
+    let base = match (&cluster, &persist) {
+        (Some(_), _) => qipai_games::Millis(qipai_store::unix_ms().max(0) as u64),
+        (None, Some(p)) => p.clock_base,
+        (None, None) => Default::default(),
+    };
+    let clock = ServerClock::start_at(base);
     let budget = Arc::new(Budget::new(&config));
     let shared = Arc::new(Shared {
         lobby: Lobby::new(
@@ -79,7 +89,11 @@ async fn serve(
         shutdown: shutdown.clone(),
         competitions: crate::competition::Competitions::new(&config),
         persist,
+        cluster,
     });
+    if let Some(cluster) = &shared.cluster {
+        shared.lobby.set_cluster(Arc::clone(cluster));
+    }
     shared
         .lobby
         .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
@@ -94,6 +108,9 @@ async fn serve(
             return;
         }
         crate::competition::tables::resume(&shared).await;
+    }
+    if let Some(cluster) = &shared.cluster {
+        cluster.run(&shared);
     }
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");

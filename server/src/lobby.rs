@@ -39,6 +39,19 @@ pub struct Lobby {
     quick_play: Mutex<()>,
     /// Competition tables to reopen with their seats reserved (after a restart).
     table_entrants: DashMap<RoomId, Arc<[String]>>,
+    /// Several nodes: where every room this node opens is listed and fenced.
+    cluster: OnceLock<Arc<crate::cluster::Cluster>>,
+}
+
+/// How a room is opened, besides its id and options.
+struct Opened {
+    bots: bool,
+    seed: u64,
+    journal: Option<Journal>,
+    ticket: Option<RoomTicket>,
+    entrants: Option<Arc<[String]>>,
+    /// How far its time line runs behind the node's (a room taken over).
+    skew: qipai_games::Millis,
 }
 
 /// Who opens a room, for the rooms budget.
@@ -76,6 +89,11 @@ impl Lobby {
         self.next_id.fetch_max(next_id, Ordering::Relaxed);
     }
 
+    /// Lists every room opened from now on in the cluster's directory.
+    pub fn set_cluster(&self, cluster: Arc<crate::cluster::Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
     /// The store's writer, when there is a store.
     pub fn writer(&self) -> Option<&qipai_store::writer::Writer> {
         self.writer.get()
@@ -99,6 +117,7 @@ impl Lobby {
             summon: OnceLock::new(),
             writer: OnceLock::new(),
             table_entrants: DashMap::new(),
+            cluster: OnceLock::new(),
         }
     }
 
@@ -148,6 +167,11 @@ impl Lobby {
             .collect()
     }
 
+    /// Every open room's handle.
+    pub fn handles(&self) -> Vec<RoomHandle> {
+        self.rooms.iter().map(|r| r.clone()).collect()
+    }
+
     /// How many rooms are open.
     pub fn len(&self) -> usize {
         self.rooms.len()
@@ -180,12 +204,21 @@ impl Lobby {
         }
         let ticket = self.budget.room(owner.session, owner.addr)?;
         let (id, seed, journal) = self.fresh_room();
-        self.open(id, options, bots, seed, journal, Some(ticket), None)
+        let opened = Opened {
+            bots,
+            seed,
+            journal,
+            ticket: Some(ticket),
+            entrants: None,
+            skew: qipai_games::Millis::ZERO,
+        };
+        self.open(id, options, opened)
     }
 
     /// A new room's id, seed and log.
     fn fresh_room(&self) -> (RoomId, u64, Option<Journal>) {
-        let id = if wire::seeded(&self.config) {
+        // Counted ids would collide between nodes: with several, ids are always random.
+        let id = if wire::seeded(&self.config) && self.cluster.get().is_none() {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
             random_id(|id| self.rooms.contains_key(&id))
@@ -206,7 +239,15 @@ impl Lobby {
         entrants: Arc<[String]>,
     ) -> Result<RoomHandle, WireError> {
         let (id, seed, journal) = self.fresh_room();
-        self.open(id, options, false, seed, journal, None, Some(entrants))
+        let opened = Opened {
+            bots: false,
+            seed,
+            journal,
+            ticket: None,
+            entrants: Some(entrants),
+            skew: qipai_games::Millis::ZERO,
+        };
+        self.open(id, options, opened)
     }
 
     /// Reopens a room from its log after a restart (see `persist`). It takes no place in any
@@ -220,22 +261,39 @@ impl Lobby {
             message: format!("stored options: {e}"),
         })?;
         let (id, seed) = (log.room.id, log.room.seed);
+        // Never so far behind that the room's time would go back before its last step (a
+        // dead owner's last heartbeat may be older than its last step).
+        let last = log.steps.iter().map(|s| s.at_ms);
+        let last = last.chain(log.seats.iter().map(|s| s.at_ms)).max();
+        let now = self.clock.now().0;
+        let skew = qipai_games::Millis(log.skew_ms.min(now.saturating_sub(last.unwrap_or(0))));
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
         let entrants = self.table_entrants.remove(&id).map(|(_, e)| e);
-        self.open(id, options, false, seed, journal, None, entrants)
+        let opened = Opened {
+            bots: false,
+            seed,
+            journal,
+            ticket: None,
+            entrants,
+            skew,
+        };
+        self.open(id, options, opened)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn open(
         &self,
         id: RoomId,
         options: RoomOptions,
-        bots: bool,
-        seed: u64,
-        journal: Option<Journal>,
-        ticket: Option<RoomTicket>,
-        entrants: Option<Arc<[String]>>,
+        opened: Opened,
     ) -> Result<RoomHandle, WireError> {
+        let Opened {
+            bots,
+            seed,
+            journal,
+            ticket,
+            entrants,
+            skew,
+        } = opened;
         // Otherwise the game's `bot_fill_ms` (`wire::open`).
         let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
         let parts = RoomParts {
@@ -261,8 +319,16 @@ impl Lobby {
             summon: self.summon.get().cloned().filter(|_| entrants.is_none()),
             journal,
             entrants,
+            skew,
+            fence: self.cluster.get().map(|c| c.fence()),
         };
-        wire::open(parts, &self.config, seed)
+        let room = wire::open(parts, &self.config, seed)?;
+        if let Some(cluster) = self.cluster.get() {
+            if self.rooms.contains_key(&id) {
+                cluster.publish_room(&room);
+            }
+        }
+        Ok(room)
     }
 
     /// Quick play's rooms: those waiting with these options, or, when none is, a new one.

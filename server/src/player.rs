@@ -25,6 +25,8 @@ pub enum Verdict {
     Continue,
     /// Close the connection after sending this, if anything.
     Close(Option<Box<ServerMsg>>),
+    /// Several nodes: from now on the connection is piped to another node.
+    Forward(Box<crate::cluster::proxy::Forward>),
 }
 
 /// A refused request: its `seq`, the code and the message.
@@ -55,6 +57,8 @@ pub struct Player {
     rtt_ms: Option<f64>,
     /// The competition this connection watches (`watch_competition`): at most one.
     watch: Option<crate::competition::watch::Watch>,
+    /// A connection from another node (`/node`): its first message is the internal hello.
+    internal: bool,
 }
 
 impl Player {
@@ -64,8 +68,10 @@ impl Player {
         conn_id: u64,
         kill: Arc<Notify>,
         addr: Option<IpAddr>,
+        internal: bool,
     ) -> Player {
         Player {
+            internal,
             shared,
             outbox,
             conn_id,
@@ -80,6 +86,56 @@ impl Player {
 
     pub fn has_said_hello(&self) -> bool {
         self.session.is_some()
+    }
+
+    /// Whether the next frame must be another node's internal hello.
+    pub fn expects_node_hello(&self) -> bool {
+        self.internal && self.session.is_none()
+    }
+
+    /// Another node's internal hello: checks the cluster's secret, then serves the player
+    /// it names as if they had said `hello` here with their token.
+    pub async fn node_hello(&mut self, hello: crate::cluster::proxy::NodeHello) -> Verdict {
+        let refuse = |code, message: &str| {
+            Verdict::Close(Some(Box::new(ServerMsg::error(None, code, message))))
+        };
+        let Some(cluster) = self.shared.cluster.clone() else {
+            return refuse(ErrorCode::BadNodeSecret, "this server is not in a cluster");
+        };
+        if !cluster.secret_ok(&hello.secret) {
+            return refuse(ErrorCode::BadNodeSecret, "the cluster's secret is wrong");
+        }
+        if let Some(id) = hello.room_id {
+            // A room being taken over here is open in a moment.
+            cluster.here(&self.shared, id).await;
+        }
+        let place = hello
+            .room_id
+            .and_then(|id| self.shared.lobby.get(id))
+            .map(|room| Place { room, seat: None });
+        let session = self.shared.sessions.adopt_identity(
+            &hello.resume_token,
+            hello.player_id,
+            hello.name,
+            hello.bot,
+            place,
+            self.conn_id,
+            Arc::clone(&self.kill),
+        );
+        self.greet(session).await
+    }
+
+    /// Several nodes: tells Redis where the player is now, so any node can resume them.
+    fn placed(&self, session: &Session) {
+        if let Some(cluster) = &self.shared.cluster {
+            let record = crate::cluster::SessionRecord {
+                player: session.player_id,
+                name: session.name.clone(),
+                bot: session.bot,
+                room: session.place().map_or(0, |p| p.room.id),
+            };
+            cluster.save_session(&session.token, record);
+        }
     }
 
     /// Queues a message to this connection.
@@ -142,6 +198,15 @@ impl Player {
                 "this session continued on another connection",
             )))));
         }
+        if let Some(cluster) = self.shared.cluster.clone() {
+            let routed = Box::pin(self.route(&cluster, &session, &msg)).await;
+            if let Some(forward) = routed.map_err(|e| (seq, e.code, e.message))? {
+                // The other node holds the session from now on.
+                self.shared.sessions.forget(&session);
+                self.session = None;
+                return Ok(Verdict::Forward(Box::new(forward)));
+            }
+        }
         self.request(&session, msg)
             .await
             .map_err(|e| (seq, e.code, e.message))?;
@@ -159,29 +224,99 @@ impl Player {
             );
         }
         let sessions = &self.shared.sessions;
-        let session =
-            match token {
-                Some(token) => match sessions.resume(&token, self.conn_id, Arc::clone(&self.kill)) {
-                    Some(s) => s,
-                    None => return refuse(
-                        ErrorCode::BadResumeToken,
-                        "unknown resume token, or its grace period is over: say hello without it"
-                            .into(),
-                    ),
-                },
-                None => {
-                    // The server names its own bots; everybody else is checked.
-                    let name = if self.bot {
-                        name
-                    } else {
-                        match crate::names::check(&name) {
-                            Ok(name) => name,
-                            Err(why) => return refuse(ErrorCode::BadName, why.into()),
-                        }
-                    };
-                    sessions.create(name, self.conn_id, Arc::clone(&self.kill), self.bot)
+        let session = match token {
+            Some(token) => match sessions.resume(&token, self.conn_id, Arc::clone(&self.kill)) {
+                // Several nodes: a room closed here may live on elsewhere (taken over).
+                Some(s)
+                    if self.shared.cluster.is_some()
+                        && s.place().is_some_and(|p| p.room.tx.is_closed()) =>
+                {
+                    sessions.forget(&s);
+                    match self.resume_elsewhere(&token).await {
+                        Ok(s) => s,
+                        Err(forward) => return forward,
+                    }
                 }
-            };
+                Some(s) => s,
+                None => match self.resume_elsewhere(&token).await {
+                    Ok(s) => s,
+                    Err(forward) => return forward,
+                },
+            },
+            None => {
+                // The server names its own bots; everybody else is checked.
+                let name = if self.bot {
+                    name
+                } else {
+                    match crate::names::check(&name) {
+                        Ok(name) => name,
+                        Err(why) => return refuse(ErrorCode::BadName, why.into()),
+                    }
+                };
+                sessions.create(name, self.conn_id, Arc::clone(&self.kill), self.bot)
+            }
+        };
+        self.greet(session).await
+    }
+
+    /// Several nodes: a token this node does not know, looked up in Redis. The player's
+    /// room on another live node: the connection is forwarded there (`Err`, the verdict);
+    /// a room whose node died is taken over here first; otherwise the session continues
+    /// here. Without a cluster, or a record, the token is refused (`Err`).
+    async fn resume_elsewhere(&mut self, token: &str) -> Result<Arc<Session>, Verdict> {
+        let refused = || {
+            Verdict::Close(Some(Box::new(ServerMsg::error(
+                None,
+                ErrorCode::BadResumeToken,
+                "unknown resume token, or its grace period is over: say hello without it",
+            ))))
+        };
+        let Some(cluster) = self.shared.cluster.clone() else {
+            return Err(refused());
+        };
+        let Some(record) = cluster.session(token).await else {
+            return Err(refused());
+        };
+        let mut place = None;
+        if record.room != 0 {
+            match cluster.locate(&self.shared, record.room).await {
+                crate::cluster::Location::Remote(addr) => {
+                    let hello = cluster.node_hello(token, &record, Some(record.room));
+                    return Err(Verdict::Forward(Box::new(crate::cluster::proxy::Forward {
+                        addr,
+                        hello,
+                        pending: None,
+                        swallow_welcome: false,
+                    })));
+                }
+                crate::cluster::Location::Local => {
+                    place = self
+                        .shared
+                        .lobby
+                        .get(record.room)
+                        .map(|room| Place { room, seat: None });
+                }
+                crate::cluster::Location::Unknown => {}
+            }
+        }
+        // A takeover just now restored the seated players' sessions from the store.
+        let sessions = &self.shared.sessions;
+        if let Some(s) = sessions.resume(token, self.conn_id, Arc::clone(&self.kill)) {
+            return Ok(s);
+        }
+        Ok(sessions.adopt_identity(
+            token,
+            record.player,
+            record.name,
+            record.bot,
+            place,
+            self.conn_id,
+            Arc::clone(&self.kill),
+        ))
+    }
+
+    /// `welcome`, then back to the player's room if they are in one.
+    async fn greet(&mut self, session: Arc<Session>) -> Verdict {
         let place = current_place(&session);
         self.send(&ServerMsg::Welcome {
             protocol_version: PROTOCOL_VERSION,
@@ -208,7 +343,70 @@ impl Player {
                 seat,
             }));
         }
+        if !session.bot {
+            self.placed(&session);
+        }
         Verdict::Continue
+    }
+
+    /// Several nodes: whether `msg` is for another node — a room that lives there, a new
+    /// room placed there (the least-loaded node), quick play's waiting table there — and
+    /// then how to forward the connection to it.
+    async fn route(
+        &self,
+        cluster: &Arc<crate::cluster::Cluster>,
+        session: &Arc<Session>,
+        msg: &ClientMsg,
+    ) -> Result<Option<crate::cluster::proxy::Forward>, WireError> {
+        let lobby = &self.shared.lobby;
+        let addr = match msg {
+            ClientMsg::Join { room_id, .. } | ClientMsg::Spectate { room_id, .. } => {
+                not_in_room(session)?;
+                if lobby.get(*room_id).is_some() {
+                    return Ok(None);
+                }
+                match cluster.locate(&self.shared, *room_id).await {
+                    crate::cluster::Location::Remote(addr) => addr,
+                    _ => return Ok(None),
+                }
+            }
+            ClientMsg::CreateRoom { .. } => {
+                not_in_room(session)?;
+                match cluster.placement().await {
+                    Some(addr) => addr,
+                    None => return Ok(None),
+                }
+            }
+            ClientMsg::QuickPlay { options, .. } => {
+                not_in_room(session)?;
+                let wanted = crate::room::wire::normalize(options, &self.shared.config)?;
+                if !lobby.waiting(options)?.is_empty() {
+                    return Ok(None);
+                }
+                match cluster.waiting_elsewhere(&wanted).await {
+                    Some(addr) => addr,
+                    None => match cluster.placement().await {
+                        Some(addr) => addr,
+                        None => return Ok(None),
+                    },
+                }
+            }
+            _ => return Ok(None),
+        };
+        let record = crate::cluster::SessionRecord {
+            player: session.player_id,
+            name: session.name.clone(),
+            bot: session.bot,
+            room: 0,
+        };
+        let pending = qipai_protocol::encode(msg)
+            .map_err(|e| wire(ErrorCode::NodeUnavailable, &e.to_string()))?;
+        Ok(Some(crate::cluster::proxy::Forward {
+            addr,
+            hello: cluster.node_hello(&session.token, &record, None),
+            pending: Some(pending.into()),
+            swallow_welcome: true,
+        }))
     }
 
     /// Game actions are handed to the room at once; the requests that wait for a room
@@ -234,7 +432,10 @@ impl Player {
             } => {
                 let page = self.shared.config.limits.list_rooms_page.max(1);
                 let limit = limit.map_or(page, |l| (l as usize).clamp(1, page));
-                let (rooms, next) = lobby.list(game, after, limit);
+                let (rooms, next) = match &self.shared.cluster {
+                    Some(cluster) => Box::pin(cluster.list(game, after, limit)).await,
+                    None => lobby.list(game, after, limit),
+                };
                 self.send(&ServerMsg::Rooms { seq, rooms, next });
                 Ok(())
             }
@@ -277,6 +478,7 @@ impl Player {
                 ))
                 .await?;
                 session.set_place(Some(Place { room, seat: None }));
+                self.placed(session);
                 Ok(())
             }
             ClientMsg::Leave { seq } => {
@@ -293,6 +495,7 @@ impl Player {
                         .is_err_and(|e| e.code == ErrorCode::RoomClosed)
                 {
                     session.set_place(None);
+                    self.placed(session);
                     self.send(&ServerMsg::Left {
                         seq: Some(seq),
                         room_id: place.room.id,
@@ -426,6 +629,7 @@ impl Player {
             room,
             seat: Some(seat),
         }));
+        self.placed(session);
         Ok(())
     }
 
@@ -464,6 +668,9 @@ impl Player {
             let _ = tokio::time::timeout(ROOM_TIMEOUT, place.room.tx.send(away)).await;
         }
         let grace = Duration::from_millis(self.shared.config.server.reconnect_grace_ms);
+        if let Some(cluster) = &self.shared.cluster {
+            cluster.release_session(&session.token, self.shared.config.server.reconnect_grace_ms);
+        }
         self.shared.sessions.release(&session, self.conn_id, grace);
     }
 }

@@ -179,6 +179,45 @@ impl Sessions {
         Some(session)
     }
 
+    /// Several nodes: the session of a player another node knows (forwarded here with
+    /// their identity, or found in Redis), attached to `conn_id`: the live one with this
+    /// token if there is one, else a new one with the same id, name and token at `place`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn adopt_identity(
+        &self,
+        token: &str,
+        player_id: PlayerId,
+        name: String,
+        bot: bool,
+        place: Option<Place>,
+        conn_id: u64,
+        kill: Arc<Notify>,
+    ) -> Arc<Session> {
+        if let Some(session) = self.resume(token, conn_id, Arc::clone(&kill)) {
+            return session;
+        }
+        self.ids.insert(player_id);
+        let session = Arc::new(Session {
+            player_id,
+            name,
+            bot,
+            token: token.to_owned(),
+            place: Mutex::new(place),
+            conn: AtomicU64::new(conn_id),
+            generation: AtomicU64::new(0),
+            kill: Mutex::new(Some(kill)),
+        });
+        self.by_token.insert(token.to_owned(), session.clone());
+        session
+    }
+
+    /// Forgets a live session at once: its connection continues on another node, which
+    /// now holds it (a later `hello` with the token here looks it up in Redis).
+    pub fn forget(&self, session: &Session) {
+        self.by_token.remove(&session.token);
+        self.ids.remove(&session.player_id);
+    }
+
     /// `conn_id` closed. Unless a new connection takes the session within `grace`, the
     /// session is forgotten.
     pub fn release(self: &Arc<Self>, session: &Arc<Session>, conn_id: u64, grace: Duration) {

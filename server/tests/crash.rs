@@ -20,7 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::records::Rng;
-use common::tuolaji::{bid_for, remove_cards, SEED};
+use common::tuolaji::{next_action, patient_env, remove_cards, seat_view};
 use common::{Client, Endpoint};
 use qipai_protocol::tuolaji::{Phase, Play, TuolajiAction, TuolajiView};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
@@ -57,22 +57,9 @@ impl Spawned {
             .env("QIPAI_SERVER__ADDR", addr.to_string())
             .env("QIPAI_STORE__URL", file)
             // A long first-move limit and bot fill: nothing happens by itself meanwhile.
-            .env("QIPAI_XIANGQI__FIRST_MOVE_MS", "600000")
-            .env("QIPAI_XIANGQI__BOT_FILL_MS", "0")
-            // Tuolaji: a fixed deal, no pauses, a short bid window; turns, the bottom and the
-            // seat grace long enough that nobody times out while the server restarts.
-            .env("QIPAI_TUOLAJI__SEED", SEED.to_string())
-            .env("QIPAI_TUOLAJI__DEAL_INTERVAL_MS", "0")
-            .env("QIPAI_TUOLAJI__BID_WINDOW_MS", BID_WINDOW_MS.to_string())
-            .env("QIPAI_TUOLAJI__BOTTOM_MS", "600000")
-            .env("QIPAI_TUOLAJI__TURN_MS", "600000")
-            .env("QIPAI_TUOLAJI__SEAT_GRACE_MS", "600000")
-            .env("QIPAI_TUOLAJI__BETWEEN_HANDS_MS", "0")
-            .env("QIPAI_TUOLAJI__BOT_FILL_MS", "0")
-            // A whole deal at once, and a client asking for a snapshot per action.
-            .env("QIPAI_SERVER__OUTBOUND_QUEUE", "65536")
-            .env("QIPAI_SERVER__RATE_PER_SEC", "10000")
-            .env("QIPAI_SERVER__RATE_BURST", "10000")
+            // Turns, the bottom and the seat grace long enough that nobody times out while
+            // the server restarts; a short bid window.
+            .envs(patient_env(BID_WINDOW_MS))
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -416,18 +403,6 @@ struct Tuolaji {
     phases: std::collections::BTreeMap<&'static str, u32>,
 }
 
-/// A seat's snapshot: the server time and its view.
-async fn seat_view(client: &mut Client) -> (u64, TuolajiView) {
-    match client.snapshot_msg().await {
-        ServerMsg::Snapshot {
-            server_time,
-            view: View::Tuolaji(v),
-            ..
-        } => (server_time, *v),
-        other => panic!("not a Tuolaji snapshot: {other:?}"),
-    }
-}
-
 async fn all_views(clients: &mut [Client]) -> Vec<(u64, TuolajiView)> {
     let mut views = Vec::new();
     for c in clients {
@@ -457,40 +432,6 @@ fn cards_of(action: &TuolajiAction) -> &[String] {
         | TuolajiAction::Follow { cards } => cards,
         TuolajiAction::Bid { .. } | TuolajiAction::NameTrump { .. } => &[],
     }
-}
-
-/// The next action the table waits for and its seat, with the hand it belongs to, once the
-/// table waits for one: the hint of the seat whose turn it is, or in the bid window the
-/// strongest bid of the first seat (from a random one) that has one; `None` once the game is
-/// over. Meanwhile (the deal, a bid window nobody can bid in, between hands) it waits.
-async fn next_action(clients: &mut [Client], rng: &mut Rng) -> Option<(usize, TuolajiAction, u32)> {
-    for _ in 0..2000 {
-        let (_, v) = seat_view(&mut clients[0]).await;
-        let seat = match v.phase {
-            Phase::Leading { seat, .. } | Phase::Following { seat, .. } => Some(seat),
-            Phase::NamingTrump { dealer, .. } | Phase::Bottom { dealer, .. } => Some(dealer),
-            Phase::Over => return None,
-            Phase::Bidding { .. } => {
-                let first = rng.below(4) as usize;
-                for k in 0..4 {
-                    let s = (first + k) % 4;
-                    if let Some(bid) = bid_for(&seat_view(&mut clients[s]).await.1) {
-                        return Some((s, bid, v.hand_number));
-                    }
-                }
-                None
-            }
-            _ => None,
-        };
-        if let Some(seat) = seat {
-            let (_, v) = seat_view(&mut clients[usize::from(seat)]).await;
-            if let Some(hint) = v.hint {
-                return Some((usize::from(seat), hint, v.hand_number));
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-    panic!("the table waits for nobody");
 }
 
 impl Tuolaji {

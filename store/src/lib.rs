@@ -102,6 +102,9 @@ pub struct StepRow {
     pub action: Option<Vec<u8>>,
     /// The room's event sequence number before the step.
     pub event_seq: u64,
+    /// The owner's lease epoch when it wrote the step (0: the room's first owner, or one
+    /// node alone); the store refuses a step below the room's epoch (fencing, issue 17).
+    pub epoch: u64,
 }
 
 /// Somebody sat down (`player` set) or a seat was freed (`player` `None`).
@@ -178,6 +181,10 @@ pub struct RoomLog {
     pub steps: Vec<StepRow>,
     /// In order; the last row per seat says who sits there.
     pub seats: Vec<SeatRow>,
+    /// The room's lease epoch (raised by each takeover; 0 before any).
+    pub epoch: u64,
+    /// Milliseconds the room spent without an owner, kept off its clocks (takeovers add to it).
+    pub skew_ms: u64,
 }
 
 /// The durable store. Every method is one round trip (or one transaction) to the backend.
@@ -209,6 +216,23 @@ pub trait Store: competition::CompetitionStore + Send + Sync + 'static {
     /// Deletes the steps and seat changes of rooms finished or closed before `before_ms`
     /// (Unix time); their records stay. Returns how many rows went.
     fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Takes room `room` over at lease epoch `epoch` (several nodes, issue 17): in one
+    /// transaction raises the room's epoch (from then on steps below it are refused), adds
+    /// `add_skew_ms` to its ownerless time, and reads its log. `None` when the room is not
+    /// open or its epoch is already `epoch` or above (somebody else took it).
+    fn take_over(
+        &self,
+        room: u64,
+        epoch: u64,
+        add_skew_ms: u64,
+    ) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
+        let _ = (room, epoch, add_skew_ms);
+        Box::pin(async {
+            Err(StoreError::Unsupported(
+                "takeovers need the PostgreSQL store",
+            ))
+        })
+    }
     /// Copies the whole store, online, into a new file at `path` (SQLite only).
     fn backup<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, StoreResult<()>>;
 }

@@ -21,6 +21,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0002_competitions.sql"),
         postgres: include_str!("../migrations/postgres/0002_competitions.sql"),
     },
+    Migration {
+        version: 3,
+        sqlite: include_str!("../migrations/sqlite/0003_fencing.sql"),
+        postgres: include_str!("../migrations/postgres/0003_fencing.sql"),
+    },
 ];
 
 /// The latest version.

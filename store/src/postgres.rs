@@ -135,6 +135,88 @@ async fn write_batch(
     Ok(())
 }
 
+/// A room's log, from its row (`id, game, options, seed, created_ms, epoch, skew_ms`).
+async fn room_log<C: tokio_postgres::GenericClient + Sync>(
+    client: &C,
+    r: &Row,
+) -> StoreResult<RoomLog> {
+    let room = RoomRow {
+        id: u(r.get(0)),
+        game: r.get(1),
+        options: r.get(2),
+        seed: u(r.get(3)),
+        created_ms: r.get(4),
+    };
+    let id = room.id;
+    let steps = client
+        .query(
+            "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps WHERE room = $1 ORDER BY idx",
+            &[&i(id)],
+        )
+        .await?
+        .iter()
+        .map(|r| StepRow {
+            room: id,
+            index: u(r.get(0)),
+            kind: StepKind::from_i64(r.get(1)).unwrap_or(StepKind::Action),
+            seat: seat_of(r, 2),
+            at_ms: u(r.get(3)),
+            lag_ms: u(r.get(4)),
+            action: r.get(5),
+            event_seq: u(r.get(6)),
+            epoch: u(r.get(7)),
+        })
+        .collect();
+    let seats = client
+        .query(
+            "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = $1 ORDER BY id",
+            &[&i(id)],
+        )
+        .await?
+        .iter()
+        .map(|r| SeatRow {
+            room: id,
+            seat: seat_of(r, 0),
+            player: r.get::<_, Option<i64>>(1).map(u),
+            name: r.get(2),
+            bot: r.get::<_, i64>(3) != 0,
+            at_ms: u(r.get(4)),
+        })
+        .collect();
+    Ok(RoomLog {
+        room,
+        steps,
+        seats,
+        epoch: u(r.get(5)),
+        skew_ms: u(r.get(6)),
+    })
+}
+
+/// Applies the migrations not yet applied (under the caller's lock); the schema version.
+async fn migrate(client: &mut Connection) -> StoreResult<u32> {
+    client.batch_execute(VERSION_TABLE).await?;
+    let current: i64 = client
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_version",
+            &[],
+        )
+        .await?
+        .get(0);
+    let mut version = current as u32;
+    for m in MIGRATIONS.iter().filter(|m| i64::from(m.version) > current) {
+        let tx = client.transaction().await?;
+        tx.batch_execute(m.postgres).await?;
+        tx.execute(
+            "INSERT INTO schema_version (version, applied_ms) VALUES ($1, $2)",
+            &[&i64::from(m.version), &unix_ms()],
+        )
+        .await?;
+        tx.commit().await?;
+        version = m.version;
+    }
+    Ok(version)
+}
+
 fn seat_of(row: &Row, col: usize) -> u8 {
     u8::try_from(row.get::<_, i64>(col)).unwrap_or(u8::MAX)
 }
@@ -143,27 +225,16 @@ impl Store for PostgresStore {
     fn migrate(&self) -> BoxFuture<'_, StoreResult<u32>> {
         Box::pin(async move {
             let mut client = self.client.lock().await;
-            client.batch_execute(VERSION_TABLE).await?;
-            let current: i64 = client
-                .query_one(
-                    "SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_version",
-                    &[],
-                )
-                .await?
-                .get(0);
-            let mut version = current as u32;
-            for m in MIGRATIONS.iter().filter(|m| i64::from(m.version) > current) {
-                let tx = client.transaction().await?;
-                tx.batch_execute(m.postgres).await?;
-                tx.execute(
-                    "INSERT INTO schema_version (version, applied_ms) VALUES ($1, $2)",
-                    &[&i64::from(m.version), &unix_ms()],
-                )
+            // Several nodes may start at once on one database: one migrates at a time (a
+            // session lock, given back below whatever happened).
+            client
+                .batch_execute("SELECT pg_advisory_lock(7171717)")
                 .await?;
-                tx.commit().await?;
-                version = m.version;
-            }
-            Ok(version)
+            let result = migrate(&mut client).await;
+            client
+                .batch_execute("SELECT pg_advisory_unlock(7171717)")
+                .await?;
+            result
         })
     }
 
@@ -226,57 +297,43 @@ impl Store for PostgresStore {
             let client = self.client.lock().await;
             let rooms = client
                 .query(
-                    "SELECT id, game, options, seed, created_ms FROM rooms WHERE status = 'open' ORDER BY id",
+                    "SELECT id, game, options, seed, created_ms, epoch, skew_ms FROM rooms WHERE status = 'open' ORDER BY id",
                     &[],
                 )
                 .await?;
             let mut out = Vec::with_capacity(rooms.len());
             for r in rooms {
-                let room = RoomRow {
-                    id: u(r.get(0)),
-                    game: r.get(1),
-                    options: r.get(2),
-                    seed: u(r.get(3)),
-                    created_ms: r.get(4),
-                };
-                let id = room.id;
-                let steps = client
-                    .query(
-                        "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq FROM steps WHERE room = $1 ORDER BY idx",
-                        &[&i(id)],
-                    )
-                    .await?
-                    .iter()
-                    .map(|r| StepRow {
-                        room: id,
-                        index: u(r.get(0)),
-                        kind: StepKind::from_i64(r.get(1)).unwrap_or(StepKind::Action),
-                        seat: seat_of(r, 2),
-                        at_ms: u(r.get(3)),
-                        lag_ms: u(r.get(4)),
-                        action: r.get(5),
-                        event_seq: u(r.get(6)),
-                    })
-                    .collect();
-                let seats = client
-                    .query(
-                        "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = $1 ORDER BY id",
-                        &[&i(id)],
-                    )
-                    .await?
-                    .iter()
-                    .map(|r| SeatRow {
-                        room: id,
-                        seat: seat_of(r, 0),
-                        player: r.get::<_, Option<i64>>(1).map(u),
-                        name: r.get(2),
-                        bot: r.get::<_, i64>(3) != 0,
-                        at_ms: u(r.get(4)),
-                    })
-                    .collect();
-                out.push(RoomLog { room, steps, seats });
+                out.push(room_log(&client.client, &r).await?);
             }
             Ok(out)
+        })
+    }
+
+    fn take_over(
+        &self,
+        room: u64,
+        epoch: u64,
+        add_skew_ms: u64,
+    ) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
+        Box::pin(async move {
+            let mut client = self.client.lock().await;
+            let tx = client.transaction().await?;
+            // The row lock taken here makes a stale owner's step wait, then fail (the
+            // fencing trigger reads the room FOR SHARE).
+            let row = tx
+                .query_opt(
+                    "UPDATE rooms SET epoch = $2, skew_ms = skew_ms + $3 \
+                     WHERE id = $1 AND status = 'open' AND epoch < $2 \
+                     RETURNING id, game, options, seed, created_ms, epoch, skew_ms",
+                    &[&i(room), &i(epoch), &i(add_skew_ms)],
+                )
+                .await?;
+            let log = match row {
+                Some(r) => Some(room_log(&tx, &r).await?),
+                None => None,
+            };
+            tx.commit().await?;
+            Ok(log)
         })
     }
 

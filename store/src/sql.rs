@@ -10,7 +10,7 @@ use crate::Write;
 pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, status) \
     VALUES (?1, ?2, ?3, ?4, ?5, 'open')";
 pub const STEP: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, \
-    event_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    event_seq, epoch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 pub const SEAT: &str = "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms) \
     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 pub const RESULT: &str = "INSERT INTO results (room, result, finished_ms) VALUES (?1, ?2, ?3) \
@@ -97,6 +97,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 int(s.lag_ms),
                 s.action.as_deref().map_or(Null, Bytes),
                 int(s.event_seq),
+                int(s.epoch),
             ],
         )],
         Write::Seat(s) => vec![statement(

@@ -107,27 +107,28 @@ fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &[Write]) -> rusqlite::Res
 
 fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
     let mut rooms = conn.prepare(
-        "SELECT id, game, options, seed, created_ms FROM rooms WHERE status = 'open' ORDER BY id",
+        "SELECT id, game, options, seed, created_ms, epoch, skew_ms FROM rooms WHERE status = 'open' ORDER BY id",
     )?;
-    let rooms: Vec<RoomRow> = rooms
+    let rooms: Vec<(RoomRow, u64, u64)> = rooms
         .query_map([], |r| {
-            Ok(RoomRow {
+            let room = RoomRow {
                 id: u(r.get(0)?),
                 game: r.get(1)?,
                 options: r.get(2)?,
                 seed: u(r.get(3)?),
                 created_ms: r.get(4)?,
-            })
+            };
+            Ok((room, u(r.get(5)?), u(r.get(6)?)))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut steps = conn.prepare(
-        "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq FROM steps WHERE room = ?1 ORDER BY idx",
+        "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps WHERE room = ?1 ORDER BY idx",
     )?;
     let mut seats = conn.prepare(
         "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = ?1 ORDER BY id",
     )?;
     let mut out = Vec::with_capacity(rooms.len());
-    for room in rooms {
+    for (room, epoch, skew_ms) in rooms {
         let id = room.id;
         let steps = steps
             .query_map(params![i(id)], |r| {
@@ -141,6 +142,7 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                     lag_ms: u(r.get(4)?),
                     action: r.get(5)?,
                     event_seq: u(r.get(6)?),
+                    epoch: u(r.get(7)?),
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -156,7 +158,13 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        out.push(RoomLog { room, steps, seats });
+        out.push(RoomLog {
+            room,
+            steps,
+            seats,
+            epoch,
+            skew_ms,
+        });
     }
     Ok(out)
 }

@@ -104,6 +104,7 @@ fn step(room: u64, index: u64, kind: StepKind) -> StepRow {
         lag_ms: index,
         action: (kind == StepKind::Action).then(|| vec![index as u8; 3]),
         event_seq: index * 2,
+        epoch: 0,
     }
 }
 

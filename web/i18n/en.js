@@ -384,6 +384,9 @@ export default {
   "err.bad_request_body": "The request is not in the form the server takes.",
   "err.entries_closed": "Entries are closed: the first round is paired.",
   "err.seat_reserved": "This competition table's seats are reserved for its entrants.",
+  "err.lease_lost": "The table is moving to another server: reconnecting…",
+  "err.bad_node_secret": "Refused: not a server of this site.",
+  "err.node_unavailable": "The server holding that table cannot be reached just now: try again.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

@@ -383,6 +383,9 @@ export default {
   "err.bad_request_body": "请求格式不对。",
   "err.entries_closed": "报名已截止：第一轮已编排。",
   "err.seat_reserved": "这是比赛桌，座位只留给对阵的选手。",
+  "err.lease_lost": "本桌正在转到另一台服务器，正在重新连接……",
+  "err.bad_node_secret": "已拒绝：不是本站的服务器。",
+  "err.node_unavailable": "暂时连不上这张桌子所在的服务器，请重试。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

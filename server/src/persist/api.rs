@@ -41,6 +41,24 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
     match parts.as_slice() {
+        ["nodes"] => match &shared.cluster {
+            Some(cluster) => {
+                let nodes: Vec<serde_json::Value> = cluster
+                    .nodes()
+                    .await
+                    .into_iter()
+                    .map(|n| {
+                        serde_json::json!({
+                            "id": n.id, "addr": n.addr, "rooms": n.rooms,
+                            "connections": n.connections, "heartbeat_ms": n.heartbeat_ms,
+                        })
+                    })
+                    .collect();
+                let body = serde_json::json!({ "node": cluster.node, "nodes": nodes });
+                (StatusCode::OK, JSON, body.to_string().into_bytes())
+            }
+            None => not_found("this server runs alone (no [cluster])"),
+        },
         ["games", id] => {
             let (id, form) = if let Some(id) = id.strip_suffix(".pgn") {
                 (id, Form::Pgn)

@@ -85,50 +85,26 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         .lobby
         .set_store(persist.writer.clone(), persist.next_room);
     shared.sessions.set_store(persist.writer.clone());
-    let logs = persist.store.unfinished().await?;
+    // With several nodes the rooms of the store belong to their owners: a node takes one
+    // over only when its owner's lease is gone (`cluster::takeover`).
+    let logs = if shared.cluster.is_some() {
+        Vec::new()
+    } else {
+        persist.store.unfinished().await?
+    };
     let mut places: HashMap<u64, Place> = HashMap::new();
     let count = logs.len();
     for log in logs {
-        let id = log.room.id;
-        let seats: Vec<(u64, u8)> = seated(&log.seats, usize::from(u8::MAX))
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, s)| Some((s?.player?, i as u8)))
-            .collect();
-        match shared.lobby.reopen(log) {
-            Ok(room) if shared.lobby.get(id).is_some() => {
-                for (player, seat) in seats {
-                    places.insert(
-                        player,
-                        Place {
-                            room: room.clone(),
-                            seat: Some(seat),
-                        },
-                    );
-                }
-            }
-            Ok(_) => {}
-            Err(e) => {
-                tracing::error!(room = id, error = %e.message, "cannot reopen the room: closed");
-                persist.writer.post(qipai_store::Write::Closed {
-                    room: id,
-                    reason: e.message,
-                });
-            }
-        }
+        places.extend(reopen(shared, persist, log).unwrap_or_default());
     }
-    let sessions = persist.store.open_sessions().await?;
+    let sessions = if shared.cluster.is_some() {
+        Vec::new()
+    } else {
+        persist.store.open_sessions().await?
+    };
     let restored = sessions.len();
     for s in sessions {
-        shared.sessions.restore(
-            s.token_hash,
-            Restored {
-                player_id: s.player,
-                name: s.name,
-                bot: s.bot,
-                place: places.remove(&s.player),
-            },
-        );
+        restore_session(shared, s, &places);
     }
     tracing::info!(
         rooms = count,
@@ -149,6 +125,59 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         }
     });
     Ok(())
+}
+
+/// Reopens one unfinished room from its log (after a restart, or a takeover from a dead
+/// node): the places of its seated players, by player id; `None` when the room cannot be
+/// reopened (it is then closed in the store with the reason logged).
+pub fn reopen(
+    shared: &Arc<Shared>,
+    persist: &Persist,
+    log: qipai_store::RoomLog,
+) -> Option<HashMap<u64, Place>> {
+    let id = log.room.id;
+    let seats: Vec<(u64, u8)> = seated(&log.seats, usize::from(u8::MAX))
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, s)| Some((s?.player?, i as u8)))
+        .collect();
+    match shared.lobby.reopen(log) {
+        Ok(room) if shared.lobby.get(id).is_some() => Some(
+            seats
+                .into_iter()
+                .map(|(player, seat)| {
+                    let place = Place {
+                        room: room.clone(),
+                        seat: Some(seat),
+                    };
+                    (player, place)
+                })
+                .collect(),
+        ),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::error!(room = id, error = %e.message, "cannot reopen the room: closed");
+            persist.writer.post(qipai_store::Write::Closed {
+                room: id,
+                reason: e.message,
+            });
+            None
+        }
+    }
+}
+
+/// Keeps a stored session until its player says hello with the token, with their place
+/// among `places` (by player id).
+pub fn restore_session(shared: &Shared, s: qipai_store::SessionRow, places: &HashMap<u64, Place>) {
+    shared.sessions.restore(
+        s.token_hash,
+        Restored {
+            player_id: s.player,
+            name: s.name,
+            bot: s.bot,
+            place: places.get(&s.player).cloned(),
+        },
+    );
 }
 
 /// The store writer's counters for `GET /metrics`. With SQLite (`synchronous = FULL`) each

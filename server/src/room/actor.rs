@@ -104,6 +104,13 @@ pub struct Room<G: OnWire> {
     journal: Option<Journal>,
     /// A competition's table: who alone may sit at each seat (no bots).
     entrants: Option<Arc<[String]>>,
+    /// How far the room's time line runs behind the node's (the time it spent without an
+    /// owner, several nodes): actions' arrival times are moved onto the room's.
+    skew: Millis,
+    /// Several nodes: the node's lease, without which no action is taken.
+    fence: Option<crate::cluster::Fence>,
+    /// Several nodes: another node owns the room now; it stops.
+    revoked: bool,
 }
 
 /// A seat a bot keeps for a player who dropped.
@@ -134,6 +141,10 @@ pub struct RoomParts {
     pub journal: Option<Journal>,
     /// A competition's table (issue 15): the name that alone may sit at each seat; no bots.
     pub entrants: Option<Arc<[String]>>,
+    /// How far the room's time line runs behind the node's clock (from its log).
+    pub skew: Millis,
+    /// Several nodes: the node's lease.
+    pub fence: Option<crate::cluster::Fence>,
 }
 
 impl<G: OnWire> Room<G> {
@@ -167,7 +178,7 @@ impl<G: OnWire> Room<G> {
             started: false,
             over_since: None,
             timings: parts.timings,
-            clock: parts.clock,
+            clock: parts.clock.behind(parts.skew),
             info,
             inbox,
             registry: parts.registry,
@@ -180,6 +191,9 @@ impl<G: OnWire> Room<G> {
             _ticket: parts.ticket,
             journal: parts.journal,
             entrants: parts.entrants,
+            skew: parts.skew,
+            fence: parts.fence,
+            revoked: false,
         };
         if !room.restore() {
             return handle;
@@ -209,7 +223,14 @@ impl<G: OnWire> Room<G> {
             }
         }
         self.registry.remove(&self.id);
-        self.say_goodbye();
+        if self.revoked {
+            // Not `left`: the players are still in the room, which lives on another node.
+            for outbox in self.everybody() {
+                outbox.close();
+            }
+        } else {
+            self.say_goodbye();
+        }
         // The server's bots have nowhere else to go: their connections close, which stops
         // their searches and frees their places in the bots budget.
         let bots = self.seats.iter().flatten().filter(|o| o.bot);
@@ -240,7 +261,7 @@ impl<G: OnWire> Room<G> {
                         outbox.send(&error(seq, ErrorCode::RoomClosed, "the room has closed"));
                     }
                 }
-                Command::Away { .. } => {}
+                Command::Away { .. } | Command::Revoke => {}
             }
         }
     }
@@ -291,11 +312,16 @@ impl<G: OnWire> Room<G> {
             } => {
                 let _ = reply.send(self.on_back(player, outbox));
             }
+            Command::Revoke => self.revoked = true,
         }
         self.publish_info();
     }
 
     fn on_act(&mut self, player: PlayerId, seq: Seq, action: GameAction, received: Received) {
+        let received = Received {
+            at: received.at.saturating_sub(self.skew),
+            lag: received.lag,
+        };
         let Some(seat) = self.seat_of(player) else {
             if let Some((_, outbox)) = self.spectators.iter().find(|(p, _)| *p == player) {
                 outbox.send(&error(seq, ErrorCode::NotSeated, "spectators cannot act"));
@@ -305,7 +331,13 @@ impl<G: OnWire> Room<G> {
         let Some(outbox) = self.outbox(seat).cloned() else {
             return;
         };
-        let refusal = if !self.started {
+        let refusal = if self.fence.as_ref().is_some_and(|f| !f.ok()) {
+            // Another node may take the room over soon: nothing more is accepted here.
+            Some(wire(
+                ErrorCode::LeaseLost,
+                "this node lost its lease on the room: reconnect (any node) with your token",
+            ))
+        } else if !self.started {
             Some(wire(ErrorCode::NotStarted, "the game has not started"))
         } else if self.game.is_over() {
             Some(wire(ErrorCode::GameOver, "the game is over"))
@@ -460,7 +492,11 @@ impl<G: OnWire> Room<G> {
             .empty_since
             .is_some_and(|t| t + self.timings.empty_grace <= now);
         let failed = self.journal.as_ref().is_some_and(Journal::failed);
-        failed || lingered || deserted || (empty && (!self.started || self.game.is_over()))
+        self.revoked
+            || failed
+            || lingered
+            || deserted
+            || (empty && (!self.started || self.game.is_over()))
     }
 
     pub(super) fn note_over(&mut self) {

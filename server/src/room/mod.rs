@@ -205,6 +205,10 @@ pub enum Command {
         outbox: Outbox,
         reply: oneshot::Sender<Option<u8>>,
     },
+    /// Several nodes: another node took the room over while this one had lost its lease.
+    /// The room stops at once without a word to the store, and closes its connections so
+    /// that their players reconnect (to the new owner).
+    Revoke,
 }
 
 /// Seats a server bot at `seat` of a room (it joins like any client); given to rooms so

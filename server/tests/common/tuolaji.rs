@@ -9,9 +9,10 @@ use qipai_games::tuolaji::{
     hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiOptions as Rules,
 };
 use qipai_games::{Millis, Seat};
-use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
+use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
 use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View};
 
+use super::records::Rng;
 use super::{Client, TestServer};
 
 /// The seed the test servers deal from: room `id` deals from `SEED + id`.
@@ -405,4 +406,76 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
         }
     }
     game.expect("the table started")
+}
+
+/// A seat's snapshot: the server time and its view.
+pub async fn seat_view(client: &mut Client) -> (u64, TuolajiView) {
+    match client.snapshot_msg().await {
+        ServerMsg::Snapshot {
+            server_time,
+            view: View::Tuolaji(v),
+            ..
+        } => (server_time, *v),
+        other => panic!("not a Tuolaji snapshot: {other:?}"),
+    }
+}
+
+/// The next action the table waits for and its seat, with the hand it belongs to, once the
+/// table waits for one: the hint of the seat whose turn it is, or in the bid window the
+/// strongest bid of the first seat (from a random one) that has one; `None` once the game is
+/// over. Meanwhile (the deal, a bid window nobody can bid in, between hands) it waits.
+pub async fn next_action(
+    clients: &mut [Client],
+    rng: &mut Rng,
+) -> Option<(usize, TuolajiAction, u32)> {
+    for _ in 0..2000 {
+        let (_, v) = seat_view(&mut clients[0]).await;
+        let seat = match v.phase {
+            Phase::Leading { seat, .. } | Phase::Following { seat, .. } => Some(seat),
+            Phase::NamingTrump { dealer, .. } | Phase::Bottom { dealer, .. } => Some(dealer),
+            Phase::Over => return None,
+            Phase::Bidding { .. } => {
+                let first = rng.below(4) as usize;
+                for k in 0..4 {
+                    let s = (first + k) % 4;
+                    if let Some(bid) = bid_for(&seat_view(&mut clients[s]).await.1) {
+                        return Some((s, bid, v.hand_number));
+                    }
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(seat) = seat {
+            let (_, v) = seat_view(&mut clients[usize::from(seat)]).await;
+            if let Some(hint) = v.hint {
+                return Some((usize::from(seat), hint, v.hand_number));
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    panic!("the table waits for nobody");
+}
+
+/// The environment of a spawned `qipai-server` that plays through crashes (the crash and
+/// cluster tests): xiangqi and Tuolaji with no bots and nothing timing out meanwhile, a
+/// fixed deal, no pauses, a bid window of `bid_window_ms`, room for a whole deal at once
+/// and a snapshot per action.
+pub fn patient_env(bid_window_ms: u64) -> Vec<(&'static str, String)> {
+    let long = "600000".to_string();
+    vec![
+        ("QIPAI_XIANGQI__FIRST_MOVE_MS", long.clone()),
+        ("QIPAI_XIANGQI__BOT_FILL_MS", "0".into()),
+        ("QIPAI_TUOLAJI__SEED", SEED.to_string()),
+        ("QIPAI_TUOLAJI__DEAL_INTERVAL_MS", "0".into()),
+        ("QIPAI_TUOLAJI__BID_WINDOW_MS", bid_window_ms.to_string()),
+        ("QIPAI_TUOLAJI__BOTTOM_MS", long.clone()),
+        ("QIPAI_TUOLAJI__TURN_MS", long.clone()),
+        ("QIPAI_TUOLAJI__SEAT_GRACE_MS", long),
+        ("QIPAI_TUOLAJI__BETWEEN_HANDS_MS", "0".into()),
+        ("QIPAI_TUOLAJI__BOT_FILL_MS", "0".into()),
+        ("QIPAI_SERVER__OUTBOUND_QUEUE", "65536".into()),
+        ("QIPAI_SERVER__RATE_PER_SEC", "10000".into()),
+        ("QIPAI_SERVER__RATE_BURST", "10000".into()),
+    ]
 }

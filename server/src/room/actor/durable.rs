@@ -34,6 +34,8 @@ pub struct Journal {
     /// The store did not take a write after its retries: the room's state is ahead of its
     /// log, so the room closes (a restart reopens it as of its log).
     failed: bool,
+    /// The owner's lease epoch, written with every step (fencing, several nodes).
+    epoch: u64,
 }
 
 /// An accepted action's answer, sent after the commit.
@@ -57,6 +59,7 @@ impl Journal {
             replay: None,
             history: Vec::new(),
             failed: false,
+            epoch: 0,
         }
     }
 
@@ -69,6 +72,7 @@ impl Journal {
     pub fn reopen(writer: Writer, log: RoomLog) -> Journal {
         let mut journal = Journal::new(writer, log.room.seed);
         journal.next = log.steps.len() as u64;
+        journal.epoch = log.epoch;
         journal.replay = Some(log);
         journal
     }
@@ -262,6 +266,7 @@ impl<G: OnWire> Room<G> {
                 lag_ms: at.lag.0,
                 action,
                 event_seq,
+                epoch: j.epoch,
             }));
             j.next += 1;
         }

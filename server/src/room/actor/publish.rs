@@ -13,14 +13,16 @@ impl<G: OnWire> Room<G> {
         let Some(frame) = encode_frame(&left) else {
             return;
         };
-        let seated = self
-            .seats
-            .iter()
-            .flatten()
-            .filter_map(|o| o.outbox.as_ref());
-        for outbox in seated.chain(self.spectators.iter().map(|(_, o)| o)) {
+        for outbox in self.everybody() {
             outbox.send_frame(frame.clone());
         }
+    }
+
+    /// The connections of everybody in the room: the seated (connected), then spectators.
+    pub(super) fn everybody(&self) -> impl Iterator<Item = &Outbox> {
+        let seated = self.seats.iter().flatten();
+        let seated = seated.filter_map(|o| o.outbox.as_ref());
+        seated.chain(self.spectators.iter().map(|(_, o)| o))
     }
 
     pub(super) fn publish_game(&mut self, emits: Vec<Emit<G::Event>>) {

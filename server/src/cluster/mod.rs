@@ -1,0 +1,660 @@
+//! Several nodes (issue 17): rooms spread over `qipai-server` processes that share the
+//! PostgreSQL store and Redis.
+//!
+//! - Each room lives on exactly one node (its actor stays the only writer). Redis holds the
+//!   directory `room:{id}` → owning node, each node's lease `lease:{node}` (one key per node,
+//!   renewed every `lease_ms / 3`, covering all its rooms), the nodes (`node:{id}`: address,
+//!   load, last heartbeat), the lobby's listing, and sessions (resume token → player).
+//! - A node whose lease lapsed stops accepting actions ([`Fence`]) before any other node
+//!   may take its rooms; a takeover raises the room's epoch in the store, which then refuses
+//!   the stale owner's steps ([`qipai_store::Store::take_over`]).
+//! - A client may connect to any node: requests for a room elsewhere are forwarded
+//!   ([`proxy`]): the node opens a WebSocket to the owner's `/node`, says an internal hello
+//!   with the cluster secret and the player's identity, and pipes frames both ways.
+//! - [`takeover`]: a sweeper (every `lease_ms`) and lookups take over the rooms of dead
+//!   nodes and rebuild them from the store's log.
+
+pub mod proxy;
+pub mod takeover;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use qipai_protocol::{GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus};
+use redis::aio::ConnectionManager;
+use redis::AsyncCommands;
+
+use crate::config::Config;
+use crate::room::RoomHandle;
+use crate::Shared;
+
+/// The cluster's lines in `/metrics`: name, kind, help (values in `render_metrics`).
+const METRICS: [(&str, &str, &str); 6] = [
+    (
+        "cluster_lease_held",
+        "gauge",
+        "1 while this node holds its lease.",
+    ),
+    (
+        "cluster_rooms_owned",
+        "gauge",
+        "Rooms this node owns (its lease covers them).",
+    ),
+    (
+        "cluster_takeovers_total",
+        "counter",
+        "Rooms taken over from dead nodes.",
+    ),
+    (
+        "cluster_proxied_total",
+        "counter",
+        "Client connections forwarded to another node.",
+    ),
+    (
+        "cluster_proxied",
+        "gauge",
+        "Client connections being forwarded now.",
+    ),
+    (
+        "cluster_lease_lapses_total",
+        "counter",
+        "Times the lease lapsed before a renewal.",
+    ),
+];
+
+/// Every Redis key starts with this.
+const P: &str = "qipai:";
+
+/// How long a session's record lives while its player is connected (the reconnection
+/// grace applies once they drop).
+const SESSION_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Why the cluster could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("[cluster] needs the PostgreSQL store: set [store] url to postgres://…")]
+    NeedsPostgres,
+    #[error("[cluster] needs redis_url and secret")]
+    Incomplete,
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+}
+
+/// Whether a node holds its lease now: rooms ask before accepting an action.
+#[derive(Clone, Debug)]
+pub struct Fence {
+    start: Instant,
+    /// Milliseconds after `start` until which the lease is surely held.
+    valid_until: Arc<AtomicU64>,
+}
+
+impl Fence {
+    /// Whether the lease is held now. The time is taken before each renewal is sent, so
+    /// this turns false no later than the key expires in Redis.
+    pub fn ok(&self) -> bool {
+        (self.start.elapsed().as_millis() as u64) < self.valid_until.load(Ordering::Acquire)
+    }
+}
+
+/// Counters for `/metrics`.
+#[derive(Debug, Default)]
+pub struct ClusterMetrics {
+    pub takeovers: AtomicU64,
+    pub proxied: AtomicU64,
+    pub proxied_now: AtomicU64,
+    pub lease_lapses: AtomicU64,
+}
+
+/// A session as Redis keeps it, so that any node can resume it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRecord {
+    pub player: PlayerId,
+    pub name: String,
+    pub bot: bool,
+    /// The room the player is in (0: none).
+    pub room: RoomId,
+}
+
+/// Where a room lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// Here (now open in the lobby).
+    Local,
+    /// On another live node, reached at this address.
+    Remote(String),
+    /// Nowhere: no such room.
+    Unknown,
+}
+
+/// A live node as its heartbeat describes it.
+#[derive(Clone, Debug)]
+pub struct NodeInfo {
+    pub id: String,
+    pub addr: String,
+    pub rooms: u64,
+    pub connections: u64,
+    /// Unix ms of its last heartbeat.
+    pub heartbeat_ms: i64,
+}
+
+/// This node's part in the cluster.
+pub struct Cluster {
+    pub node: String,
+    pub advertise: String,
+    secret: String,
+    lease_ms: u64,
+    redis: ConnectionManager,
+    fence: Fence,
+    pub metrics: ClusterMetrics,
+    /// The shared state, once it exists (the heartbeat and the sweeper need it).
+    shared: std::sync::OnceLock<Weak<Shared>>,
+}
+
+fn key(parts: &[&str]) -> String {
+    let mut k = String::from(P);
+    k.push_str(&parts.concat());
+    k
+}
+
+fn room_key(id: RoomId) -> String {
+    key(&["room:", &id.to_string()])
+}
+
+fn lease_key(node: &str) -> String {
+    key(&["lease:", node])
+}
+
+fn node_key(node: &str) -> String {
+    key(&["node:", node])
+}
+
+fn node_rooms_key(node: &str) -> String {
+    key(&["node_rooms:", node])
+}
+
+fn session_key(token: &str) -> String {
+    let hash: String = qipai_store::hash_token(token)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    key(&["sess:", &hash])
+}
+
+const NODES: &str = "qipai:nodes";
+const LISTING: &str = "qipai:listing";
+const LISTING_IDS: &str = "qipai:listing_ids";
+
+/// Where room `ARGV[1]` lives: `{node, address}` when its owner holds its lease, `{node}`
+/// when the owner's lease is gone, nil when the directory does not know it.
+const LOCATE: &str = r"
+local n = redis.call('GET', KEYS[1])
+if not n then return nil end
+if redis.call('EXISTS', 'qipai:lease:' .. n) == 1 then
+  return {n, redis.call('HGET', 'qipai:node:' .. n, 'addr') or ''}
+end
+return {n}
+";
+
+/// Takes room `ARGV[3]` from dead node `ARGV[1]` for `ARGV[2]`: only if the directory still
+/// names the dead node, its lease is gone and the taker holds its own; returns the room's
+/// new epoch, or 0.
+const TAKE: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', 'qipai:lease:' .. ARGV[1]) == 1 then return 0 end
+if redis.call('EXISTS', 'qipai:lease:' .. ARGV[2]) == 0 then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SMOVE', 'qipai:node_rooms:' .. ARGV[1], 'qipai:node_rooms:' .. ARGV[2], ARGV[3])
+return redis.call('INCR', 'qipai:room_epoch:' .. ARGV[3])
+";
+
+/// Forgets room `ARGV[2]` if node `ARGV[1]` still owns it (a stale owner leaves the new
+/// owner's entries alone).
+const FORGET: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', 'qipai:node_rooms:' .. ARGV[1], ARGV[2])
+redis.call('HDEL', 'qipai:listing', ARGV[2])
+redis.call('ZREM', 'qipai:listing_ids', ARGV[2])
+return 1
+";
+
+impl Cluster {
+    /// Connects to Redis and checks the configuration; `None` when `[cluster]` is off.
+    ///
+    /// # Errors
+    /// A store other than PostgreSQL, a missing key, or Redis unreachable.
+    pub async fn start(
+        config: &Config,
+        listening: Option<std::net::SocketAddr>,
+    ) -> Result<Option<Arc<Cluster>>, ClusterError> {
+        let c = &config.cluster;
+        if !c.enabled {
+            return Ok(None);
+        }
+        let url = config.store.url.trim();
+        if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+            return Err(ClusterError::NeedsPostgres);
+        }
+        if c.redis_url.trim().is_empty() || c.secret.is_empty() {
+            return Err(ClusterError::Incomplete);
+        }
+        let node = if c.node_id.trim().is_empty() {
+            format!("n{:016x}", rand::random::<u64>())
+        } else {
+            c.node_id.trim().to_owned()
+        };
+        let advertise = if c.advertise.trim().is_empty() {
+            listening.map_or_else(String::new, |a| a.to_string())
+        } else {
+            c.advertise.trim().to_owned()
+        };
+        let client = redis::Client::open(c.redis_url.trim())?;
+        let redis = ConnectionManager::new(client).await?;
+        let cluster = Arc::new(Cluster {
+            node,
+            advertise,
+            secret: c.secret.clone(),
+            lease_ms: c.lease_ms.max(30),
+            redis,
+            fence: Fence {
+                start: Instant::now(),
+                valid_until: Arc::new(AtomicU64::new(0)),
+            },
+            metrics: ClusterMetrics::default(),
+            shared: std::sync::OnceLock::new(),
+        });
+        let _ = cluster.renew(0, 0).await?;
+        tracing::info!(node = %cluster.node, advertise = %cluster.advertise, "joined the cluster");
+        Ok(Some(cluster))
+    }
+
+    /// The lease every room of this node checks.
+    pub fn fence(&self) -> Fence {
+        self.fence.clone()
+    }
+
+    /// Whether `secret` is the cluster's (compared in constant time).
+    pub fn secret_ok(&self, secret: &str) -> bool {
+        let (a, b) = (self.secret.as_bytes(), secret.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+
+    /// One heartbeat: the lease (`SET PX`), the node's address and load, in one pipeline.
+    /// The lease counts from before the request left.
+    /// `Ok(true)` when the lease had lapsed before this renewal.
+    async fn renew(&self, rooms: u64, connections: u64) -> Result<bool, redis::RedisError> {
+        let sent = self.fence.start.elapsed().as_millis() as u64;
+        let mut conn = self.redis.clone();
+        redis::pipe()
+            .cmd("SET")
+            .arg(lease_key(&self.node))
+            .arg(1)
+            .arg("PX")
+            .arg(self.lease_ms)
+            .ignore()
+            .hset_multiple(
+                node_key(&self.node),
+                &[
+                    ("addr", self.advertise.clone()),
+                    ("rooms", rooms.to_string()),
+                    ("connections", connections.to_string()),
+                    ("heartbeat_ms", qipai_store::unix_ms().to_string()),
+                ],
+            )
+            .ignore()
+            .sadd(NODES, &self.node)
+            .ignore()
+            .query_async::<()>(&mut conn)
+            .await?;
+        let before = self.fence.valid_until.load(Ordering::Acquire);
+        let lapsed = before != 0 && before <= self.fence.start.elapsed().as_millis() as u64;
+        if lapsed {
+            self.metrics.lease_lapses.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!("the lease had lapsed: rooms refused actions meanwhile");
+        }
+        self.fence
+            .valid_until
+            .store(sent + self.lease_ms, Ordering::Release);
+        Ok(lapsed)
+    }
+
+    /// After a lapse: the rooms another node took over meanwhile stop here.
+    async fn revoke_lost(&self, shared: &Shared) {
+        let mut conn = self.redis.clone();
+        for room in shared.lobby.handles() {
+            let owner: Option<String> = conn.get(room_key(room.id)).await.unwrap_or(None);
+            if owner.as_deref() != Some(self.node.as_str()) {
+                tracing::warn!(
+                    room = room.id,
+                    ?owner,
+                    "taken over during the lapse: stopped here"
+                );
+                let _ = room.tx.try_send(crate::room::Command::Revoke);
+            }
+        }
+    }
+
+    /// Gives the cluster the shared state and starts the heartbeat and the sweeper.
+    pub fn run(self: &Arc<Self>, shared: &Arc<Shared>) {
+        let _ = self.shared.set(Arc::downgrade(shared));
+        let me = Arc::clone(self);
+        let weak = Arc::downgrade(shared);
+        tokio::spawn(async move {
+            let beat = Duration::from_millis((me.lease_ms / 3).max(10));
+            let mut last_sweep = Instant::now();
+            let mut shutdown = match weak.upgrade() {
+                Some(s) => s.shutdown.clone(),
+                None => return,
+            };
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(beat) => {}
+                    () = shutdown.wait() => break,
+                }
+                let Some(shared) = weak.upgrade() else { break };
+                let rooms = shared.lobby.len() as u64;
+                let conns = shared
+                    .metrics
+                    .connections
+                    .load(std::sync::atomic::Ordering::Relaxed);
+                match me.renew(rooms, conns.max(0) as u64).await {
+                    Ok(true) => me.revoke_lost(&shared).await,
+                    Ok(false) => {}
+                    Err(error) => tracing::warn!(%error, "lease renewal failed"),
+                }
+                if last_sweep.elapsed() >= Duration::from_millis(me.lease_ms) {
+                    last_sweep = Instant::now();
+                    takeover::sweep(&me, &shared).await;
+                }
+            }
+        });
+    }
+
+    /// Lists a room this node opened (or took over) in the directory and the lobby's
+    /// listing, keeps the listing current, and forgets it when the room closes.
+    pub fn publish_room(self: &Arc<Self>, handle: &RoomHandle) {
+        let me = Arc::clone(self);
+        let mut info = handle.info.clone();
+        let id = handle.id;
+        tokio::spawn(async move {
+            let mut conn = me.redis.clone();
+            let claimed: Result<(), _> = redis::pipe()
+                .cmd("SET")
+                .arg(room_key(id))
+                .arg(&me.node)
+                .arg("NX")
+                .ignore()
+                .sadd(node_rooms_key(&me.node), id)
+                .ignore()
+                .query_async(&mut conn)
+                .await;
+            if let Err(error) = claimed {
+                tracing::warn!(%error, room = id, "cannot list the room in the directory");
+            }
+            loop {
+                let bytes = qipai_protocol::encode(&*info.borrow_and_update()).unwrap_or_default();
+                let listed: Result<(), _> = redis::pipe()
+                    .hset(LISTING, id, bytes)
+                    .ignore()
+                    .zadd(LISTING_IDS, id, id as f64)
+                    .ignore()
+                    .query_async(&mut conn)
+                    .await;
+                if let Err(error) = listed {
+                    tracing::debug!(%error, room = id, "listing");
+                }
+                if info.changed().await.is_err() {
+                    break;
+                }
+            }
+            let forgot: Result<i64, _> = redis::Script::new(FORGET)
+                .key(room_key(id))
+                .arg(&me.node)
+                .arg(id)
+                .invoke_async(&mut conn)
+                .await;
+            if let Err(error) = forgot {
+                tracing::debug!(%error, room = id, "forgetting the room");
+            }
+        });
+    }
+
+    /// Where room `id` lives; a room whose owner's lease is gone is taken over here first.
+    pub async fn locate(self: &Arc<Self>, shared: &Arc<Shared>, id: RoomId) -> Location {
+        for _ in 0..2 {
+            if shared.lobby.get(id).is_some() {
+                return Location::Local;
+            }
+            let mut conn = self.redis.clone();
+            let found: Result<Option<Vec<String>>, _> = redis::Script::new(LOCATE)
+                .key(room_key(id))
+                .arg(id)
+                .invoke_async(&mut conn)
+                .await;
+            match found {
+                Ok(Some(v)) => match v.as_slice() {
+                    [node, addr] if *node != self.node => return Location::Remote(addr.clone()),
+                    [_, _] => return self.here(shared, id).await,
+                    [dead] => {
+                        let dead = dead.clone();
+                        takeover::take(self, shared, &dead, id).await;
+                    }
+                    _ => return Location::Unknown,
+                },
+                Ok(None) => return Location::Unknown,
+                Err(error) => {
+                    tracing::warn!(%error, room = id, "directory lookup failed");
+                    return Location::Unknown;
+                }
+            }
+        }
+        if shared.lobby.get(id).is_some() {
+            Location::Local
+        } else {
+            Location::Unknown
+        }
+    }
+
+    /// Room `id`, which the directory says is here: open in the lobby, or about to be (a
+    /// takeover rebuilding it); `Unknown` when it does not come (closed meanwhile).
+    pub async fn here(&self, shared: &Shared, id: RoomId) -> Location {
+        for _ in 0..40 {
+            if shared.lobby.get(id).is_some() {
+                return Location::Local;
+            }
+            let mut conn = self.redis.clone();
+            let owner: Option<String> = conn.get(room_key(id)).await.unwrap_or(None);
+            if owner.as_deref() != Some(self.node.as_str()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if shared.lobby.get(id).is_some() {
+            Location::Local
+        } else {
+            Location::Unknown
+        }
+    }
+
+    /// The live nodes, from their heartbeats.
+    pub async fn nodes(&self) -> Vec<NodeInfo> {
+        let mut conn = self.redis.clone();
+        let ids: Vec<String> = conn.smembers(NODES).await.unwrap_or_default();
+        let mut out = Vec::new();
+        for id in ids {
+            let alive: bool = conn.exists(lease_key(&id)).await.unwrap_or(false);
+            if !alive {
+                continue;
+            }
+            let h: std::collections::HashMap<String, String> =
+                conn.hgetall(node_key(&id)).await.unwrap_or_default();
+            let num = |k: &str| h.get(k).and_then(|v| v.parse().ok()).unwrap_or(0);
+            out.push(NodeInfo {
+                addr: h.get("addr").cloned().unwrap_or_default(),
+                rooms: num("rooms"),
+                connections: num("connections"),
+                heartbeat_ms: num("heartbeat_ms") as i64,
+                id,
+            });
+        }
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        out
+    }
+
+    /// Where a new room goes: the live node with the fewest rooms (then connections);
+    /// `None` for this node.
+    pub async fn placement(&self) -> Option<String> {
+        let nodes = self.nodes().await;
+        let best = nodes
+            .iter()
+            .min_by_key(|n| (n.rooms, n.connections, n.id != self.node))?;
+        (best.id != self.node && !best.addr.is_empty()).then(|| best.addr.clone())
+    }
+
+    /// One page of the rooms of every node, as [`crate::lobby::Lobby::list`].
+    pub async fn list(
+        &self,
+        game: Option<GameKind>,
+        after: Option<RoomId>,
+        limit: usize,
+    ) -> (Vec<RoomInfo>, Option<RoomId>) {
+        let mut out = Vec::new();
+        let mut from = after.unwrap_or(0);
+        let mut conn = self.redis.clone();
+        // Pages of ids from the sorted set, their infos from the hash, until `limit` match.
+        loop {
+            let ids: Vec<u64> = redis::cmd("ZRANGEBYSCORE")
+                .arg(LISTING_IDS)
+                .arg(format!("({from}"))
+                .arg("+inf")
+                .arg("LIMIT")
+                .arg(0)
+                .arg(256)
+                .query_async(&mut conn)
+                .await
+                .unwrap_or_default();
+            let Some(&last) = ids.last() else {
+                return (out, None);
+            };
+            let infos: Vec<Option<Vec<u8>>> = redis::cmd("HMGET")
+                .arg(LISTING)
+                .arg(&ids)
+                .query_async(&mut conn)
+                .await
+                .unwrap_or_default();
+            for bytes in infos.into_iter().flatten() {
+                let Ok(info) = rmp_serde::from_slice::<RoomInfo>(&bytes) else {
+                    continue;
+                };
+                if game.is_some_and(|g| info.options.game() != g) {
+                    continue;
+                }
+                out.push(info);
+                if out.len() > limit {
+                    out.truncate(limit);
+                    let next = out.last().map(|r| r.room_id);
+                    return (out, next);
+                }
+            }
+            from = last;
+        }
+    }
+
+    /// A waiting table on another node with these options (defaults filled in) and a free
+    /// seat: the address of its node.
+    pub async fn waiting_elsewhere(&self, wanted: &RoomOptions) -> Option<String> {
+        let (rooms, _) = self.list(Some(wanted.game()), None, 1000).await;
+        let mut conn = self.redis.clone();
+        for info in rooms {
+            let free = info.status == RoomStatus::Waiting
+                && info.options == *wanted
+                && info.seats.iter().any(Option::is_none);
+            if !free {
+                continue;
+            }
+            let found: Result<Option<Vec<String>>, _> = redis::Script::new(LOCATE)
+                .key(room_key(info.room_id))
+                .arg(info.room_id)
+                .invoke_async(&mut conn)
+                .await;
+            if let Ok(Some(v)) = found {
+                if let [node, addr] = v.as_slice() {
+                    if *node != self.node {
+                        return Some(addr.clone());
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Writes a session's record (while its player is connected).
+    pub fn save_session(self: &Arc<Self>, token: &str, record: SessionRecord) {
+        self.write_session(token, Some(record), SESSION_TTL_MS);
+    }
+
+    /// The player dropped: the record lives for the reconnection grace.
+    pub fn release_session(self: &Arc<Self>, token: &str, grace_ms: u64) {
+        self.write_session(token, None, grace_ms.max(1));
+    }
+
+    fn write_session(self: &Arc<Self>, token: &str, record: Option<SessionRecord>, ttl: u64) {
+        let me = Arc::clone(self);
+        let k = session_key(token);
+        tokio::spawn(async move {
+            let mut conn = me.redis.clone();
+            let mut pipe = redis::pipe();
+            if let Some(r) = record {
+                pipe.hset_multiple(
+                    &k,
+                    &[
+                        ("player", r.player.to_string()),
+                        ("name", r.name),
+                        ("bot", u8::from(r.bot).to_string()),
+                        ("room", r.room.to_string()),
+                    ],
+                )
+                .ignore();
+            }
+            pipe.pexpire(&k, ttl as i64).ignore();
+            if let Err(error) = pipe.query_async::<()>(&mut conn).await {
+                tracing::debug!(%error, "session record");
+            }
+        });
+    }
+
+    /// The session a resume token names, from Redis.
+    pub async fn session(&self, token: &str) -> Option<SessionRecord> {
+        let mut conn = self.redis.clone();
+        let h: std::collections::HashMap<String, String> =
+            conn.hgetall(session_key(token)).await.ok()?;
+        let num = |k: &str| h.get(k).and_then(|v| v.parse::<u64>().ok());
+        Some(SessionRecord {
+            player: num("player")?,
+            name: h.get("name")?.clone(),
+            bot: num("bot") == Some(1),
+            room: num("room").unwrap_or(0),
+        })
+    }
+
+    /// `GET /metrics` lines of this node's part in the cluster.
+    pub fn render_metrics(&self, rooms: usize, out: &mut String) {
+        use std::fmt::Write as _;
+        let m = &self.metrics;
+        let lease = u8::from(self.fence.ok());
+        let values = [
+            u64::from(lease),
+            rooms as u64,
+            m.takeovers.load(Ordering::Relaxed),
+            m.proxied.load(Ordering::Relaxed),
+            m.proxied_now.load(Ordering::Relaxed),
+            m.lease_lapses.load(Ordering::Relaxed),
+        ];
+        for ((name, kind, help), value) in METRICS.iter().zip(values) {
+            let _ = writeln!(out, "# HELP qipai_{name} {help}");
+            let _ = writeln!(out, "# TYPE qipai_{name} {kind}");
+            let _ = writeln!(out, "qipai_{name}{{node=\"{}\"}} {value}", self.node);
+        }
+    }
+}

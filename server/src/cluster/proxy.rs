@@ -1,0 +1,157 @@
+//! Forwarding a client's connection to the node that holds its room.
+//!
+//! The node the client reached opens a WebSocket to the owner's `ws://ADVERTISE/node`,
+//! sends a [`NodeHello`] (the cluster's secret and the player's identity, resume token
+//! included), and from then on pipes frames both ways: the owner serves the connection as
+//! one of its own, so the client and the page need nothing new, any TCP/HTTP load balancer
+//! works, and nodes need not be reachable from outside. The cost is one more hop (loopback
+//! or LAN) and this node staying in the path: if it dies the client reconnects, as after
+//! any drop.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, Stream, StreamExt};
+use qipai_protocol::{ErrorCode, PlayerId, RoomId, ServerMsg};
+use serde::{Deserialize, Serialize};
+use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
+
+use super::{Cluster, SessionRecord};
+use crate::room::Outbox;
+use crate::Shared;
+
+/// How long connecting to another node and its answer to the internal hello may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The internal hello, the first frame on `/node` (MessagePack map, PROTOCOL.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeHello {
+    /// Always `node_hello`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub secret: String,
+    pub player_id: PlayerId,
+    pub name: String,
+    #[serde(default)]
+    pub bot: bool,
+    pub resume_token: String,
+    /// A reconnection: the room the player is in (the node sends them back to it).
+    #[serde(default)]
+    pub room_id: Option<RoomId>,
+}
+
+impl NodeHello {
+    /// The hello in `bytes`, if that is what they are.
+    pub fn decode(bytes: &[u8]) -> Option<NodeHello> {
+        rmp_serde::from_slice::<NodeHello>(bytes)
+            .ok()
+            .filter(|h| h.kind == "node_hello")
+    }
+}
+
+/// Where and how to forward a connection.
+#[derive(Debug)]
+pub struct Forward {
+    /// The owner's `advertise` address.
+    pub addr: String,
+    /// The encoded [`NodeHello`].
+    pub hello: Bytes,
+    /// The client's request that led here, sent on after the hello.
+    pub pending: Option<Bytes>,
+    /// The client already has its `welcome` from this node: the owner's is not passed on.
+    pub swallow_welcome: bool,
+}
+
+impl Cluster {
+    /// The encoded internal hello for this player.
+    pub fn node_hello(&self, token: &str, who: &SessionRecord, room: Option<RoomId>) -> Bytes {
+        let hello = NodeHello {
+            kind: "node_hello".into(),
+            secret: self.secret.clone(),
+            player_id: who.player,
+            name: who.name.clone(),
+            bot: who.bot,
+            resume_token: token.to_owned(),
+            room_id: room,
+        };
+        qipai_protocol::encode(&hello).unwrap_or_default().into()
+    }
+}
+
+/// Pipes the client's connection (`client`, and `outbox` towards it) to the node named in
+/// `forward` until either side closes.
+pub async fn pipe<S>(forward: Forward, client: &mut S, outbox: &Outbox, shared: &Arc<Shared>)
+where
+    S: Stream<Item = Result<Message, WsError>> + Unpin,
+{
+    let Some(cluster) = shared.cluster.clone() else {
+        return;
+    };
+    let unavailable = |why: String| {
+        tracing::warn!(addr = %forward.addr, %why, "cannot forward to the room's node");
+        outbox.send(&ServerMsg::error(
+            None,
+            ErrorCode::NodeUnavailable,
+            "the node that holds the room cannot be reached: reconnect with your token",
+        ));
+    };
+    let url = format!("ws://{}/node", forward.addr);
+    let mut up =
+        match tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(url)).await {
+            Ok(Ok((ws, _))) => ws,
+            Ok(Err(e)) => return unavailable(e.to_string()),
+            Err(_) => return unavailable("timed out".into()),
+        };
+    if let Err(e) = up.send(Message::Binary(forward.hello)).await {
+        return unavailable(e.to_string());
+    }
+    if forward.swallow_welcome {
+        let first = tokio::time::timeout(CONNECT_TIMEOUT, up.next()).await;
+        match first {
+            Ok(Some(Ok(Message::Binary(bytes)))) => {
+                let welcome = rmp_serde::from_slice::<ServerMsg>(&bytes)
+                    .is_ok_and(|m| matches!(m, ServerMsg::Welcome { .. }));
+                if !welcome {
+                    // A refusal (a wrong secret): the client hears it, the pipe ends.
+                    outbox.send_frame(bytes);
+                    return;
+                }
+            }
+            _ => return unavailable("no answer to the internal hello".into()),
+        }
+    }
+    if let Some(pending) = forward.pending {
+        if let Err(e) = up.send(Message::Binary(pending)).await {
+            return unavailable(e.to_string());
+        }
+    }
+    cluster.metrics.proxied.fetch_add(1, Ordering::Relaxed);
+    cluster.metrics.proxied_now.fetch_add(1, Ordering::Relaxed);
+    let mut shutdown = shared.shutdown.clone();
+    loop {
+        tokio::select! {
+            frame = client.next() => match frame {
+                Some(Ok(m @ (Message::Binary(_) | Message::Text(_)))) => {
+                    if up.send(m).await.is_err() {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => {}
+                _ => break,
+            },
+            frame = up.next() => match frame {
+                Some(Ok(Message::Binary(bytes))) => {
+                    if !outbox.send_frame(bytes) {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Text(_) | Message::Frame(_))) => {}
+                _ => break,
+            },
+            () = shutdown.wait() => break,
+        }
+    }
+    cluster.metrics.proxied_now.fetch_sub(1, Ordering::Relaxed);
+    let _ = up.close(None).await;
+}
