@@ -107,7 +107,7 @@ pub type XiangqiConfig = GameConfig<XiangqiOptions, DuelHouse>;
 /// The draughts section (`rules/draughts.md`).
 pub type DraughtsConfig = GameConfig<DraughtsOptions, DuelHouse>;
 /// The Tuolaji section (`rules/tuolaji.md`).
-pub type TuolajiConfig = GameConfig<TuolajiOptions, ()>;
+pub type TuolajiConfig = GameConfig<TuolajiOptions, qipai_games::tuolaji::options::TuolajiHouse>;
 
 /// Budgets: every resource a client can make the server spend. Each field is documented in
 /// `config/default.toml` and listed in PROTOCOL.md §13 with the error code that refuses it.
