@@ -195,6 +195,8 @@ error_codes! {
     EntriesClosed = "entries_closed",
     /// A competition's table: the seat is reserved for another entrant (or bots are kept out).
     SeatReserved = "seat_reserved",
+    /// Too many failed director logins from this address: wait (the message says how long).
+    TooManyAttempts = "too_many_attempts",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -342,6 +344,7 @@ mod tests {
                 "bad_request_body",
                 "entries_closed",
                 "seat_reserved",
+                "too_many_attempts",
             ]
         );
     }

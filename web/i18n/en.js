@@ -384,6 +384,7 @@ export default {
   "err.bad_request_body": "The request is not in the form the server takes.",
   "err.entries_closed": "Entries are closed: the first round is paired.",
   "err.seat_reserved": "This competition table's seats are reserved for its entrants.",
+  "err.too_many_attempts": "Too many failed sign-ins from here: wait a moment and try again.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

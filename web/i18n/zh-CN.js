@@ -383,6 +383,7 @@ export default {
   "err.bad_request_body": "请求格式不对。",
   "err.entries_closed": "报名已截止：第一轮已编排。",
   "err.seat_reserved": "这是比赛桌，座位只留给对阵的选手。",
+  "err.too_many_attempts": "此处登录失败次数过多，请稍候再试。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",
