@@ -264,6 +264,8 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
         )
     });
     let eligible = lines.values().filter(|l| l.played > 0).count();
+    // 六3 [D]: award places go down the standings to the entries that played.
+    let mut awarded_place = 0;
     for (place, (e, row)) in mine.iter().zip(rows).enumerate() {
         let l = &lines[e];
         assert_eq!(row["entry"].as_u64(), Some(*e), "place {place}");
@@ -273,7 +275,8 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
         assert_eq!(row["level_diff"].as_i64(), Some(l.level_diff), "entry {e}");
         assert_eq!(row["played"].as_u64(), Some(l.played), "entry {e}");
         let want = if l.played > 0 {
-            award(place, eligible)
+            awarded_place += 1;
+            award(awarded_place - 1, eligible)
         } else {
             None
         };
