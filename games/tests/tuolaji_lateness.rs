@@ -171,3 +171,18 @@ fn the_table_applies_rulings() {
     let outcome = table.outcome().unwrap();
     assert_eq!(outcome.winner, Some(1));
 }
+
+/// A ruling is logged with the room's steps (MessagePack, as actions are) and read back
+/// for a replay after a restart: every band survives the round trip.
+#[test]
+fn rulings_survive_the_log() {
+    for minutes in [0, 3, 8, 13, 18, 25] {
+        let ruling = Ruling::Late {
+            seat: Seat(1),
+            band: tuolaji_lateness(minutes),
+        };
+        let bytes = qipai_protocol::encode(&ruling).unwrap();
+        let back: Ruling = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(back, ruling, "{minutes} min");
+    }
+}

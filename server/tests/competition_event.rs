@@ -287,6 +287,35 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
         .collect()
 }
 
+/// Round `round` of competition `c` once every table has a result (polled).
+async fn round_done(s: &common::TestServer, c: u64, round: u64) -> Value {
+    let path = format!("/api/competitions/{c}/rounds/{round}");
+    let mut done = Value::Null;
+    for _ in 0..300 {
+        done = get(s, &path).await.1;
+        if done["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|tb| !tb["result"].is_null())
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done
+}
+
+/// Table `n` of a round's answer.
+fn table_of(round: &Value, n: u64) -> &Value {
+    round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tb| tb["table"] == n)
+        .unwrap()
+}
+
 #[tokio::test]
 async fn the_whole_event() {
     let s = server_with_director(|c| {
@@ -409,27 +438,9 @@ async fn the_whole_event() {
                 result,
             ));
         }
-        let path = format!("/api/competitions/{x}/rounds/{round}");
-        let mut done = Value::Null;
-        for _ in 0..300 {
-            done = get(&s, &path).await.1;
-            if done["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .all(|tb| !tb["result"].is_null())
-            {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        let done = round_done(&s, x, round).await;
         for (n, first, second, result) in expected {
-            let tb = done["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|tb| tb["table"] == n)
-                .unwrap();
+            let tb = table_of(&done, n);
             assert_eq!(
                 tb["result"], result,
                 "xiangqi round {round} table {n}: {tb}"
@@ -532,27 +543,9 @@ async fn the_whole_event() {
                 late,
             ));
         }
-        let path = format!("/api/competitions/{t}/rounds/{round}");
-        let mut done = Value::Null;
-        for _ in 0..300 {
-            done = get(&s, &path).await.1;
-            if done["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .all(|tb| !tb["result"].is_null())
-            {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        let done = round_done(&s, t, round).await;
         for (n, first, second, result, late) in expected {
-            let tb = done["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|tb| tb["table"] == n)
-                .unwrap();
+            let tb = table_of(&done, n);
             assert_eq!(
                 tb["result"], result,
                 "Tuolaji round {round} table {n}: {tb}"

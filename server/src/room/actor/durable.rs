@@ -74,6 +74,15 @@ impl Journal {
     }
 }
 
+/// What a logged step carries (an action, a ruling), read back.
+fn logged<T: serde::de::DeserializeOwned>(step: &StepRow) -> Result<T, ReplayError> {
+    let bytes = step.action.as_deref().unwrap_or_default();
+    rmp_serde::from_slice(bytes).map_err(|e| ReplayError::Unreadable {
+        index: step.index,
+        reason: e.to_string(),
+    })
+}
+
 /// Why a room's log could not be replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
@@ -137,12 +146,7 @@ impl<G: OnWire> Room<G> {
                     self.game.start(at)
                 }
                 StepKind::Action => {
-                    let bytes = step.action.as_deref().unwrap_or_default();
-                    let action: G::Action =
-                        rmp_serde::from_slice(bytes).map_err(|e| ReplayError::Unreadable {
-                            index,
-                            reason: e.to_string(),
-                        })?;
+                    let action: G::Action = logged(step)?;
                     let received = Received {
                         at,
                         lag: Millis(step.lag_ms),
@@ -157,15 +161,7 @@ impl<G: OnWire> Room<G> {
                 StepKind::Deadline => self.game.on_deadline(at),
                 StepKind::Forfeit => self.game.forfeit(seat, at),
                 StepKind::Reseat => self.game.reseat(seat, at),
-                StepKind::Ruling => {
-                    let bytes = step.action.as_deref().unwrap_or_default();
-                    let ruling: qipai_games::Ruling =
-                        rmp_serde::from_slice(bytes).map_err(|e| ReplayError::Unreadable {
-                            index,
-                            reason: e.to_string(),
-                        })?;
-                    self.game.rule(ruling, at)
-                }
+                StepKind::Ruling => self.game.rule(logged(step)?, at),
             };
             self.event_seq = step.event_seq + emits.len() as u64;
             let emits = Self::wire_emits(emits);
