@@ -9,6 +9,17 @@ use std::ops::{Add, Sub};
 
 use qipai_protocol::ErrorCode;
 
+/// A ruling the server hands a table ([`Game::rule`]): the rules decide what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "ruling", rename_all = "snake_case")]
+pub enum Ruling {
+    /// Tuolaji 第十三条: the pair of `seat` came late to the table, in this band.
+    Late {
+        seat: Seat,
+        band: crate::competition::lateness::TuolajiLateness,
+    },
+}
+
 /// A seat at a table: 0–1 in xiangqi (red, black), 0–3 in Tuolaji (play order). On the
 /// wire it is the bare number.
 #[derive(
@@ -210,6 +221,13 @@ pub trait Game: Send + Sized + 'static {
     /// yes): the seat is played by its person again.
     fn reseat(&mut self, seat: Seat, now: Millis) -> Vec<Emit<Self::Event>> {
         let _ = (seat, now);
+        Vec::new()
+    }
+
+    /// An arbiter's ruling the server applies to the table (a competition's lateness).
+    /// Games without such rules ignore it.
+    fn rule(&mut self, ruling: Ruling, now: Millis) -> Vec<Emit<Self::Event>> {
+        let _ = (ruling, now);
         Vec::new()
     }
 

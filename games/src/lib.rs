@@ -63,4 +63,4 @@ pub mod options;
 pub mod tuolaji;
 pub mod xiangqi;
 
-pub use game::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
+pub use game::{Coded, Emit, Game, Millis, Received, Ruling, Seat, Viewer};

@@ -286,3 +286,47 @@ fn corrections_are_kept() {
         );
     }
 }
+
+/// 六3 "单项个人奖获奖人数不超过实际参赛人数的三分之二" **[D]**: an entry that never played
+/// (here: only a bye) takes no award place even when it ranks among the awarded; the places
+/// go to the entries that played, in their order, up to two thirds of them.
+#[test]
+fn entries_that_never_played_take_no_award_place() {
+    let mut found = false;
+    for seed in 0..200 {
+        let mut c = Competition::new(Settings::new(Event::XiangqiSingles, seed));
+        for i in 0..7 {
+            c.add_entry(&format!("d{i}"), None, vec![player(format!("p{i}"))], &[])
+                .unwrap();
+        }
+        let round = pair_next_round(&c).unwrap();
+        let bye = round.bye.unwrap().entry;
+        c.rounds.push(round);
+        c.record(1, 1, GameResult::FirstForfeits).unwrap();
+        c.record(1, 2, GameResult::FirstWins).unwrap();
+        c.record(1, 3, GameResult::FirstWins).unwrap();
+        let rows = individual_awards(&c);
+        // Five played (the forfeiter did not, nor the bye): at most 3 awards.
+        let played: Vec<_> = rows.iter().filter(|(r, _)| r.played > 0).collect();
+        assert_eq!(played.len(), 5);
+        let bye_rank = rows.iter().position(|(r, _)| r.entry == bye).unwrap();
+        if bye_rank >= 3 {
+            continue; // The bye ranked below the places: nothing to see with this seed.
+        }
+        found = true;
+        assert_eq!(rows[bye_rank].1, None, "the bye never played");
+        let given: Vec<_> = played.iter().map(|(_, a)| *a).collect();
+        assert_eq!(
+            given,
+            vec![
+                Some(Award::First),
+                Some(Award::First),
+                Some(Award::Second),
+                None,
+                None
+            ],
+            "seed {seed}: the three places go to the entries that played"
+        );
+    }
+    assert!(found, "some seed ranks the bye among the places");
+}

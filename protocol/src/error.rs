@@ -204,6 +204,8 @@ error_codes! {
     BadNodeSecret = "bad_node_secret",
     /// The node that holds the room could not be reached to forward the request; try again.
     NodeUnavailable = "node_unavailable",
+    /// Too many failed director logins from this address: wait (the message says how long).
+    TooManyAttempts = "too_many_attempts",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -354,6 +356,7 @@ mod tests {
                 "lease_lost",
                 "bad_node_secret",
                 "node_unavailable",
+                "too_many_attempts",
             ]
         );
     }

@@ -72,6 +72,10 @@ pub struct DirectorConfig {
     /// An Argon2 hash in PHC form (`$argon2id$…`); empty: nobody can sign in as director.
     pub password_hash: String,
     pub session_ttl_ms: u64,
+    /// Failed logins from one address before it must wait.
+    pub login_free_failures: u32,
+    /// The first wait after those, in ms; it doubles with every further failure.
+    pub login_delay_ms: u64,
 }
 
 impl Default for DirectorConfig {
@@ -80,6 +84,8 @@ impl Default for DirectorConfig {
             name: "director".into(),
             password_hash: String::new(),
             session_ttl_ms: 12 * 60 * 60 * 1000,
+            login_free_failures: 5,
+            login_delay_ms: 1000,
         }
     }
 }
@@ -139,7 +145,7 @@ pub type XiangqiConfig = GameConfig<XiangqiOptions, DuelHouse>;
 /// The draughts section (`rules/draughts.md`).
 pub type DraughtsConfig = GameConfig<DraughtsOptions, DuelHouse>;
 /// The Tuolaji section (`rules/tuolaji.md`).
-pub type TuolajiConfig = GameConfig<TuolajiOptions, ()>;
+pub type TuolajiConfig = GameConfig<TuolajiOptions, qipai_games::tuolaji::options::TuolajiHouse>;
 
 /// Budgets: every resource a client can make the server spend. Each field is documented in
 /// `config/default.toml` and listed in PROTOCOL.md §13 with the error code that refuses it.

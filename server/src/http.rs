@@ -49,6 +49,7 @@ type Answer = Response<Full<Bytes>>;
 /// Serves one accepted TCP connection until it closes or upgrades to a WebSocket.
 pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
     let ticket: Ticket = Arc::new(Mutex::new(Some(ticket)));
+    let peer = stream.peer_addr().ok().map(|a| a.ip());
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
     let service = service_fn(move |req: Request<Incoming>| {
         let shared = Arc::clone(&shared);
@@ -57,7 +58,7 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
             let path = req.uri().path();
             let answer =
                 if path.starts_with("/api/director") || path.starts_with("/api/competitions") {
-                    competition_api(req, &shared).await
+                    competition_api(req, &shared, peer).await
                 } else if path.starts_with("/api/") {
                     api(req, &shared).await
                 } else {
@@ -159,9 +160,13 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
 }
 
 /// The competitions' API ([`crate::competition::api`]): directors' actions and public reads.
-async fn competition_api(req: Request<Incoming>, shared: &Arc<Shared>) -> Answer {
+async fn competition_api(
+    req: Request<Incoming>,
+    shared: &Arc<Shared>,
+    peer: Option<std::net::IpAddr>,
+) -> Answer {
     let head = req.method() == Method::HEAD;
-    let a = crate::competition::api::handle(req, shared).await;
+    let a = crate::competition::api::handle(req, shared, peer).await;
     let len = a.body.len();
     let mut r = Response::new(Full::new(if head {
         Bytes::new()

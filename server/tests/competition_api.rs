@@ -544,3 +544,71 @@ fn rand_suffix() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos().into())
 }
+
+/// A login from `source` (a loopback address of its own); status and error code.
+async fn login_from(s: &TestServer, source: &str, password: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
+    let mut tcp = socket.connect(s.addr).await.unwrap();
+    let body = json!({ "name": "director", "password": password }).to_string();
+    let request = format!(
+        "POST /api/director/login HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    tcp.read_to_string(&mut reply).await.unwrap();
+    let (status, v) = parse(&reply);
+    (status, code(&v).to_owned())
+}
+
+/// Failed director logins are limited per address: five are free, then the address must
+/// wait (`too_many_attempts`, 429) — even with the right password, which is not checked —
+/// a wait that doubles with each further failure; other addresses are not affected; once
+/// the wait is over a right password signs in and clears the count.
+#[tokio::test]
+async fn login_attempts_are_limited_per_address() {
+    const DELAY_MS: u64 = 300;
+    let s = server(|c| {
+        c.director.login_free_failures = 5;
+        c.director.login_delay_ms = DELAY_MS;
+    })
+    .await;
+    let a = "127.0.0.7";
+    for i in 0..5 {
+        assert_eq!(
+            login_from(&s, a, "guess").await,
+            (401, "bad_credentials".into()),
+            "free failure {i}"
+        );
+    }
+    // The sixth failure is checked, and starts the wait.
+    assert_eq!(
+        login_from(&s, a, "guess").await,
+        (401, "bad_credentials".into())
+    );
+    assert_eq!(
+        login_from(&s, a, PASSWORD).await,
+        (429, "too_many_attempts".into())
+    );
+    // Another address signs in meanwhile.
+    assert_eq!(login_from(&s, "127.0.0.8", PASSWORD).await.0, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(DELAY_MS + 50)).await;
+    // A seventh failure doubles the wait: still refused after one delay.
+    assert_eq!(
+        login_from(&s, a, "guess").await,
+        (401, "bad_credentials".into())
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(DELAY_MS + 50)).await;
+    assert_eq!(
+        login_from(&s, a, PASSWORD).await,
+        (429, "too_many_attempts".into())
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(DELAY_MS + 50)).await;
+    assert_eq!(login_from(&s, a, PASSWORD).await.0, 200, "the wait is over");
+    // The success cleared the count: five free failures again.
+    for _ in 0..5 {
+        assert_eq!(login_from(&s, a, "guess").await.0, 401);
+    }
+}

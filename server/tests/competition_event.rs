@@ -2,22 +2,197 @@
 //! 8 departments, 24 Tuolaji pairs and 13 xiangqi players (odd: a bye each round), four
 //! Swiss rounds each. Every xiangqi game is played at its table by scripted clients (one
 //! side resigns) or lost by an entrant who never comes (4.1.5 lateness, fast "minutes" of
-//! 20 ms); the Tuolaji results are entered by the director (tables played off the server:
-//! a scripted Tuolaji game to its end is not in this test yet). The final standings, team
+//! 20 ms). Every Tuolaji table is played at the server by four bot clients
+//! (`qipai_bots`, the hint strategy) through the notice's 90-minute round with the last hand
+//! called at 75 (the server's minute is 20 ms here): the result is the table's own (levels
+//! reached), as the bots saw it. Some pairs come late by each band of 第十三条 (a warning,
+//! −20 and −30 in the first hand, the first hand forfeited, never: the round forfeited),
+//! and the test checks at the table that each band was applied. The final standings, team
 //! totals and award places are computed here from `tournaments.md` — not by the core's
 //! standings code — and must equal the server's.
 
 mod common;
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::competition::{get, login, post_ok as post, server_with_director, start_round};
 use common::{http, Client};
+use qipai_bots::client::{play_over, websocket, ClientConfig, Entry};
+use qipai_bots::observe::Observer;
+use qipai_bots::table::Verdict;
+use qipai_bots::{HintStrategy, TuolajiTable};
+use qipai_protocol::tuolaji::TuolajiEvent;
 use qipai_protocol::xiangqi::XiangqiAction;
+use qipai_protocol::{Event, RoomOptions, ServerMsg};
 use serde_json::{json, Value};
 
 const DEPARTMENTS: usize = 8;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The server's minute in this test (Tuolaji's round clock, xiangqi's lateness), ms.
+const MINUTE: u64 = 20;
+
+/// The Tuolaji competition's lateness minute, ms: longer, so that a loaded machine's
+/// scheduling (a few tens of ms) does not move a pair into the next band.
+const LATE_MINUTE: u64 = 50;
+
+/// How a Tuolaji table of the test is scripted: which pair (0: first-named, 1: second) is
+/// late by how many minutes (`None`: never comes), or everybody on time.
+#[derive(Clone, Copy, Debug)]
+struct Late {
+    side: usize,
+    minutes: Option<u64>,
+}
+
+/// The lateness script of table `n` in `round`: the first five tables of rounds 1 and 3
+/// have a late pair, one per band of 第十三条; the rest are on time.
+fn late_script(round: u64, n: u64) -> Option<Late> {
+    if round.is_multiple_of(2) {
+        return None;
+    }
+    let side = usize::from(round == 3);
+    let minutes = match n {
+        1 => Some(3),
+        2 => Some(7),
+        3 => Some(12),
+        4 => Some(17),
+        5 => None,
+        _ => return None,
+    };
+    Some(Late { side, minutes })
+}
+
+/// The band's words in the table's note (the server's `note`), for `minutes` late.
+fn band_note(minutes: u64) -> &'static str {
+    match minutes {
+        1..=5 => "warning",
+        6..=10 => "−20 in the first hand",
+        11..=15 => "−30 in the first hand",
+        16..=20 => "first hand forfeited",
+        _ => "round forfeited",
+    }
+}
+
+/// What one bot saw of its table's Tuolaji events.
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Vec<TuolajiEvent>>>);
+
+impl Observer for Seen {
+    fn received(&mut self, msg: &ServerMsg, _bytes: usize, _at: std::time::Instant) {
+        if let ServerMsg::Event {
+            event: Event::Tuolaji(e),
+            ..
+        } = msg
+        {
+            self.0.lock().unwrap().push(e.clone());
+        }
+    }
+
+    fn inline_strategy(&self) -> bool {
+        true
+    }
+}
+
+/// Plays seat `seat` of `room` as `name` with the hint strategy, over a connection opened
+/// before the round (so that joining takes no connection time), at `at`.
+fn tuolaji_bot(
+    s: &common::TestServer,
+    socket: Socket,
+    name: String,
+    room: u64,
+    seat: u8,
+    at: tokio::time::Instant,
+    seen: Seen,
+) -> tokio::task::JoinHandle<Verdict> {
+    let config = ClientConfig {
+        url: s.url(),
+        name,
+        options: RoomOptions::Tuolaji(Default::default()),
+        entry: Entry::Join {
+            room_id: room,
+            seat: Some(seat),
+        },
+        games: 1,
+        idle_timeout: Duration::from_secs(60),
+        regroup_after: Duration::from_secs(60),
+        source: None,
+    };
+    tokio::spawn(async move {
+        tokio::time::sleep_until(at).await;
+        let reports = play_over::<TuolajiTable, _>(
+            Box::new(socket),
+            &config,
+            HintStrategy,
+            Box::new(seen),
+            |_| {},
+        )
+        .await
+        .expect("the bot plays its game");
+        reports[0].ending.verdict
+    })
+}
+
+/// 第十三条 as the late pair's table showed it: the first hand's result (−20/−30 against
+/// the late side, failed throws aside) or the hand dealt by the opponents one level up.
+fn check_band_applied(events: &[TuolajiEvent], late_side: usize, minutes: u64, what: &str) {
+    // Seats 0 and 2 are the first-named pair, 1 and 3 the second (the levels' order too).
+    let late_team = late_side;
+    match minutes {
+        6..=15 => {
+            let want = if minutes <= 10 { 20 } else { 30 };
+            let throws: i32 = events
+                .iter()
+                .take_while(|e| !matches!(e, TuolajiEvent::HandOver { .. }))
+                .filter_map(|e| match e {
+                    TuolajiEvent::ThrowFailed { penalty, .. } => Some(*penalty),
+                    _ => None,
+                })
+                .sum();
+            let result = events
+                .iter()
+                .find_map(|e| match e {
+                    TuolajiEvent::HandOver { result, .. } => Some(result),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{what}: the first hand was played"));
+            let late_defends = usize::from(result.dealer % 2) != late_team;
+            let lateness = if late_defends { -want } else { want };
+            assert_eq!(
+                result.penalty_points - throws,
+                lateness,
+                "{what}: 第十三条 {minutes} min late: {result:?}"
+            );
+        }
+        16..=20 => {
+            let first_played = events
+                .iter()
+                .find_map(|e| match e {
+                    TuolajiEvent::HandStarted {
+                        hand_number: 2,
+                        dealer,
+                        levels,
+                        ..
+                    } => Some((*dealer, *levels)),
+                    TuolajiEvent::HandOver { .. } => Some((None, [0, 0])),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{what}: a hand was played"));
+            let mut levels = [2, 2];
+            levels[1 - late_team] = 3;
+            let dealer = u8::try_from(1 - late_team).unwrap();
+            assert_eq!(
+                first_played,
+                (Some(dealer), levels),
+                "{what}: 第十三条 {minutes} min late: the first hand forfeited, the opponents up a level"
+            );
+        }
+        _ => {}
+    }
+}
 
 /// What the test itself knows of one entry, from the pairings and the results it caused.
 #[derive(Clone, Debug, Default)]
@@ -89,6 +264,8 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
         )
     });
     let eligible = lines.values().filter(|l| l.played > 0).count();
+    // 六3 [D]: award places go down the standings to the entries that played.
+    let mut awarded_place = 0;
     for (place, (e, row)) in mine.iter().zip(rows).enumerate() {
         let l = &lines[e];
         assert_eq!(row["entry"].as_u64(), Some(*e), "place {place}");
@@ -98,7 +275,8 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
         assert_eq!(row["level_diff"].as_i64(), Some(l.level_diff), "entry {e}");
         assert_eq!(row["played"].as_u64(), Some(l.played), "entry {e}");
         let want = if l.played > 0 {
-            award(place, eligible)
+            awarded_place += 1;
+            award(awarded_place - 1, eligible)
         } else {
             None
         };
@@ -109,12 +287,46 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
         .collect()
 }
 
+/// Round `round` of competition `c` once every table has a result (polled).
+async fn round_done(s: &common::TestServer, c: u64, round: u64) -> Value {
+    let path = format!("/api/competitions/{c}/rounds/{round}");
+    let mut done = Value::Null;
+    for _ in 0..300 {
+        done = get(s, &path).await.1;
+        if done["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|tb| !tb["result"].is_null())
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done
+}
+
+/// Table `n` of a round's answer.
+fn table_of(round: &Value, n: u64) -> &Value {
+    round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tb| tb["table"] == n)
+        .unwrap()
+}
+
 #[tokio::test]
 async fn the_whole_event() {
     let s = server_with_director(|c| {
         c.limits.max_connections_per_addr = 10_000;
         c.limits.connect_rate_per_addr = 10_000;
         c.limits.connect_burst_per_addr = 10_000;
+        // A whole deal in one burst to 48 players.
+        c.server.outbound_queue = 1 << 16;
+        c.limits.max_outbound_bytes = 1 << 26;
+        // The notice's 90-minute round in 1.8 s.
+        c.tuolaji.house.minute_ms = MINUTE;
     })
     .await;
     let token = login(&s).await;
@@ -122,7 +334,11 @@ async fn the_whole_event() {
         &s,
         &token,
         "/api/director/competitions",
-        r#"{"name":"拖拉机","event":"tuolaji","rounds":4,"seed":2026}"#,
+        &json!({"name":"拖拉机","event":"tuolaji","rounds":4,"seed":2026,
+                "table_options":{"game":"tuolaji","preset":"competition","deal_interval_ms":0,
+                    "bid_window_ms":30,"bottom_ms":10000,"turn_ms":10000,"between_hands_ms":0},
+                "lateness_unit_ms":LATE_MINUTE})
+        .to_string(),
     )
     .await["id"]
         .as_u64()
@@ -132,7 +348,7 @@ async fn the_whole_event() {
         &token,
         "/api/director/competitions",
         &json!({"name":"象棋","event":"xiangqi","rounds":4,"seed":1949,"partner":t,
-                "table_options":{"game":"xiangqi"},"lateness_unit_ms":20})
+                "table_options":{"game":"xiangqi"},"lateness_unit_ms":MINUTE})
         .to_string(),
     )
     .await["id"]
@@ -222,27 +438,9 @@ async fn the_whole_event() {
                 result,
             ));
         }
-        let path = format!("/api/competitions/{x}/rounds/{round}");
-        let mut done = Value::Null;
-        for _ in 0..300 {
-            done = get(&s, &path).await.1;
-            if done["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .all(|tb| !tb["result"].is_null())
-            {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        let done = round_done(&s, x, round).await;
         for (n, first, second, result) in expected {
-            let tb = done["tables"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|tb| tb["table"] == n)
-                .unwrap();
+            let tb = table_of(&done, n);
             assert_eq!(
                 tb["result"], result,
                 "xiangqi round {round} table {n}: {tb}"
@@ -260,31 +458,108 @@ async fn the_whole_event() {
         }
         drop(clients);
 
-        // Tuolaji: the director enters each table's result.
+        // Tuolaji: every table played by four bots; some pairs late (第十三条).
+        // Every player's connection is open before the round starts.
+        let mut sockets = Vec::new();
+        for _ in 0..DEPARTMENTS * 3 * 2 {
+            sockets.push(websocket(&s.url(), None).await.expect("a connection"));
+        }
         let r = start_round(&s, &token, t).await;
+        let started = tokio::time::Instant::now();
         assert!(r["bye"].is_null(), "24 pairs: no bye");
+        let mut games = Vec::new();
         for tb in r["tables"].as_array().unwrap() {
             let n = tb["table"].as_u64().unwrap();
-            let result = [
-                "first_wins",
-                "second_wins",
-                "draw",
-                "first_wins",
-                "second_forfeits",
-            ][((round + n) % 5) as usize];
-            post(
-                &s,
-                &token,
-                &format!("/api/director/competitions/{t}/results"),
-                &json!({"round":round,"table":n,"result":result}).to_string(),
-            )
-            .await;
-            score(
-                &mut tl,
+            let room = tb["room"].as_u64().unwrap();
+            let late = late_script(round, n);
+            let seen = Seen::default();
+            let mut bots = Vec::new();
+            for seat in 0..4u8 {
+                let side = usize::from(seat % 2);
+                let entry = if side == 0 { "first" } else { "second" };
+                let name = tb[entry]["players"][usize::from(seat / 2)]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+                let delay = match late {
+                    Some(Late { side: l, minutes }) if l == side => match minutes {
+                        Some(m) => Duration::from_millis(m * LATE_MINUTE),
+                        None => continue, // Never comes.
+                    },
+                    _ => Duration::ZERO,
+                };
+                let watch = if seat == 0 {
+                    seen.clone()
+                } else {
+                    Seen::default()
+                };
+                let at = started + delay;
+                let socket = sockets.pop().expect("a connection per player");
+                bots.push((seat, tuolaji_bot(&s, socket, name, room, seat, at, watch)));
+            }
+            games.push((n, tb.clone(), late, seen, bots));
+        }
+        let mut expected = Vec::new();
+        for (n, tb, late, seen, bots) in games {
+            let mut verdict = None;
+            for (seat, bot) in bots {
+                if matches!(late, Some(Late { minutes: None, .. })) {
+                    // The table never starts: the pair present waits until the test ends.
+                    bot.abort();
+                    continue;
+                }
+                let v = bot.await.unwrap();
+                if seat == 0 {
+                    verdict = Some(v);
+                }
+            }
+            let result = match (late, verdict) {
+                (
+                    Some(Late {
+                        side: 0,
+                        minutes: None,
+                    }),
+                    _,
+                ) => "first_forfeits",
+                (Some(Late { minutes: None, .. }), _) => "second_forfeits",
+                (_, Some(Verdict::Win)) => "first_wins",
+                (_, Some(Verdict::Loss)) => "second_wins",
+                (_, Some(Verdict::Draw)) => "draw",
+                (_, v) => panic!("Tuolaji round {round} table {n}: {v:?}"),
+            };
+            if let Some(Late {
+                side,
+                minutes: Some(m),
+            }) = late
+            {
+                let events = seen.0.lock().unwrap().clone();
+                check_band_applied(&events, side, m, &format!("round {round} table {n}"));
+            }
+            expected.push((
+                n,
                 tb["first"]["entry"].as_u64().unwrap(),
                 tb["second"]["entry"].as_u64().unwrap(),
                 result,
+                late,
+            ));
+        }
+        let done = round_done(&s, t, round).await;
+        for (n, first, second, result, late) in expected {
+            let tb = table_of(&done, n);
+            assert_eq!(
+                tb["result"], result,
+                "Tuolaji round {round} table {n}: {tb}"
             );
+            if let Some(Late { side, minutes }) = late {
+                let who = if side == 0 { "first" } else { "second" };
+                let note = tb["note"].as_str().unwrap();
+                let m = minutes.unwrap_or(21);
+                assert!(
+                    note.contains(&format!("{who} entry")) && note.contains(band_note(m)),
+                    "Tuolaji round {round} table {n}, {who} pair {m} min late: {note}"
+                );
+            }
+            score(&mut tl, first, second, result);
         }
     }
     // Every pairing of four Swiss rounds avoided a rematch where it could: here it always could.

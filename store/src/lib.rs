@@ -69,6 +69,8 @@ pub enum StepKind {
     Forfeit = 3,
     /// A newcomer sat in a forfeited seat: `Game::reseat`.
     Reseat = 4,
+    /// An arbiter's ruling (a competition's lateness): `Game::rule`, the ruling in `action`.
+    Ruling = 5,
 }
 
 impl StepKind {
@@ -80,6 +82,7 @@ impl StepKind {
             2 => StepKind::Deadline,
             3 => StepKind::Forfeit,
             4 => StepKind::Reseat,
+            5 => StepKind::Ruling,
             _ => return None,
         })
     }

@@ -387,6 +387,7 @@ export default {
   "err.lease_lost": "The table is moving to another server: reconnecting…",
   "err.bad_node_secret": "Refused: not a server of this site.",
   "err.node_unavailable": "The server holding that table cannot be reached just now: try again.",
+  "err.too_many_attempts": "Too many failed sign-ins from here: wait a moment and try again.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

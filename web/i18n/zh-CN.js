@@ -386,6 +386,7 @@ export default {
   "err.lease_lost": "本桌正在转到另一台服务器，正在重新连接……",
   "err.bad_node_secret": "已拒绝：不是本站的服务器。",
   "err.node_unavailable": "暂时连不上这张桌子所在的服务器，请重试。",
+  "err.too_many_attempts": "此处登录失败次数过多，请稍候再试。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

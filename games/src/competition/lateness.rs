@@ -5,7 +5,8 @@
 use crate::Millis;
 
 /// What a Tuolaji pair's lateness costs it (第十三条).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "band", rename_all = "snake_case")]
 pub enum TuolajiLateness {
     /// On time.
     OnTime,

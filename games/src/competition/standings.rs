@@ -236,16 +236,22 @@ pub fn awards(ranked: usize, eligible: usize) -> Vec<Option<Award>> {
         .collect()
 }
 
-/// The individual awards of a competition: standings zipped with their award; the cap counts
-/// the entries that actually played (实际参赛), and an entry that never played gets none.
+/// The individual awards of a competition: standings zipped with their award. 六3 caps the
+/// awards at two thirds of the entries that actually played (实际参赛); an entry that never
+/// played (forfeits and byes only) gets none and takes no place **\[D\]**: the places go
+/// down the standings to the entries that played, in their order, so a non-player ranked
+/// among them does not cost anyone an award.
 pub fn individual_awards(c: &Competition) -> Vec<(Standing, Option<Award>)> {
     let rows = standings(c);
     let eligible = rows.iter().filter(|r| r.played > 0).count();
-    let places = awards(rows.len(), eligible);
+    let mut places = awards(eligible, eligible).into_iter();
     rows.into_iter()
-        .zip(places)
-        .map(|(r, a)| {
-            let a = if r.played > 0 { a } else { None };
+        .map(|r| {
+            let a = if r.played > 0 {
+                places.next().flatten()
+            } else {
+                None
+            };
             (r, a)
         })
         .collect()

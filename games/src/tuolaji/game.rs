@@ -22,13 +22,14 @@ use qipai_protocol::ErrorCode;
 
 use super::error::TuolajiError;
 use super::hand::HandEvent;
+use super::level::Team;
 use super::matchplay::Match;
 use super::options::TuolajiOptions;
 use super::suggest::suggest;
 use super::view::{
     action_in, event_out, legal_bids, levels_out, outcome_out, result_out, turn, NotationError,
 };
-use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
+use crate::{Coded, Emit, Game, Millis, Received, Ruling, Seat, Viewer};
 
 /// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
 /// (zero timings, vacant seats) still hands control back to the room now and then.
@@ -564,6 +565,36 @@ impl Game for TuolajiGame {
     fn reseat(&mut self, seat: Seat, _now: Millis) -> Vec<Emit<TuolajiEvent>> {
         let out = self.set_auto(seat, None).into_iter().collect();
         self.with_turn(out)
+    }
+
+    /// 第十三条: a pair's lateness ([`Match::lateness`]). A first hand forfeited deals the
+    /// next hand at once; a round forfeited ends the game; a ruling that comes too late
+    /// (the first hand over) changes nothing.
+    fn rule(&mut self, ruling: Ruling, now: Millis) -> Vec<Emit<TuolajiEvent>> {
+        let Ruling::Late { seat, band } = ruling;
+        if self.abandoned.is_some() {
+            return Vec::new();
+        }
+        let Some(game) = self.game.as_mut() else {
+            return Vec::new();
+        };
+        let number = self.hand_number + 1;
+        match game.lateness(Team::of(seat), band, hand_seed(self.seed, number), now) {
+            Ok(true) => {
+                let started = hand_started(number, game);
+                self.hand_number = number;
+                self.next_hand_at = None;
+                self.step_at = now;
+                self.with_turn(vec![started])
+            }
+            Ok(false) => match game.outcome() {
+                Some(outcome) => vec![Emit::All(TuolajiEvent::GameOver {
+                    outcome: outcome_out(outcome),
+                })],
+                None => Vec::new(),
+            },
+            Err(_) => Vec::new(),
+        }
     }
 
     fn view(&self, viewer: Viewer, now: Millis) -> qipai_protocol::tuolaji::TuolajiView {

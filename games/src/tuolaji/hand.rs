@@ -22,6 +22,7 @@ use super::bid::{Bid, BidKind, Bidding};
 use super::bottom::check_put_back;
 use super::deal::{Deal, BOTTOM_SIZE, DRAWN, HOLDING_SIZE};
 use super::error::TuolajiError;
+use super::level::Team;
 use super::options::TuolajiOptions;
 use super::order::Order;
 use play::Play;
@@ -66,6 +67,9 @@ pub struct Hand {
     bottom: Vec<Card>,
     play: Play,
     result: Option<HandResult>,
+    /// 第十三条: points taken from each team (by [`Team::index`]) for lateness, counted
+    /// when the hand is scored (the dealer's team is known only then in a first hand).
+    late_penalty: [u32; 2],
 }
 
 impl Hand {
@@ -127,6 +131,7 @@ impl Hand {
             since: now,
             play: Play::default(),
             result: None,
+            late_penalty: [0; 2],
         })
     }
 
@@ -175,6 +180,22 @@ impl Hand {
         hand.order = Some(Order::new(position.trump, position.level));
         hand.phase = Phase::Leading { seat: leader };
         Ok(hand)
+    }
+
+    /// 第十三条: `team` came 6–15 minutes late: `points` are taken from its side in this
+    /// hand **\[D\]** (from the defenders' score when it defends, added to it when it deals),
+    /// as a failed throw's penalty is (第十六条). Refused once the hand is over.
+    ///
+    /// # Errors
+    /// [`TuolajiError::WrongPhase`] after the hand's result.
+    pub fn penalise_late(&mut self, team: Team, points: u32) -> Result<(), TuolajiError> {
+        if self.result.is_some() {
+            return Err(self.wrong_phase("take a lateness penalty"));
+        }
+        if let Some(p) = self.late_penalty.get_mut(team.index()) {
+            *p = p.saturating_add(points);
+        }
+        Ok(())
     }
 
     // --- what the table may see (a view picks from these per seat) ---

@@ -9,6 +9,7 @@ use super::error::TuolajiError;
 use super::hand::{Hand, HandAction, HandEvent, HandResult};
 use super::level::{Levels, Team};
 use super::options::TuolajiOptions;
+use crate::competition::lateness::TuolajiLateness;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -268,6 +269,66 @@ impl Match {
         let outcome = MatchOutcome::won(Team::of(seat).other(), MatchEnd::Forfeit, self.levels);
         self.outcome = Some(outcome);
         Ok(outcome)
+    }
+
+    /// 第十三条: the pair `team` came late to the table, in `band` (the server measures the
+    /// minutes from the round's start; [`tuolaji_lateness`](crate::competition::lateness::tuolaji_lateness)
+    /// gives the band):
+    /// - up to 5 minutes: a warning, nothing changes at the table;
+    /// - 6–10 or 11–15 minutes: 20 or 30 points taken from its side in the first hand
+    ///   ([`Hand::penalise_late`]);
+    /// - 16–20 minutes: the first hand is forfeited: the opponents go up one level and the
+    ///   first hand (whatever was dealt of it) is replaced by a hand dealt from `seed` by the
+    ///   opponents' lower seat at their new level **\[D\]**;
+    /// - from 21 minutes: the round is forfeited ([`Match::forfeit`]).
+    ///
+    /// Returns whether a new hand was dealt.
+    ///
+    /// # Errors
+    /// [`TuolajiError::MatchOver`] after the game; [`TuolajiError::WrongPhase`] when the
+    /// first hand is already over (the ruling came too late to apply).
+    pub fn lateness(
+        &mut self,
+        team: Team,
+        band: TuolajiLateness,
+        seed: u64,
+        now: Millis,
+    ) -> Result<bool, TuolajiError> {
+        self.ensure_going()?;
+        let first_hand = self.history.is_empty() && !self.hand_scored;
+        let too_late = || TuolajiError::WrongPhase {
+            action: "apply lateness to the first hand",
+            wanted: "the first hand",
+        };
+        match band {
+            TuolajiLateness::OnTime | TuolajiLateness::Warning => Ok(false),
+            TuolajiLateness::FirstHandPenalty { points } => {
+                if !first_hand {
+                    return Err(too_late());
+                }
+                self.hand.penalise_late(team, points)?;
+                Ok(false)
+            }
+            TuolajiLateness::FirstHandForfeited => {
+                if !first_hand {
+                    return Err(too_late());
+                }
+                let winners = team.other();
+                self.levels.raise(winners, 1);
+                let dealer = Seat(u8::try_from(winners.index()).unwrap_or(0));
+                let level = self
+                    .levels
+                    .level_rank(dealer)
+                    .ok_or(TuolajiError::MatchOver)?;
+                self.hand = Hand::later(&self.options, seed, dealer, level, now)?;
+                Ok(true)
+            }
+            TuolajiLateness::RoundForfeited => {
+                let seat = Seat(u8::try_from(team.index()).unwrap_or(0));
+                self.forfeit(seat)?;
+                Ok(false)
+            }
+        }
     }
 
     /// 第二十条: the finished hand's change goes to the levels; then 第二条 (past A) and

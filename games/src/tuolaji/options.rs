@@ -44,7 +44,31 @@ pub struct TuolajiOptions {
     /// Whether jokers may bid (no-trump hands) **\[D\]**. The rules have no such bid; the
     /// variant is reserved and only `false` (the default) is accepted.
     pub joker_bids: bool,
+    /// How long one of the round's minutes lasts, in ms: 60000. Not a table option (no
+    /// client chooses it): the server's configuration sets it ([`TuolajiHouse`]), so that
+    /// tests run the 90-minute round of 五(一)3 in milliseconds.
+    pub minute_ms: u64,
 }
+
+/// What the server decides for every Tuolaji table (no table chooses it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TuolajiHouse {
+    /// How long one of the round's minutes (`round_minutes`, `last_call_minutes`) lasts, in
+    /// ms: 60000. Tests shorten it; the rules' own numbers (90, 15) stay as they are.
+    pub minute_ms: u64,
+}
+
+impl Default for TuolajiHouse {
+    fn default() -> TuolajiHouse {
+        TuolajiHouse {
+            minute_ms: MINUTE_MS,
+        }
+    }
+}
+
+/// A minute, in ms.
+pub const MINUTE_MS: u64 = 60_000;
 
 impl Default for TuolajiOptions {
     fn default() -> TuolajiOptions {
@@ -58,6 +82,7 @@ impl Default for TuolajiOptions {
             round_minutes: None,
             last_call_minutes: 15,
             joker_bids: false,
+            minute_ms: MINUTE_MS,
         }
     }
 }
@@ -91,24 +116,25 @@ impl TuolajiOptions {
 
     /// The round's length in milliseconds, if it has a limit.
     pub fn round_ms(&self) -> Option<u64> {
-        self.round_minutes.map(|m| u64::from(m) * 60_000)
+        self.round_minutes
+            .map(|m| u64::from(m).saturating_mul(self.minute_ms))
     }
 
     /// How long before the round's end the last hand is called, in milliseconds.
     pub fn last_call_ms(&self) -> u64 {
-        u64::from(self.last_call_minutes) * 60_000
+        u64::from(self.last_call_minutes).saturating_mul(self.minute_ms)
     }
 }
 
 impl TableOptions for TableTuolajiOptions {
     type Settings = TuolajiSettings;
-    type House = ();
+    type House = TuolajiHouse;
 
     /// 第十条: jokers never bid, so `joker_bids` may only be `false`.
     fn settle(
         &self,
         defaults: &TableTuolajiOptions,
-        _house: &(),
+        house: &TuolajiHouse,
     ) -> Result<(TableTuolajiOptions, TuolajiSettings), OptionsError> {
         let preset = match self.preset.as_deref() {
             Some(name) => Some(
@@ -148,6 +174,7 @@ impl TableOptions for TableTuolajiOptions {
                 .or(d.last_call_minutes)
                 .unwrap_or(b.last_call_minutes),
             joker_bids: false,
+            minute_ms: house.minute_ms.max(1),
         };
         let settings = TuolajiSettings {
             between_hands_ms: (self.between_hands_ms.or(d.between_hands_ms))
@@ -200,6 +227,30 @@ mod tests {
         assert_eq!(TuolajiOptions::preset("club"), None);
     }
 
+    /// The house's minute scales the round's clock, not the rules' numbers: a 90-minute
+    /// round with 20 ms minutes lasts 1800 ms, the last hand called at 75 of them.
+    #[test]
+    fn the_house_minute_scales_the_round() {
+        let table = TableTuolajiOptions {
+            preset: Some("competition".into()),
+            ..TableTuolajiOptions::default()
+        };
+        let house = TuolajiHouse { minute_ms: 20 };
+        let (o, s) = table
+            .settle(&TableTuolajiOptions::default(), &house)
+            .unwrap();
+        assert_eq!(o.round_minutes, Some(90));
+        assert_eq!(s.rules.round_ms(), Some(1800));
+        assert_eq!(
+            s.rules.round_ms().unwrap() - s.rules.last_call_ms(),
+            75 * 20
+        );
+        let (_, s) = table
+            .settle(&TableTuolajiOptions::default(), &TuolajiHouse::default())
+            .unwrap();
+        assert_eq!(s.rules.round_ms(), Some(90 * 60_000));
+    }
+
     /// The table's options win over the configured defaults, the preset over both for
     /// what it sets; jokers never bid (第十条).
     #[test]
@@ -214,7 +265,7 @@ mod tests {
             bottom_ms: Some(7),
             ..TableTuolajiOptions::default()
         };
-        let (o, s) = table.settle(&defaults, &()).unwrap();
+        let (o, s) = table.settle(&defaults, &TuolajiHouse::default()).unwrap();
         assert_eq!(s.rules.turn_ms, 500);
         assert_eq!(s.rules.bottom_ms, 7);
         assert_eq!(s.rules.round_minutes, Some(90));
@@ -224,7 +275,7 @@ mod tests {
             ..TableTuolajiOptions::default()
         };
         assert!(jokers
-            .settle(&defaults, &())
+            .settle(&defaults, &TuolajiHouse::default())
             .unwrap_err()
             .0
             .contains("joker_bids"));
@@ -232,9 +283,13 @@ mod tests {
             bot_level: Some(name.into()),
             ..TableTuolajiOptions::default()
         };
-        let (o, _) = level("beginner").settle(&defaults, &()).unwrap();
+        let (o, _) = level("beginner")
+            .settle(&defaults, &TuolajiHouse::default())
+            .unwrap();
         assert_eq!(o.bot_level.as_deref(), Some("beginner"));
-        let err = level("master").settle(&defaults, &()).unwrap_err();
+        let err = level("master")
+            .settle(&defaults, &TuolajiHouse::default())
+            .unwrap_err();
         assert!(err.0.contains("bot_level"), "{err}");
     }
 }

@@ -35,8 +35,14 @@ impl DefendersScore {
     /// 第十六条: a failed throw by a dealer-side player is `penalty` in the defenders'
     /// favour; by a defender, `penalty` against them.
     pub fn add_throw_penalty(&mut self, penalty: u32, thrower_is_defender: bool) {
+        self.add_penalty(penalty, thrower_is_defender);
+    }
+
+    /// `penalty` points taken from a side (第十六条, 第十三条): from the defenders' score
+    /// when `against_defenders`, else added to it (taken from the dealer's side).
+    pub fn add_penalty(&mut self, penalty: u32, against_defenders: bool) {
         let p = i32::try_from(penalty).unwrap_or(i32::MAX);
-        self.penalty_points = if thrower_is_defender {
+        self.penalty_points = if against_defenders {
             self.penalty_points.saturating_sub(p)
         } else {
             self.penalty_points.saturating_add(p)

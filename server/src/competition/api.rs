@@ -72,6 +72,7 @@ fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::DirectorRequired | ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
         ErrorCode::UnknownCompetition | ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
         ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::EntriesClosed
         | ErrorCode::NoRoundLeft
         | ErrorCode::RoundUnfinished
@@ -161,8 +162,13 @@ struct ResultBody {
 }
 
 /// Answers a request under `/api/director` or `/api/competitions`.
-pub async fn handle(req: Request<Incoming>, shared: &Arc<Shared>) -> Answer {
-    match route(req, shared).await {
+/// `peer`: the client's address (director logins are limited per address).
+pub async fn handle(
+    req: Request<Incoming>,
+    shared: &Arc<Shared>,
+    peer: Option<std::net::IpAddr>,
+) -> Answer {
+    match route(req, shared, peer).await {
         Ok(a) => a,
         Err(e) => refusal(&e),
     }
@@ -211,7 +217,11 @@ fn competition_id(s: &str) -> Result<u64, WireError> {
     s.parse().map_err(|_| not_found(s))
 }
 
-async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Result<Answer, WireError> {
+async fn route(
+    req: Request<Incoming>,
+    shared: &Arc<Shared>,
+    peer: Option<std::net::IpAddr>,
+) -> Result<Answer, WireError> {
     let path = req.uri().path().to_owned();
     let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
     let method = req.method().clone();
@@ -225,7 +235,7 @@ async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Result<Answer, W
             let login: Login = parse_json(&read_body(req).await?)?;
             let (token, expires) = comps
                 .directors
-                .login(&login.name, &login.password, st)
+                .login(&login.name, &login.password, peer, st)
                 .await?;
             let mut a = ok(&json!({ "token": token, "expires_ms": expires }));
             a.cookie = Some(format!(

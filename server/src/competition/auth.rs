@@ -10,6 +10,7 @@
 //! a deployment chooses its cost (`qipai-server hash-password` uses the crate's defaults).
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 
 use argon2::password_hash::{
@@ -62,6 +63,24 @@ pub struct Directors {
     config: DirectorConfig,
     /// Token hash → (director, expiry in Unix ms): a cache of the store's rows.
     sessions: Mutex<HashMap<Vec<u8>, (String, i64)>>,
+    /// Login attempts not (yet) successful, per address.
+    attempts: Mutex<HashMap<IpAddr, Attempts>>,
+}
+
+/// The longest wait after failed logins (15 minutes).
+const MAX_LOGIN_DELAY_MS: u64 = 15 * 60 * 1000;
+
+/// Addresses whose failures are remembered at most; past it, those no longer waiting are
+/// forgotten first.
+const MAX_TRACKED: usize = 10_000;
+
+/// One address's login attempts that did not succeed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Attempts {
+    /// Counted when an attempt starts (so parallel attempts count too); a success clears.
+    count: u32,
+    /// Until when (Unix ms) the address must wait.
+    until_ms: i64,
 }
 
 /// A refusal of a director's action.
@@ -78,7 +97,54 @@ impl Directors {
         Directors {
             config: config.clone(),
             sessions: Mutex::new(HashMap::new()),
+            attempts: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Counts a login attempt from `addr`, or refuses it (`too_many_attempts`) while the
+    /// address must wait: `login_free_failures` attempts are free, then each failure makes
+    /// it wait `login_delay_ms`, doubled per further failure (at most 15 minutes).
+    fn attempt(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
+        let mut map = self
+            .attempts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if map.len() >= MAX_TRACKED && !map.contains_key(&addr) {
+            map.retain(|_, a| a.until_ms > now);
+            if map.len() >= MAX_TRACKED {
+                map.clear();
+            }
+        }
+        let a = map.entry(addr).or_default();
+        if a.until_ms > now {
+            return Err(WireError {
+                code: ErrorCode::TooManyAttempts,
+                message: format!(
+                    "too many failed logins from this address: wait {} ms",
+                    a.until_ms - now
+                ),
+            });
+        }
+        a.count = a.count.saturating_add(1);
+        let free = self.config.login_free_failures;
+        if a.count > free {
+            let doublings = (a.count - free - 1).min(20);
+            let delay = self
+                .config
+                .login_delay_ms
+                .saturating_mul(1 << doublings)
+                .min(MAX_LOGIN_DELAY_MS);
+            a.until_ms = now.saturating_add(i64::try_from(delay).unwrap_or(i64::MAX));
+        }
+        Ok(())
+    }
+
+    /// A login from `addr` succeeded: its count starts again.
+    fn succeeded(&self, addr: IpAddr) {
+        self.attempts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&addr);
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u8>, (String, i64)>> {
@@ -90,14 +156,21 @@ impl Directors {
     /// Checks a login; on success returns a new session token and its expiry (Unix ms),
     /// stored hashed. Verification runs on the blocking pool (Argon2 is slow on purpose).
     ///
+    /// `addr` is the client's address: failures from it are limited ([`Directors::attempt`]).
+    ///
     /// # Errors
+    /// `too_many_attempts` while the address must wait (nothing is checked);
     /// `bad_credentials` for a wrong name or password, or when no hash is configured.
     pub async fn login(
         &self,
         name: &str,
         password: &str,
+        addr: Option<IpAddr>,
         store: Option<&dyn Store>,
     ) -> Result<(String, i64), WireError> {
+        if let Some(addr) = addr {
+            self.attempt(addr, unix_ms())?;
+        }
         let bad = || WireError {
             code: ErrorCode::BadCredentials,
             message: "wrong director name or password".into(),
@@ -112,6 +185,9 @@ impl Directors {
             .unwrap_or(false);
         if !ok {
             return Err(bad());
+        }
+        if let Some(addr) = addr {
+            self.succeeded(addr);
         }
         let token = new_token();
         let now = unix_ms();

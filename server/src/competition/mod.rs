@@ -156,6 +156,9 @@ pub struct Held {
     pub tables: HashMap<(u32, u32), TableExtra>,
     /// Parallel to `core.corrections`.
     pub correction_meta: Vec<CorrectionMeta>,
+    /// When each round was started (Unix ms, stored): lateness counts from here, across
+    /// restarts too.
+    pub round_started_ms: BTreeMap<u32, i64>,
 }
 
 fn bad(code: ErrorCode, message: impl Into<String>) -> WireError {
@@ -205,14 +208,14 @@ fn entry_row(competition: u64, e: &qipai_games::competition::Entry) -> EntryRow 
     }
 }
 
-fn round_rows(competition: u64, r: &Round) -> (RoundRow, Vec<PairingRow>) {
+fn round_rows(competition: u64, r: &Round, started_ms: i64) -> (RoundRow, Vec<PairingRow>) {
     (
         RoundRow {
             competition,
             number: r.number,
             seed: r.seed,
             bye: r.bye.map(|b| b.entry.0),
-            started_ms: unix_ms(),
+            started_ms,
         },
         r.pairings
             .iter()
@@ -295,7 +298,9 @@ impl Held {
             });
         }
         let mut tables = HashMap::new();
+        let mut round_started_ms = BTreeMap::new();
         for r in &log.rounds {
+            round_started_ms.insert(r.number, r.started_ms);
             let pairings = log
                 .pairings
                 .iter()
@@ -350,6 +355,7 @@ impl Held {
             core,
             tables,
             correction_meta,
+            round_started_ms,
         })
     }
 }
@@ -522,6 +528,7 @@ impl Competitions {
             core: Competition::new(settings),
             tables: HashMap::new(),
             correction_meta: Vec::new(),
+            round_started_ms: BTreeMap::new(),
         };
         if let Some(store) = store {
             let row = CompetitionRow {
@@ -621,7 +628,9 @@ impl Competitions {
     ) -> Result<Round, WireError> {
         self.change(id, store, |mine, _| {
             let round = pair_next_round(&mine.core).map_err(|e| bad(e.code(), e.to_string()))?;
-            let (row, pairings) = round_rows(mine.id, &round);
+            let started_ms = unix_ms();
+            let (row, pairings) = round_rows(mine.id, &round, started_ms);
+            mine.round_started_ms.insert(round.number, started_ms);
             mine.core.rounds.push(round.clone());
             Ok((round, vec![CompetitionWrite::Round(row, pairings)]))
         })

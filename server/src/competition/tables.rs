@@ -7,16 +7,23 @@
 //! - when the lateness limit passes with an entry not complete at its table, that entry
 //!   forfeits (xiangqi 4.1.5: the competition's `xiangqi_lateness_limit_min`; Tuolaji
 //!   第十三条: from the 21st minute the round is forfeited);
+//! - when a Tuolaji table's game starts (its last seat taken), each pair's lateness band
+//!   (第十三条, `qipai_games::competition::lateness`) goes to the table as a ruling
+//!   (`Game::rule`, logged with the room's steps): the game applies it (−20/−30 in the
+//!   first hand, the first hand forfeited, the round forfeited);
 //! - when the game ends, its result (from the final spectator's view) is recorded, with the
-//!   lateness of each entry in the note (the Tuolaji bands up to 20 minutes are noted, not
-//!   yet applied inside the hand).
+//!   lateness of each entry in the note.
+//!
+//! Lateness counts from the round's start as stored (`competition_rounds.started_ms`), so a
+//! restart does not restart it. A seat already taken before a restart counts as on time
+//! (when it was taken is not stored) **[D]**: the doubt goes to the player.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use qipai_games::competition::lateness::{started_minutes, tuolaji_lateness, TuolajiLateness};
 use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing, Round};
-use qipai_games::Millis;
+use qipai_games::{Millis, Ruling, Seat};
 use qipai_protocol::{RoomStatus, ServerMsg, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
@@ -39,6 +46,15 @@ struct Table {
     limit: u64,
     /// Per seat: 0 when it belongs to the first-named entry, 1 for the second.
     side_of_seat: Vec<usize>,
+    /// When the round started (Unix ms).
+    started_ms: i64,
+}
+
+/// The moment `started_ms` (Unix ms) on tokio's clock (now, if it is in the future).
+fn instant_of(started_ms: i64) -> Instant {
+    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(started_ms)).unwrap_or(0);
+    let now = Instant::now();
+    now.checked_sub(Duration::from_millis(ago)).unwrap_or(now)
 }
 
 /// Opens the tables of `round` (just paired) and starts their watchers.
@@ -47,7 +63,7 @@ struct Table {
 /// `unknown_competition`; the lobby's `bad_options`; the store's error.
 pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<(), WireError> {
     let comps = &shared.competitions;
-    let (options, event, unit_ms, limit, seats) = comps
+    let (options, event, unit_ms, limit, seats, started_ms) = comps
         .read(id, |h, _| {
             let seats: Vec<(u32, Vec<String>, Vec<usize>)> = round
                 .pairings
@@ -63,11 +79,14 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
                 h.lateness_unit_ms,
                 lateness_limit(&h.core),
                 seats,
+                h.round_started_ms
+                    .get(&round.number)
+                    .copied()
+                    .unwrap_or_else(qipai_store::unix_ms),
             )
         })
         .await?;
     let store = shared.persist.as_ref().map(|p| p.store.as_ref());
-    let started = Instant::now();
     for (table, names, side_of_seat) in seats {
         let handle = shared.lobby.open_table(options.clone(), names.into())?;
         comps
@@ -81,8 +100,9 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
             unit_ms,
             limit,
             side_of_seat,
+            started_ms,
         };
-        tokio::spawn(watch(Arc::clone(shared), t, handle, started));
+        tokio::spawn(watch(Arc::clone(shared), t, handle, false));
     }
     Ok(())
 }
@@ -124,12 +144,12 @@ pub async fn before_recovery(shared: &Arc<Shared>) {
     }
 }
 
-/// After the rooms are reopened: every open table without a result is watched again. Its
-/// lateness limit counts from now (the round's clock did not survive the restart).
+/// After the rooms are reopened: every open table without a result is watched again, its
+/// lateness still counted from the round's stored start.
 pub async fn resume(shared: &Arc<Shared>) {
     for (room, _, t) in open_tables(shared).await {
         if let Some(handle) = shared.lobby.get(room) {
-            tokio::spawn(watch(Arc::clone(shared), t, handle, Instant::now()));
+            tokio::spawn(watch(Arc::clone(shared), t, handle, true));
         }
     }
 }
@@ -157,6 +177,11 @@ async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<String>, Table)> {
                             unit_ms: h.lateness_unit_ms,
                             limit: lateness_limit(&h.core),
                             side_of_seat,
+                            started_ms: h
+                                .round_started_ms
+                                .get(&r.number)
+                                .copied()
+                                .unwrap_or_else(qipai_store::unix_ms),
                         };
                         v.push((room, names, t));
                     }
@@ -239,8 +264,31 @@ async fn record(shared: &Shared, t: &Table, result: GameResult, note: &str) {
     }
 }
 
-/// Follows one table to its end.
-async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, started: Instant) {
+/// 第十三条: the rulings a Tuolaji table gets when its game starts, one per late pair
+/// whose band changes something at the table (a warning does not).
+fn rulings(t: &Table, late: [u64; 2]) -> Vec<Ruling> {
+    if t.event != Event::TuolajiPairs {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (side, minutes) in late.iter().enumerate() {
+        let band = tuolaji_lateness(*minutes);
+        if matches!(band, TuolajiLateness::OnTime | TuolajiLateness::Warning) {
+            continue;
+        }
+        let Some(seat) = t.side_of_seat.iter().position(|s| *s == side) else {
+            continue;
+        };
+        let seat = Seat(u8::try_from(seat).unwrap_or(0));
+        out.push(Ruling::Late { seat, band });
+    }
+    out
+}
+
+/// Follows one table to its end. `resumed`: after a restart (seats already taken count as
+/// on time; a game already started had its rulings).
+async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool) {
+    let started = instant_of(t.started_ms);
     let (tx, mut rx) = mpsc::channel(1024);
     let player = u64::MAX - handle.id;
     let outbox = Outbox::new(
@@ -271,6 +319,16 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, started: Insta
     }
     let mut info = handle.info.clone();
     let mut arrived: Vec<Option<u64>> = vec![None; t.side_of_seat.len()];
+    let mut ruled = false;
+    if resumed {
+        let i = info.borrow().clone();
+        for (seat, s) in i.seats.iter().enumerate() {
+            if let (Some(_), Some(slot)) = (s, arrived.get_mut(seat)) {
+                *slot = Some(0);
+            }
+        }
+        ruled = i.status != RoomStatus::Waiting;
+    }
     let limit_at = started
         + Duration::from_millis(t.limit.saturating_mul(t.unit_ms))
         + Duration::from_millis(1);
@@ -287,6 +345,12 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, started: Insta
                 for (seat, s) in i.seats.iter().enumerate() {
                     if let (Some(_), Some(slot @ None)) = (s, arrived.get_mut(seat)) {
                         *slot = Some(now);
+                    }
+                }
+                if i.status != RoomStatus::Waiting && !ruled {
+                    ruled = true;
+                    for ruling in rulings(&t, lateness(&t, &arrived, now)) {
+                        let _ = handle.tx.send(Command::Rule { ruling }).await;
                     }
                 }
                 if i.status == RoomStatus::Over && !over {

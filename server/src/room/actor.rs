@@ -261,7 +261,7 @@ impl<G: OnWire> Room<G> {
                         outbox.send(&error(seq, ErrorCode::RoomClosed, "the room has closed"));
                     }
                 }
-                Command::Away { .. } | Command::Revoke => {}
+                Command::Away { .. } | Command::Revoke | Command::Rule { .. } => {}
             }
         }
     }
@@ -305,6 +305,7 @@ impl<G: OnWire> Room<G> {
             } => self.on_act(player, seq, action, received),
             Command::Snapshot { player, .. } => self.on_snapshot(player),
             Command::Away { player, conn_id } => self.on_away(player, conn_id),
+            Command::Rule { ruling } => self.on_rule(ruling),
             Command::Back {
                 player,
                 outbox,
@@ -370,6 +371,18 @@ impl<G: OnWire> Room<G> {
                 });
             }
         }
+    }
+
+    /// An arbiter's ruling: applied while the game is being played, else ignored.
+    fn on_rule(&mut self, ruling: qipai_games::Ruling) {
+        if !self.started || self.game.is_over() {
+            return;
+        }
+        let now = self.clock.now();
+        self.log_ruling(&ruling, now);
+        let emits = self.game.rule(ruling, now);
+        self.publish_game(emits);
+        self.note_over();
     }
 
     fn on_snapshot(&mut self, player: PlayerId) {

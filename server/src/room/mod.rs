@@ -197,6 +197,9 @@ pub enum Command {
     Snapshot { player: PlayerId, seq: Seq },
     /// The player's connection `conn_id` dropped.
     Away { player: PlayerId, conn_id: u64 },
+    /// An arbiter's ruling for the game (a competition's lateness: `Game::rule`), logged
+    /// like every input.
+    Rule { ruling: qipai_games::Ruling },
     /// The player is back on a new connection; the room sends `joined` and a snapshot. The
     /// reply is their seat, or `None` when they are back as a spectator (their seat was
     /// freed meanwhile, or they were watching).

@@ -262,11 +262,19 @@ impl Hand {
     /// 第二十条, 第八条3: the level change and the next dealer.
     fn result_of(&self, last_trick_winner: Seat, bottom_multiplier: u32) -> HandResult {
         let dealer = self.dealer.unwrap_or(self.deal.first_drawer());
-        let points = self.play.score.total();
+        // 第十三条: lateness penalties, against the late team's side.
+        let mut score = self.play.score;
+        for team in Team::ALL {
+            let points = self.late_penalty.get(team.index()).copied().unwrap_or(0);
+            if points > 0 {
+                score.add_penalty(points, team != Team::of(dealer));
+            }
+        }
+        let points = score.total();
         let change = LevelChange::from_points(points);
         HandResult {
             dealer,
-            score: self.play.score,
+            score,
             defenders_points: points,
             bottom: self.bottom.clone(),
             bottom_multiplier,

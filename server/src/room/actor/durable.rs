@@ -78,6 +78,15 @@ impl Journal {
     }
 }
 
+/// What a logged step carries (an action, a ruling), read back.
+fn logged<T: serde::de::DeserializeOwned>(step: &StepRow) -> Result<T, ReplayError> {
+    let bytes = step.action.as_deref().unwrap_or_default();
+    rmp_serde::from_slice(bytes).map_err(|e| ReplayError::Unreadable {
+        index: step.index,
+        reason: e.to_string(),
+    })
+}
+
 /// Why a room's log could not be replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
@@ -141,12 +150,7 @@ impl<G: OnWire> Room<G> {
                     self.game.start(at)
                 }
                 StepKind::Action => {
-                    let bytes = step.action.as_deref().unwrap_or_default();
-                    let action: G::Action =
-                        rmp_serde::from_slice(bytes).map_err(|e| ReplayError::Unreadable {
-                            index,
-                            reason: e.to_string(),
-                        })?;
+                    let action: G::Action = logged(step)?;
                     let received = Received {
                         at,
                         lag: Millis(step.lag_ms),
@@ -161,6 +165,7 @@ impl<G: OnWire> Room<G> {
                 StepKind::Deadline => self.game.on_deadline(at),
                 StepKind::Forfeit => self.game.forfeit(seat, at),
                 StepKind::Reseat => self.game.reseat(seat, at),
+                StepKind::Ruling => self.game.rule(logged(step)?, at),
             };
             self.event_seq = step.event_seq + emits.len() as u64;
             let emits = Self::wire_emits(emits);
@@ -251,6 +256,15 @@ impl<G: OnWire> Room<G> {
     /// without it reaches the same state, as the game does the same at the same time).
     pub(super) fn log_step(&mut self, kind: StepKind, seat: Seat, at: Millis) {
         self.queue_step(kind, seat, Received::at(at), None);
+    }
+
+    /// Logs an arbiter's ruling (replayed through `Game::rule`).
+    pub(super) fn log_ruling(&mut self, ruling: &qipai_games::Ruling, at: Millis) {
+        let bytes = self
+            .journal
+            .as_ref()
+            .and_then(|_| qipai_protocol::encode(ruling).ok());
+        self.queue_step(StepKind::Ruling, Seat(0), Received::at(at), bytes);
     }
 
     fn queue_step(&mut self, kind: StepKind, seat: Seat, at: Received, action: Option<Vec<u8>>) {

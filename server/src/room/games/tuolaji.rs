@@ -2,7 +2,7 @@
 
 use qipai_bots::tuolaji::level::{Level, LevelBot};
 use qipai_bots::TuolajiTable;
-use qipai_games::tuolaji::options::TableTuolajiOptions;
+use qipai_games::tuolaji::options::{TableTuolajiOptions, TuolajiHouse};
 use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
 use qipai_games::Millis;
 use qipai_protocol::GameKind;
@@ -15,7 +15,7 @@ impl OnWire for TuolajiGame {
     const KIND: GameKind = GameKind::Tuolaji;
     type Table = TableTuolajiOptions;
 
-    fn section(config: &Config) -> &GameConfig<TableTuolajiOptions, ()> {
+    fn section(config: &Config) -> &GameConfig<TableTuolajiOptions, TuolajiHouse> {
         &config.tuolaji
     }
 
