@@ -13,12 +13,12 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use common::records::Rng;
 use common::tuolaji::{next_action, patient_env, seat_view};
-use common::{Client, Endpoint};
+use common::{spawn_listening, Client, Endpoint};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiOptions};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
 use qipai_protocol::{ClientMsg, ErrorCode, GameKind, RoomId, ServerMsg, View, PROTOCOL_VERSION};
@@ -84,7 +84,8 @@ impl Node {
                 break addr;
             }
         };
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qipai-server"))
+        let mut server = Command::new(env!("CARGO_BIN_EXE_qipai-server"));
+        server
             .env("QIPAI_SERVER__ADDR", addr.to_string())
             .env("QIPAI_STORE__URL", pg)
             .env("QIPAI_CLUSTER__ENABLED", "true")
@@ -94,21 +95,9 @@ impl Node {
             .env("QIPAI_CLUSTER__SECRET", secret)
             .envs(patient_env(200))
             .env("QIPAI_LIMITS__ROOMS_PER_ADDR", "1000")
-            .env("RUST_LOG", "warn,qipai_server::cluster=info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn qipai-server");
-        for _ in 0..400 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                return Node { child, addr, name };
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("node {name} did not listen within 10 s");
+            .env("RUST_LOG", "warn,qipai_server::cluster=info");
+        let child = spawn_listening(server, addr, &format!("node {name}")).await;
+        Node { child, addr, name }
     }
 
     /// `GET path`: the body.

@@ -16,12 +16,12 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use common::records::Rng;
 use common::tuolaji::{next_action, patient_env, remove_cards, seat_view};
-use common::{Client, Endpoint};
+use common::{spawn_listening, Client, Endpoint};
 use qipai_protocol::tuolaji::{Phase, Play, TuolajiAction, TuolajiView};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
 use qipai_protocol::{ServerMsg, View};
@@ -53,28 +53,17 @@ impl Spawned {
             .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
             .find(|addr| std::net::TcpListener::bind(addr).is_ok())
             .expect("a free port");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qipai-server"))
+        let mut server = Command::new(env!("CARGO_BIN_EXE_qipai-server"));
+        server
             .env("QIPAI_SERVER__ADDR", addr.to_string())
             .env("QIPAI_STORE__URL", file)
             // A long first-move limit and bot fill: nothing happens by itself meanwhile.
             // Turns, the bottom and the seat grace long enough that nobody times out while
             // the server restarts; a short bid window.
             .envs(patient_env(BID_WINDOW_MS))
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn qipai-server");
-        for _ in 0..400 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                return Spawned { child, addr };
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("qipai-server did not listen within 10 s");
+            .env("RUST_LOG", "warn");
+        let child = spawn_listening(server, addr, "qipai-server").await;
+        Spawned { child, addr }
     }
 
     /// SIGKILL: no goodbye, no flush.

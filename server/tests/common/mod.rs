@@ -437,3 +437,28 @@ pub async fn xiangqi_pair(
     black.join(room, Some(1)).await;
     (red, black, room)
 }
+
+/// Starts a `qipai-server` process set up by `server` (its address, store, environment) and
+/// waits until it listens on `addr` (at most 10 s; else it is killed and the test fails,
+/// naming `what`). Its output goes nowhere but its errors, which stay on the test's stderr.
+pub async fn spawn_listening(
+    mut server: std::process::Command,
+    addr: SocketAddr,
+    what: &str,
+) -> std::process::Child {
+    let mut child = server
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("spawn qipai-server");
+    for _ in 0..400 {
+        if TcpStream::connect(addr).await.is_ok() {
+            return child;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("{what} did not listen within 10 s");
+}
