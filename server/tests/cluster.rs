@@ -208,13 +208,7 @@ async fn tl_actions(clients: &mut [Client], rng: &mut Rng, n: usize, to_hand_end
         }
         let client = &mut clients[seat];
         let seq = client.tl(action.clone()).await;
-        match client
-            .until(|m| {
-                matches!(m, ServerMsg::Ok { seq: s } if *s == seq)
-                    || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
-            })
-            .await
-        {
+        match client.answer(seq).await {
             ServerMsg::Ok { .. } => acked += 1,
             refused => assert!(
                 matches!(action, TuolajiAction::Bid { .. }),

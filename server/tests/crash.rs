@@ -449,13 +449,7 @@ impl Tuolaji {
     async fn act(&mut self, clients: &mut [Client], seat: usize, action: TuolajiAction, hand: u32) {
         let client = &mut clients[seat];
         let seq = client.tl(action.clone()).await;
-        match client
-            .until(|m| {
-                matches!(m, ServerMsg::Ok { seq: s } if *s == seq)
-                    || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
-            })
-            .await
-        {
+        match client.answer(seq).await {
             ServerMsg::Ok { .. } => self.acked(seat, &action, hand),
             refused => assert!(
                 matches!(action, TuolajiAction::Bid { .. }),

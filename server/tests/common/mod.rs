@@ -303,6 +303,15 @@ impl Client {
     }
 
     /// Waits for the error answering `seq` (or with no seq when `None`) and returns its code.
+    /// Waits for the answer to request `seq`: its `ok` or its `error`.
+    pub async fn answer(&mut self, seq: u64) -> ServerMsg {
+        self.until(|m| {
+            matches!(m, ServerMsg::Ok { seq: s } if *s == seq)
+                || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
+        })
+        .await
+    }
+
     pub async fn error_for(&mut self, seq: Option<u64>) -> (ErrorCode, String) {
         match self
             .until(|m| matches!(m, ServerMsg::Error { seq: s, .. } if *s == seq))
