@@ -4,7 +4,7 @@
 use qipai_bots::random::RandomXiangqi;
 use qipai_bots::{Strategy, Table, XiangqiTable};
 use qipai_games::xiangqi::{XiangqiGame, XiangqiSettings};
-use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
+use qipai_games::{Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiView};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -24,12 +24,10 @@ fn followed_view_equals_snapshot() {
         let mut steps = 0;
         loop {
             for (seat, view) in followed.iter_mut().enumerate() {
+                // The legal moves go to the side to move's seat only.
+                let viewer = Viewer::Seat(Seat(seat as u8));
                 for emit in &events {
-                    let event = match emit {
-                        Emit::All(e) => e,
-                        Emit::Split { .. } => panic!("xiangqi has no private events"),
-                    };
-                    XiangqiTable::follow(view, event);
+                    XiangqiTable::follow(view, emit.to(viewer));
                 }
                 let snapshot = game.view(Viewer::Seat(Seat(seat as u8)), now);
                 // Clocks run between events: they match whenever the last event carried them.
@@ -37,8 +35,8 @@ fn followed_view_equals_snapshot() {
                 // by `XiangqiGame::offer_draw`, a games-crate quirk reported separately.)
                 let clocked = events.last().is_some_and(|e| {
                     matches!(
-                        e,
-                        Emit::All(XiangqiEvent::Started { .. } | XiangqiEvent::Moved { .. })
+                        e.public(),
+                        XiangqiEvent::Started { .. } | XiangqiEvent::Moved { .. }
                     )
                 });
                 if clocked {
@@ -93,9 +91,7 @@ fn turns_and_seats() {
     assert!(!XiangqiTable::must_act(&view, 0));
     let mut game = game;
     for emit in game.start(Millis(0)) {
-        if let Emit::All(e) = emit {
-            XiangqiTable::follow(&mut view, &e);
-        }
+        XiangqiTable::follow(&mut view, emit.to(Viewer::Seat(Seat(0))));
     }
     assert!(XiangqiTable::started(&view));
     assert!(XiangqiTable::must_act(&view, 0));
@@ -108,9 +104,7 @@ fn turns_and_seats() {
         .apply(Seat(0), action, Received::at(Millis(1)))
         .unwrap()
     {
-        if let Emit::All(e) = emit {
-            XiangqiTable::follow(&mut view, &e);
-        }
+        XiangqiTable::follow(&mut view, emit.to(Viewer::Seat(Seat(0))));
     }
     assert_ne!(XiangqiTable::turn(&view), before);
     assert!(XiangqiTable::must_act(&view, 1));
