@@ -88,7 +88,10 @@ test("my games lists a xiangqi and a Tuolaji game; both replay step by step", { 
   await shot(person, T, "01-tuolaji-over");
   const tricks = tricksOf(events);
   assert.equal(tricks.length > 5, true, `${tricks.length} tricks`);
-  const dealt = events.filter((e) => e.game === "tuolaji" && e.type === "dealt" && e.seat === 0 && e.card).map((e) => e.card);
+  // One card at a time (`dealt`) or, when the deal has no pauses, a seat's cards at once (`dealt_cards`).
+  const dealt = events
+    .filter((e) => e.game === "tuolaji" && e.seat === 0 && (e.type === "dealt" || e.type === "dealt_cards"))
+    .flatMap((e) => (e.type === "dealt" ? (e.card ? [e.card] : []) : e.cards));
   assert.equal(dealt.length, 39);
   const taken = events.find((e) => e.type === "bottom_taken");
   const over = events.find((e) => e.type === "hand_over");
