@@ -48,6 +48,15 @@ impl Spawned {
     /// handed to the other game's server or a client meanwhile, and a client would then
     /// talk to the wrong server.
     async fn start(file: &str, ports: &mut std::ops::Range<u16>) -> Spawned {
+        Spawned::start_with(file, ports, &[]).await
+    }
+
+    /// [`Spawned::start`] with `extra` settings over the patient ones.
+    async fn start_with(
+        file: &str,
+        ports: &mut std::ops::Range<u16>,
+        extra: &[(&str, &str)],
+    ) -> Spawned {
         let addr = ports
             .by_ref()
             .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
@@ -61,6 +70,7 @@ impl Spawned {
             // Turns, the bottom and the seat grace long enough that nobody times out while
             // the server restarts; a short bid window.
             .envs(patient_env(BID_WINDOW_MS))
+            .envs(extra.iter().copied())
             .env("RUST_LOG", "warn");
         let child = spawn_listening(server, addr, "qipai-server").await;
         Spawned { child, addr }
@@ -68,6 +78,17 @@ impl Spawned {
 
     /// SIGKILL: no goodbye, no flush.
     fn kill(self) {}
+
+    /// SIGTERM, and wait for the process to end: the rooms hand what they queued to the
+    /// store's writer, which writes it before the process exits.
+    fn stop(mut self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill -TERM");
+        assert!(status.success());
+        let _ = self.child.wait();
+    }
 }
 
 /// A test that fails leaves no server behind.
@@ -193,6 +214,114 @@ async fn sigkill_at_random_points_loses_no_acknowledged_xiangqi_move() {
 #[tokio::test]
 async fn sigkill_at_random_points_loses_no_acknowledged_tuolaji_action() {
     crash_test::<Tuolaji>().await;
+}
+
+/// A deal paced for people (a card every 20 ms) logs its deadlines as one step, written
+/// with the next write that must be durable, not a commit per card. Killed half-way, before
+/// anything else was written, the reopened table deals again from the start — the same
+/// cards to the same seats; stopped with SIGTERM after the deal, the rooms write what they
+/// held, and a third start reopens the table with every card where it was.
+#[tokio::test]
+async fn a_paced_deal_is_one_step_and_deals_the_same_cards_after_a_kill() {
+    let file = std::env::temp_dir()
+        .join(format!("qipai_crash_deal_{}.db", std::process::id()))
+        .display()
+        .to_string();
+    let paced = [("QIPAI_TUOLAJI__DEAL_INTERVAL_MS", "20")];
+    let mut ports = 31_000..32_000;
+    let server = Spawned::start_with(&file, &mut ports, &paced).await;
+    let (_, mut clients) = Tuolaji::open(&server).await;
+    let tokens: Vec<String> = clients.iter().map(|c| c.token.clone()).collect();
+    let mut before = all_views(&mut clients).await;
+    for _ in 0..500 {
+        if before[0].1.dealt >= 60 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        before = all_views(&mut clients).await;
+    }
+    assert!(
+        matches!(before[0].1.phase, Phase::Dealing),
+        "killed during the deal"
+    );
+    server.kill();
+
+    let server = resume(&file, &mut ports, &paced, &mut clients, &tokens).await;
+    let mut after = all_views(&mut clients).await;
+    for _ in 0..1000 {
+        if after[0].1.dealt == 156 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        after = all_views(&mut clients).await;
+    }
+    for ((_, b), (_, a)) in before.iter().zip(&after) {
+        let (b, a) = (
+            b.hand.clone().unwrap_or_default(),
+            a.hand.clone().unwrap_or_default(),
+        );
+        // Panics naming the card if one the seat held is not dealt to it again.
+        without(&a, &b);
+        assert!(a.len() > b.len());
+    }
+    server.stop();
+
+    let store = qipai_store::open(&file).await.expect("the store");
+    let logs = store.unfinished().await.expect("the rooms");
+    let steps = &logs.first().expect("the table is unfinished").steps;
+    let deadlines: Vec<_> = steps
+        .iter()
+        .filter(|s| s.kind == qipai_store::StepKind::Deadline)
+        .collect();
+    let fired: usize = deadlines
+        .iter()
+        .map(|s| {
+            1 + s.action.as_deref().map_or(0, |bytes| {
+                rmp_serde::from_slice::<Vec<u64>>(bytes)
+                    .expect("later times")
+                    .len()
+            })
+        })
+        .sum();
+    assert!(fired >= 156, "the whole deal is logged: {fired} deadlines");
+    assert!(
+        deadlines.len() <= 2,
+        "as one step, not one per card: {} steps",
+        deadlines.len()
+    );
+    drop(store);
+
+    let server = resume(&file, &mut ports, &paced, &mut clients, &tokens).await;
+    let again = all_views(&mut clients).await;
+    for ((_, a), (_, b)) in after.iter().zip(&again) {
+        assert_eq!(
+            a.hand.as_ref().map(|h| sorted(h)),
+            b.hand.as_ref().map(|h| sorted(h))
+        );
+        assert_eq!(a.dealt, b.dealt);
+    }
+    server.kill();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{file}{suffix}"));
+    }
+}
+
+/// Starts the server on `file` again and brings every player back with its token.
+async fn resume(
+    file: &str,
+    ports: &mut std::ops::Range<u16>,
+    extra: &[(&str, &str)],
+    clients: &mut [Client],
+    tokens: &[String],
+) -> Spawned {
+    let server = Spawned::start_with(file, ports, extra).await;
+    for (client, token) in clients.iter_mut().zip(tokens) {
+        *client = Client::resume(&server, token).await;
+        client
+            .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await;
+    }
+    server
 }
 
 /// Xiangqi: red is client 0, black client 1.

@@ -222,6 +222,7 @@ impl<G: OnWire> Room<G> {
                 break;
             }
         }
+        self.flush_on_exit();
         self.registry.remove(&self.id);
         if self.revoked {
             // Not `left`: the players are still in the room, which lives on another node.

@@ -6,6 +6,14 @@
 //! The room never waits inside a command: a step is queued and its output held; the run
 //! loop then [`Room::settle`]s — hands the queue to the store's group-commit writer and waits
 //! for the commit — before it takes the next command.
+//!
+//! Deadlines are the exception. A deal paced for people fires one every 40 ms (a card), and
+//! logging each as a step with its own commit made the store, not the players, decide how
+//! many tables a server holds. The deadlines that fire between two other steps are logged
+//! as one step (the first one's time in the row, the later ones' in its `action`), and only
+//! with the next write that must be durable: a deadline's events are not held, and a log
+//! that lacks the last few still replays — the reopened room finds the deadline past and the
+//! game does the same again (a Tuolaji card dealt again is the same card).
 
 use qipai_store::writer::Writer;
 use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
@@ -36,7 +44,13 @@ pub struct Journal {
     failed: bool,
     /// The owner's lease epoch, written with every step (fencing, several nodes).
     epoch: u64,
+    /// Deadlines fired since the last step was queued, not yet logged: (time, event seq).
+    deadlines: Vec<(Millis, u64)>,
 }
+
+/// How many fired deadlines may wait for the next durable write (more than a whole
+/// three-deck deal, so a hand's deal is one step, written with the first bid after it).
+const LAZY_DEADLINES: usize = 256;
 
 /// An accepted action's answer, sent after the commit.
 struct Held<E> {
@@ -60,7 +74,57 @@ impl Journal {
             history: Vec::new(),
             failed: false,
             epoch: 0,
+            deadlines: Vec::new(),
         }
+    }
+
+    /// Queues the deadlines fired since the last step as one step.
+    fn queue_deadlines(&mut self, room: u64) {
+        let Some(&(first, event_seq)) = self.deadlines.first() else {
+            return;
+        };
+        let later: Vec<u64> = self.deadlines[1..].iter().map(|(at, _)| at.0).collect();
+        self.deadlines.clear();
+        let action = (!later.is_empty())
+            .then(|| qipai_protocol::encode(&later).ok())
+            .flatten();
+        self.push_step(
+            room,
+            StepKind::Deadline,
+            0,
+            Received::at(first),
+            action,
+            event_seq,
+        );
+    }
+
+    fn push_step(
+        &mut self,
+        room: u64,
+        kind: StepKind,
+        seat: u8,
+        at: Received,
+        action: Option<Vec<u8>>,
+        event_seq: u64,
+    ) {
+        self.queue.push(Write::Step(StepRow {
+            room,
+            index: self.next,
+            kind,
+            seat,
+            at_ms: at.at.0,
+            lag_ms: at.lag.0,
+            action,
+            event_seq,
+            epoch: self.epoch,
+        }));
+        self.next += 1;
+    }
+
+    /// Whether nothing needs writing yet: no step but deadlines (fewer than the limit), no
+    /// seat change, nobody waiting for an answer.
+    fn can_wait(&self) -> bool {
+        self.queue.is_empty() && self.held.is_empty() && self.deadlines.len() < LAZY_DEADLINES
     }
 
     /// Whether a write failed: the room must close.
@@ -162,7 +226,18 @@ impl<G: OnWire> Room<G> {
                             reason: e.to_string(),
                         })?
                 }
-                StepKind::Deadline => self.game.on_deadline(at),
+                StepKind::Deadline => {
+                    // The deadlines that fired after this one before the next step.
+                    let later: Vec<u64> = match step.action {
+                        Some(_) => logged(step)?,
+                        None => Vec::new(),
+                    };
+                    let mut emits = self.game.on_deadline(at);
+                    for at in later {
+                        emits.extend(self.game.on_deadline(Millis(at)));
+                    }
+                    emits
+                }
                 StepKind::Forfeit => self.game.forfeit(seat, at),
                 StepKind::Reseat => self.game.reseat(seat, at),
                 StepKind::Ruling => self.game.rule(logged(step)?, at),
@@ -255,6 +330,13 @@ impl<G: OnWire> Room<G> {
     /// Logs a game input other than an action (its output is not held: replaying the log
     /// without it reaches the same state, as the game does the same at the same time).
     pub(super) fn log_step(&mut self, kind: StepKind, seat: Seat, at: Millis) {
+        if kind == StepKind::Deadline {
+            let event_seq = self.event_seq;
+            if let Some(j) = self.journal.as_mut() {
+                j.deadlines.push((at, event_seq));
+            }
+            return;
+        }
         self.queue_step(kind, seat, Received::at(at), None);
     }
 
@@ -271,18 +353,8 @@ impl<G: OnWire> Room<G> {
         let event_seq = self.event_seq;
         let id = self.id;
         if let Some(j) = self.journal.as_mut() {
-            j.queue.push(Write::Step(StepRow {
-                room: id,
-                index: j.next,
-                kind,
-                seat: seat.0,
-                at_ms: at.at.0,
-                lag_ms: at.lag.0,
-                action,
-                event_seq,
-                epoch: j.epoch,
-            }));
-            j.next += 1;
+            j.queue_deadlines(id);
+            j.push_step(id, kind, seat.0, at, action, event_seq);
         }
     }
 
@@ -317,9 +389,10 @@ impl<G: OnWire> Room<G> {
         let Some(j) = self.journal.as_mut() else {
             return;
         };
-        if j.queue.is_empty() {
+        if j.can_wait() {
             return;
         }
+        j.queue_deadlines(self.id);
         let writer = j.writer.clone();
         let queue = std::mem::take(&mut j.queue);
         let held = std::mem::take(&mut j.held);
@@ -349,6 +422,23 @@ impl<G: OnWire> Room<G> {
             self.publish(h.emits);
         }
         self.note_over();
+    }
+
+    /// The room is closing (the server stops, say): what waits in the queue is handed to the
+    /// writer, which writes everything queued before it ends. A revoked room's log belongs
+    /// to its new owner, and a failed one's store refused it already.
+    pub(super) fn flush_on_exit(&mut self) {
+        let id = self.id;
+        let Some(j) = self.journal.as_mut().filter(|j| !j.failed) else {
+            return;
+        };
+        if self.revoked {
+            return;
+        }
+        j.queue_deadlines(id);
+        for write in std::mem::take(&mut j.queue) {
+            j.writer.post(write);
+        }
     }
 
     fn queue_seats(&mut self) {
