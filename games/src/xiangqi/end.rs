@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::board::Side;
 use super::chase;
 use super::error::XiangqiError;
-use super::moves::Move;
+use super::moves::{Move, MoveList};
 use super::notation;
 use super::position::Position;
 
@@ -96,6 +96,9 @@ pub struct History {
     /// Plies counted toward the natural limit (see [`EndRules`]).
     quiet_plies: u32,
     outcome: Option<Outcome>,
+    /// The legal moves of the side to move in the current position: generated once per
+    /// move, since both the end checks (困毙, mate) and the move's event need them.
+    legal: MoveList,
 }
 
 impl History {
@@ -104,6 +107,7 @@ impl History {
     /// clock (plies since a capture) is already counted; otherwise the count starts at 0,
     /// since the clock cannot tell which of those plies were checks.
     pub fn new(start: Position, rules: EndRules) -> History {
+        let legal = start.legal_move_list();
         let quiet_plies = if rules.natural_limit_counts_checks {
             start.halfmoves()
         } else {
@@ -116,6 +120,7 @@ impl History {
             moves: Vec::new(),
             quiet_plies,
             outcome: None,
+            legal,
         };
         history.outcome = history.no_move_outcome().or_else(|| history.dead_outcome());
         history
@@ -144,6 +149,7 @@ impl History {
             check,
             capture,
         });
+        self.legal = after.legal_move_list();
         self.after.push(after);
         self.quiet_plies = match (capture, check && !self.rules.natural_limit_counts_checks) {
             (true, _) => 0,
@@ -169,6 +175,11 @@ impl History {
         }
         self.outcome = Some(outcome);
         Ok(())
+    }
+
+    /// The legal moves of the side to move in the current position.
+    pub fn legal_moves(&self) -> &[Move] {
+        self.legal.as_slice()
     }
 
     /// The current position.
@@ -204,10 +215,10 @@ impl History {
     /// 4.1.1, 4.1.3: the side to move has no legal move: mated if in check, else 困毙;
     /// either way it loses.
     fn no_move_outcome(&self) -> Option<Outcome> {
-        let position = self.position();
-        if position.has_legal_move() {
+        if !self.legal.is_empty() {
             return None;
         }
+        let position = self.position();
         let reason = if position.in_check() {
             EndReason::Checkmate
         } else {

@@ -200,12 +200,7 @@ impl XiangqiGame {
         if self.seat_to_move().is_none() {
             return Vec::new();
         }
-        self.position()
-            .legal_move_list()
-            .as_slice()
-            .iter()
-            .map(Move::iccs)
-            .collect()
+        self.history.legal_moves().iter().map(Move::iccs).collect()
     }
 
     /// A side whose time ran out while the flag timer waits out the lag cap cannot dodge the
