@@ -37,10 +37,38 @@ pub struct Lobby {
     writer: OnceLock<qipai_store::writer::Writer>,
     /// Held while quick play looks for a waiting room and, finding none, opens one.
     quick_play: Mutex<()>,
+    /// The rooms that were waiting for players when last looked at: quick play looks through
+    /// these, not through every open room (thousands, nearly all of them playing).
+    open_seats: Mutex<OpenSeats>,
     /// Competition tables to reopen with their seats reserved (after a restart).
     table_entrants: DashMap<RoomId, Arc<[String]>>,
     /// Several nodes: where every room this node opens is listed and fenced.
     cluster: OnceLock<Arc<crate::cluster::Cluster>>,
+}
+
+/// Rooms that may still have a free seat, and how many were left at the last pruning.
+#[derive(Default)]
+struct OpenSeats {
+    rooms: Vec<RoomHandle>,
+    kept: usize,
+}
+
+impl OpenSeats {
+    /// Forgets the rooms that have closed or started.
+    fn prune(&mut self) {
+        self.rooms
+            .retain(|r| !r.tx.is_closed() && r.info.borrow().status == RoomStatus::Waiting);
+        self.kept = self.rooms.len();
+    }
+
+    /// Adds a new room; prunes when the list has doubled since the last pruning, so that
+    /// rooms nobody quick-plays into do not pile up.
+    fn add(&mut self, room: RoomHandle) {
+        self.rooms.push(room);
+        if self.rooms.len() >= 2 * self.kept.max(32) {
+            self.prune();
+        }
+    }
 }
 
 /// How a room is opened, besides its id and options.
@@ -108,6 +136,7 @@ impl Lobby {
     ) -> Lobby {
         Lobby {
             quick_play: Mutex::new(()),
+            open_seats: Mutex::default(),
             budget,
             rooms: Arc::new(DashMap::new()),
             next_id: AtomicU64::new(1),
@@ -294,6 +323,7 @@ impl Lobby {
             entrants,
             skew,
         } = opened;
+        let competition = entrants.is_some();
         // Otherwise the game's `bot_fill_ms` (`wire::open`).
         let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
         let parts = RoomParts {
@@ -323,6 +353,12 @@ impl Lobby {
             fence: self.cluster.get().map(|c| c.fence()),
         };
         let room = wire::open(parts, &self.config, seed)?;
+        if !competition {
+            self.open_seats
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .add(room.clone());
+        }
         if let Some(cluster) = self.cluster.get() {
             if self.rooms.contains_key(&id) {
                 cluster.publish_room(&room);
@@ -360,16 +396,19 @@ impl Lobby {
     /// `bad_options` when the options are invalid.
     pub fn waiting(&self, options: &RoomOptions) -> Result<Vec<RoomHandle>, WireError> {
         let wanted = wire::normalize(options, &self.config)?;
-        let mut rooms: Vec<RoomHandle> = self
+        let mut open = self
+            .open_seats
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        open.prune();
+        let mut rooms: Vec<RoomHandle> = open
             .rooms
             .iter()
             .filter(|r| {
                 let info = r.info.borrow();
-                info.status == RoomStatus::Waiting
-                    && info.options == wanted
-                    && info.seats.iter().any(Option::is_none)
+                info.options == wanted && info.seats.iter().any(Option::is_none)
             })
-            .map(|r| r.clone())
+            .cloned()
             .collect();
         rooms.sort_by_key(|r| r.id);
         Ok(rooms)
