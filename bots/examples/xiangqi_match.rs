@@ -27,6 +27,9 @@
 //!   another at the same time (`master:bot-master~deep_reductions`: the server's master
 //!   against the same master with the deeper reductions switched). The tool's bot
 //!   otherwise has the server's per-bot table (`bot_memory_mib / max_bots`).
+//!   `bot-LEVEL2@dDEPTH@nNODES@tT` is LEVEL2 with its depth cap, node limit or temperature
+//!   replaced (`d0`, `n0`: none), a candidate level measured before it is built in
+//!   (`casual:bot-beginner@d2@t300`).
 //!
 //! The tool exits with an error when a game ends without a result (after printing the
 //! table), or at once when a point completes no game: the CI smoke relies on it.
@@ -107,6 +110,15 @@ impl Point {
                 ..
             } => {
                 let mut label = format!("bot `{}`", level.name);
+                if Level::named(level.name) != Some(*level) {
+                    let limit = |v: Option<String>| v.unwrap_or_else(|| "none".into());
+                    label.push_str(&format!(
+                        " (depth {}, nodes {}, T {})",
+                        limit(level.depth.map(|d| d.to_string())),
+                        limit(level.nodes.map(|n| n.to_string())),
+                        level.temperature
+                    ));
+                }
                 for (name, on) in toggled {
                     let with = if *on { "with" } else { "without" };
                     label.push_str(&format!(" {with} {name}"));
@@ -129,10 +141,12 @@ fn opponent(text: &str, fsf_nodes: u64) -> anyhow::Result<Opponent> {
             Some((spec, mib)) => (spec, Some(mib.parse()?)),
             None => (spec, None),
         };
+        let (spec, changes) = spec.split_once('@').unwrap_or((spec, ""));
         let mut parts = spec.split('~');
         let name = parts.next().unwrap_or_default();
         let level =
             Level::named(name).ok_or_else(|| anyhow::anyhow!("no level `{name}` in {text}"))?;
+        let level = changed(level, changes)?;
         let mut features = Features::default();
         let mut toggled = Vec::new();
         for name in parts {
@@ -154,6 +168,23 @@ fn opponent(text: &str, fsf_nodes: u64) -> anyhow::Result<Opponent> {
         None => (text.parse()?, fsf_nodes),
     };
     Ok(Opponent::Limited { elo, nodes })
+}
+
+/// `level` with the changes `dDEPTH@nNODES@tT` (any of them, `@`-separated; 0 for depth or
+/// nodes: no limit).
+fn changed(mut level: Level, changes: &str) -> anyhow::Result<Level> {
+    for change in changes.split('@').filter(|c| !c.is_empty()) {
+        let wrong = || anyhow::anyhow!("a level change is dN, nN or tN: {change}");
+        let (key, value) = change.split_at_checked(1).ok_or_else(wrong)?;
+        let value: u64 = value.parse().map_err(|_| wrong())?;
+        match key {
+            "d" => level.depth = (value > 0).then(|| i32::try_from(value)).transpose()?,
+            "n" => level.nodes = (value > 0).then_some(value),
+            "t" => level.temperature = u32::try_from(value)?,
+            _ => return Err(wrong()),
+        }
+    }
+    Ok(level)
 }
 
 fn points(text: &str, fsf_nodes: u64) -> anyhow::Result<Vec<Point>> {

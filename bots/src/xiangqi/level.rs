@@ -45,9 +45,9 @@ pub const LEVELS: [Level; 5] = [
     Level {
         name: "casual",
         target_elo: Some(1350),
-        nodes: Some(10_000),
-        depth: Some(3),
-        temperature: 60,
+        nodes: Some(20_000),
+        depth: Some(4),
+        temperature: 50,
     },
     Level {
         name: "club",
