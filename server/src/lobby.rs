@@ -20,7 +20,7 @@ use crate::budget::{Budget, RoomTicket};
 use crate::clock::ServerClock;
 use crate::config::Config;
 use crate::room::actor::{Journal, RoomParts, RoomTimings};
-use crate::room::{wire, RoomHandle, Summon};
+use crate::room::{wire, Entrant, RoomHandle, Summon};
 use crate::shutdown::Shutdown;
 
 /// Every open room.
@@ -38,7 +38,7 @@ pub struct Lobby {
     /// Held while quick play looks for a waiting room and, finding none, opens one.
     quick_play: Mutex<()>,
     /// Competition tables to reopen with their seats reserved (after a restart).
-    table_entrants: DashMap<RoomId, Arc<[String]>>,
+    table_entrants: DashMap<RoomId, Arc<[Entrant]>>,
     /// Several nodes: where every room this node opens is listed and fenced.
     cluster: OnceLock<Arc<crate::cluster::Cluster>>,
 }
@@ -49,7 +49,7 @@ struct Opened {
     seed: u64,
     journal: Option<Journal>,
     ticket: Option<RoomTicket>,
-    entrants: Option<Arc<[String]>>,
+    entrants: Option<Arc<[Entrant]>>,
     /// How far its time line runs behind the node's (a room taken over).
     skew: qipai_games::Millis,
 }
@@ -123,7 +123,7 @@ impl Lobby {
 
     /// Says that room `id`, when reopened from the store, is a competition's table with
     /// these entrants (see [`Lobby::open_table`]).
-    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[String]>) {
+    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[Entrant]>) {
         self.table_entrants.insert(id, entrants);
     }
 
@@ -228,7 +228,8 @@ impl Lobby {
         (id, seed, journal)
     }
 
-    /// Opens a competition's table (issue 15): each seat reserved for the name given for it,
+    /// Opens a competition's table (issue 15): each seat reserved for the entrant given for it
+    /// (taken with their entry code),
     /// no bots, not closed while empty; outside every client's rooms budget.
     ///
     /// # Errors
@@ -236,7 +237,7 @@ impl Lobby {
     pub fn open_table(
         &self,
         options: RoomOptions,
-        entrants: Arc<[String]>,
+        entrants: Arc<[Entrant]>,
     ) -> Result<RoomHandle, WireError> {
         let (id, seed, journal) = self.fresh_room();
         let opened = Opened {
