@@ -508,6 +508,27 @@ export class DirectorPage {
         }
       } }, t("dir.start_round")));
 
+    // Each player's entry code, for the director only: printed and handed to the player, it
+    // is what takes their reserved seat (PROTOCOL.md §17.3).
+    const codeList = h("div", { id: "entry-codes-list" });
+    const codes = h("div", { class: "panel director-form", id: "director-codes" },
+      h("h3", {}, t("dir.codes")),
+      h("p", { class: "muted" }, t("dir.codes_help")),
+      h("p", {}, h("a", { href: path("codes.csv"), download: `entry-codes-${id}.csv`, id: "link-codes-csv" }, t("dir.codes_csv"))),
+      h("button", { type: "button", id: "btn-show-codes", onclick: async () => {
+        try {
+          const v = await api(path("entries"));
+          clear(codeList);
+          codeList.append(h("table", { class: "comp-table", id: "entry-codes" },
+            h("thead", {}, h("tr", {}, h("th", {}, t("comp.col.team")), h("th", {}, t("dir.codes_player")), h("th", {}, t("dir.codes")))),
+            h("tbody", {}, v.entries.flatMap((e) => e.players.map((p) =>
+              h("tr", {}, h("td", {}, e.team), h("td", {}, p.name), h("td", { class: "entry-code" }, p.code)))))));
+        } catch (err) {
+          this.fail(err);
+        }
+      } }, t("dir.codes_show")),
+      codeList);
+
     const resultForm = (kind) => {
       const form = h("form", { id: `director-${kind}`, class: "panel director-form" },
         h("h3", {}, t(`dir.${kind}`)),
@@ -538,6 +559,6 @@ export class DirectorPage {
     return h("div", { id: "director-manage" },
       h("p", {}, h("label", { for: "dir-competition" }, t("dir.competition")), " ", pick, " ",
         h("a", { href: `#/competitions/${id}`, id: "link-public" }, t("dir.public_page"))),
-      h("div", { class: "director-grid" }, importForm, round, resultForm("record"), resultForm("correct")));
+      h("div", { class: "director-grid" }, importForm, codes, round, resultForm("record"), resultForm("correct")));
   }
 }

@@ -271,10 +271,37 @@ export class Lobby {
         // seat its bots first, find the table empty of people and close it (`room_closed`).
         // Nobody was seated, so opening another is safe.
         if (request.type === "create_room" && request.bots && err.code === "room_closed" && attempt < 3) continue;
+        // A competition's table (PROTOCOL.md §17.3): its seats are taken with the entrant's
+        // entry code. Ask for it, then join again with it.
+        if (request.type === "join" && err.code === "bad_entry_code") {
+          if (request.entry_code) this.ctx.toast(errorText(err));
+          this.askEntryCode(request);
+          return;
+        }
         this.ctx.toast(errorText(err));
         return;
       }
     }
+  }
+
+  /** The form asking for an entry code before `request` (a `join`) is sent again with it. */
+  askEntryCode(request) {
+    this.root.querySelector("#entry-code-form")?.remove();
+    const input = h("input", { id: "entry-code", name: "entry_code", autocomplete: "off", spellcheck: "false",
+      required: true, placeholder: t("lobby.entry_code.placeholder") });
+    const form = h("form", { class: "panel entry-code", id: "entry-code-form", role: "dialog",
+      "aria-labelledby": "entry-code-title", onsubmit: (e) => {
+        e.preventDefault();
+        form.remove();
+        this.enter({ ...request, entry_code: input.value.trim() });
+      } },
+      h("h2", { id: "entry-code-title" }, t("lobby.entry_code.title")),
+      h("p", {}, t("lobby.entry_code.explain", { room: String(request.room_id) })),
+      h("label", { for: "entry-code" }, t("lobby.entry_code.label")), input,
+      h("button", { type: "submit", id: "entry-code-sit" }, t("lobby.entry_code.sit")),
+      h("button", { type: "button", class: "secondary", onclick: () => form.remove() }, t("lobby.entry_code.cancel")));
+    this.root.prepend(form);
+    input.focus();
   }
 
   async refresh() {

@@ -67,7 +67,7 @@ pub struct ClientConfig {
 }
 
 /// How the bot finds a table for each game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
     /// Sit at any waiting table with the options, or open one (`quick_play`).
     QuickPlay,
@@ -78,8 +78,13 @@ pub enum Entry {
     /// server's bots fill the other seats (`create_room` with `bots`): the page's "play the
     /// bot" path, which the xiangqi match tool drives.
     AgainstBots { seat: Option<u8> },
-    /// Sit at this room for the first game (`join`); later games quick-play.
-    Join { room_id: RoomId, seat: Option<u8> },
+    /// Sit at this room for the first game (`join`; at a competition's table with the
+    /// entrant's `entry_code`); later games quick-play.
+    Join {
+        room_id: RoomId,
+        seat: Option<u8>,
+        entry_code: Option<String>,
+    },
 }
 
 /// One finished game.
@@ -205,9 +210,9 @@ where
     let mut bot = Bot::<T, S>::over(socket, config, strategy, observer).await?;
     let mut reports = Vec::new();
     for game in 0..config.games {
-        let entry = match config.entry {
+        let entry = match &config.entry {
             Entry::Join { .. } if game > 0 => Entry::QuickPlay,
-            entry => entry,
+            entry => entry.clone(),
         };
         let report = bot.one_game(config, entry).await?;
         on_game(&report);
@@ -401,7 +406,7 @@ where
             Entry::Create { .. } | Entry::AgainstBots { .. } | Entry::Join { .. } => None,
         };
         loop {
-            if let Some(report) = self.try_game(config, entry, patience).await? {
+            if let Some(report) = self.try_game(config, entry.clone(), patience).await? {
                 return Ok(report);
             }
             tracing::debug!(name = %config.name, "no opponent came; quick-playing again");
@@ -435,10 +440,15 @@ where
                 seat,
                 bots: true,
             },
-            Entry::Join { room_id, seat } => ClientMsg::Join {
+            Entry::Join {
+                room_id,
+                seat,
+                entry_code,
+            } => ClientMsg::Join {
                 seq: quick,
                 room_id,
                 seat,
+                entry_code,
             },
         };
         self.send(&request).await?;

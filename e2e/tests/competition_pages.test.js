@@ -101,6 +101,14 @@ test("a director runs a competition and the public page follows it live", { time
   await says(director, "ok", /Imported 4 entries/);
   await keep(director, "02", "director_imported");
 
+  // --- each player's entry code: on the director's page only ---
+  await director.click("#btn-show-codes");
+  await director.waitForSelector("#entry-codes tbody tr:nth-child(4)");
+  const codes = Object.fromEntries(await director.$$eval("#entry-codes tbody tr",
+    (rows) => rows.map((r) => [r.children[1].textContent, r.children[2].textContent])));
+  assert.equal(Object.keys(codes).length, 4);
+  for (const code of Object.values(codes)) assert.match(code, /^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+
   // --- the public page, in another browser context with no credential ---
   const pub = await personPage(browser);
   await enterLobby(pub, url, "Spectator");
@@ -109,6 +117,7 @@ test("a director runs a competition and the public page follows it live", { time
   await pub.waitForSelector("#entries-table tbody tr:nth-child(4)");
   assert.equal(await pub.textContent("#competition-live"), "Updating live.");
   assert.ok(!(await pub.content()).includes("13700000001"), "contacts never reach the public page");
+  for (const code of Object.values(codes)) assert.ok(!(await pub.content()).includes(code), "nor entry codes");
   // Nothing below reloads the page: this mark would go.
   await pub.evaluate(() => { window.notReloaded = true; });
 
@@ -120,13 +129,23 @@ test("a director runs a competition and the public page follows it live", { time
   const [t1, t2] = r1.tables;
   assert.match(await rowText(pub, 1, 1), new RegExp(`${t1.first.players[0]}.*${t1.second.players[0]}.*Waiting for players`));
 
-  // Table 1's entrants sit down (their seats are reserved): "playing", live.
+  // Table 1's entrants sit down (their seats are reserved): the lobby asks each for their
+  // entry code (a wrong one is refused and asked again); then "playing", live.
+  const sit = async (page, seat, code) => {
+    await page.click(`[data-join="${t1.room}:${seat}"]`);
+    await page.waitForSelector("#entry-code-form");
+    await page.fill("#entry-code", code);
+    await page.click("#entry-code-sit");
+  };
   const red = await personPage(browser);
   await enterLobby(red, url, t1.first.players[0]);
-  await red.click(`[data-join="${t1.room}:0"]`);
+  await sit(red, 0, "2222-3333-4444");
+  await red.waitForSelector("#entry-code-form");
+  await red.fill("#entry-code", codes[t1.first.players[0]]);
+  await red.click("#entry-code-sit");
   const black = await personPage(browser);
   await enterLobby(black, url, t1.second.players[0]);
-  await black.click(`[data-join="${t1.room}:1"]`);
+  await sit(black, 1, codes[t1.second.players[0]].toLowerCase());
   await red.waitForSelector("#btn-resign");
   await pub.waitForSelector(`#round-1-table [data-status="playing"]`);
   await keep(pub, "03", "public_round1");

@@ -13,11 +13,20 @@ use qipai_protocol::ErrorCode;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "ruling", rename_all = "snake_case")]
 pub enum Ruling {
-    /// Tuolaji 第十三条: the pair of `seat` came late to the table, in this band.
+    /// Tuolaji 第十三条: the pair of `seat` came late to the table, in this band. Given
+    /// before the game starts (the pair complete, the other not yet), it is applied when the
+    /// game starts, and the first one given for a pair stands.
     Late {
         seat: Seat,
         band: crate::competition::lateness::TuolajiLateness,
     },
+    /// A competition's round started `ago` before this ruling, and its lateness "minute"
+    /// lasts `lateness_unit_ms` (60000; tests make it short). Given before the game starts:
+    /// Tuolaji's round clock (五(一)3: 90 minutes, the last hand called at 75) counts from
+    /// the round's start, so a pair arriving late eats into it (第十三条), and a pair whose
+    /// lateness was not ruled before the start is as late as the start. The last one given
+    /// before the start stands; later ones change nothing.
+    RoundStarted { ago: Millis, lateness_unit_ms: u64 },
 }
 
 /// A seat at a table: 0–1 in xiangqi (red, black), 0–3 in Tuolaji (play order). On the

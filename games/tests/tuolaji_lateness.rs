@@ -186,3 +186,89 @@ fn rulings_survive_the_log() {
         assert_eq!(back, ruling, "{minutes} min");
     }
 }
+
+/// 五(一)3 with 第十三条: a competition's round clock runs from the round's start, not from
+/// the table's game start, so a pair that comes late "eats into" the 90 minutes; and a
+/// pair's lateness is applied with the start itself: as ruled before the start for the pair
+/// complete first, as late as the start for the pair that completed the table.
+#[test]
+fn the_round_clock_and_lateness_count_from_the_round_start() {
+    let rules = TuolajiOptions {
+        round_minutes: Some(90),
+        ..TuolajiOptions::for_tests()
+    };
+    let minute = rules.minute_ms;
+    let settings = TuolajiSettings {
+        rules,
+        between_hands_ms: 0,
+    };
+    // Without a round start (a table outside a competition): 90 minutes from the start.
+    let mut plain = TuolajiGame::new(&settings, SEED);
+    plain.start(Millis(1_000));
+    let end = plain.game().unwrap().round_ends_at().unwrap();
+    assert_eq!(end, Millis(1_000 + 90 * minute));
+
+    // The round started at 1000 (ruled at 1000 + 0 ago); seats 0+2 (North–South) were
+    // there at minute 3 (a warning), ruled before the start; East–West completed the table
+    // at 8 minutes (started: −20 in the first hand), never ruled.
+    let unit = 1000; // a lateness "minute" of 1 s in this test
+    let mut table = TuolajiGame::new(&settings, SEED);
+    let before = table.rule(
+        Ruling::RoundStarted {
+            ago: Millis(0),
+            lateness_unit_ms: unit,
+        },
+        Millis(1_000),
+    );
+    assert!(before.is_empty(), "nothing happens before the start");
+    table.rule(
+        Ruling::Late {
+            seat: Seat(0),
+            band: tuolaji_lateness(3),
+        },
+        Millis(3_500),
+    );
+    // A second ruling for the same pair changes nothing (a restart may send it again).
+    table.rule(
+        Ruling::Late {
+            seat: Seat(2),
+            band: tuolaji_lateness(18),
+        },
+        Millis(3_600),
+    );
+    table.start(Millis(1_000 + 7 * unit + 500));
+    let game = table.game().unwrap();
+    assert_eq!(
+        game.round_ends_at(),
+        Some(Millis(1_000 + 90 * minute)),
+        "the round ends 90 minutes after the round's start"
+    );
+    // No hand was forfeited (the 18-minute ruling came second); East–West's −20 is on
+    // the first hand: it shows in its result.
+    assert_eq!(
+        table.game().unwrap().levels().get(Team::NorthSouth).rank(),
+        Some(Rank::Two)
+    );
+    let mut game = table.game().unwrap().clone();
+    let plain_result = play_hand(&mut plain.game().unwrap().clone());
+    let result = play_hand(&mut game);
+    assert_eq!(result.dealer, plain_result.dealer, "the same first hand");
+    let defends = Team::of(result.dealer) != Team::EastWest;
+    assert_eq!(
+        result.defenders_points - plain_result.defenders_points,
+        if defends { -20 } else { 20 },
+        "第十三条 6~10分钟，首盘扣20分 for the pair that completed the table 8 minutes late"
+    );
+
+    // A pair completing the table past 20 minutes forfeits the round at the start.
+    let mut table = TuolajiGame::new(&settings, SEED);
+    table.rule(
+        Ruling::RoundStarted {
+            ago: Millis(0),
+            lateness_unit_ms: unit,
+        },
+        Millis(0),
+    );
+    table.start(Millis(21 * unit));
+    assert!(table.is_over(), "21 minutes: the round forfeited");
+}

@@ -158,12 +158,16 @@ macro_rules! games {
                 #[serde(default)]
                 bots: bool,
             },
-            /// Sits down in a room: `seat`, or any free seat.
+            /// Sits down in a room: `seat`, or any free seat. At a competition's table the
+            /// seat is the one reserved for the entrant whose `entry_code` this is (PROTOCOL
+            /// §17.3); elsewhere the code is ignored.
             Join {
                 seq: Seq,
                 room_id: RoomId,
                 #[serde(default)]
                 seat: Option<u8>,
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                entry_code: Option<String>,
             },
             /// Watches a room without a seat.
             Spectate { seq: Seq, room_id: RoomId },

@@ -206,6 +206,16 @@ error_codes! {
     NodeUnavailable = "node_unavailable",
     /// Too many failed director logins from this address: wait (the message says how long).
     TooManyAttempts = "too_many_attempts",
+
+    // --- entry codes (issue 15) ---
+    /// A competition table's seat is taken only with its entrant's entry code: the `join`
+    /// had none, or one that is no entrant's of this table. Repeated wrong codes from one
+    /// address are answered `too_many_attempts` for a while.
+    BadEntryCode = "bad_entry_code",
+    /// Told without `seq` to everybody at a competition's table forfeited by absence (an
+    /// entry not there when the lateness limit passed): the result is recorded, the room
+    /// closes (`left` follows) and no game is played there.
+    TableForfeited = "table_forfeited",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -357,6 +367,8 @@ mod tests {
                 "bad_node_secret",
                 "node_unavailable",
                 "too_many_attempts",
+                "bad_entry_code",
+                "table_forfeited",
             ]
         );
     }

@@ -20,7 +20,7 @@ use crate::budget::{Budget, RoomTicket};
 use crate::clock::ServerClock;
 use crate::config::Config;
 use crate::room::actor::{Journal, RoomParts, RoomTimings};
-use crate::room::{wire, RoomHandle, Summon};
+use crate::room::{wire, Entrant, RoomHandle, Summon};
 use crate::shutdown::Shutdown;
 
 /// Every open room.
@@ -41,7 +41,7 @@ pub struct Lobby {
     /// these, not through every open room (thousands, nearly all of them playing).
     open_seats: Mutex<OpenSeats>,
     /// Competition tables to reopen with their seats reserved (after a restart).
-    table_entrants: DashMap<RoomId, Arc<[String]>>,
+    table_entrants: DashMap<RoomId, Arc<[Entrant]>>,
     /// Several nodes: where every room this node opens is listed and fenced.
     cluster: OnceLock<Arc<crate::cluster::Cluster>>,
 }
@@ -77,7 +77,7 @@ struct Opened {
     seed: u64,
     journal: Option<Journal>,
     ticket: Option<RoomTicket>,
-    entrants: Option<Arc<[String]>>,
+    entrants: Option<Arc<[Entrant]>>,
     /// How far its time line runs behind the node's (a room taken over).
     skew: qipai_games::Millis,
 }
@@ -152,7 +152,7 @@ impl Lobby {
 
     /// Says that room `id`, when reopened from the store, is a competition's table with
     /// these entrants (see [`Lobby::open_table`]).
-    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[String]>) {
+    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[Entrant]>) {
         self.table_entrants.insert(id, entrants);
     }
 
@@ -257,7 +257,8 @@ impl Lobby {
         (id, seed, journal)
     }
 
-    /// Opens a competition's table (issue 15): each seat reserved for the name given for it,
+    /// Opens a competition's table (issue 15): each seat reserved for the entrant given for it
+    /// (taken with their entry code),
     /// no bots, not closed while empty; outside every client's rooms budget.
     ///
     /// # Errors
@@ -265,7 +266,7 @@ impl Lobby {
     pub fn open_table(
         &self,
         options: RoomOptions,
-        entrants: Arc<[String]>,
+        entrants: Arc<[Entrant]>,
     ) -> Result<RoomHandle, WireError> {
         let (id, seed, journal) = self.fresh_room();
         let opened = Opened {

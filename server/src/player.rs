@@ -447,14 +447,37 @@ impl Player {
             } => {
                 not_in_room(session)?;
                 let room = lobby.create(options, bots, self.owner(session))?;
-                Box::pin(self.enter(session, room, seat, seq)).await
+                Box::pin(self.enter(session, room, seat, None, seq)).await
             }
-            ClientMsg::Join { seq, room_id, seat } => {
+            ClientMsg::Join {
+                seq,
+                room_id,
+                seat,
+                entry_code,
+            } => {
                 not_in_room(session)?;
                 let room = lobby
                     .get(room_id)
                     .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
-                Box::pin(self.enter(session, room, seat, seq)).await
+                // Guessing entry codes is limited per address like director logins (only a
+                // wrong code counts: a whole hall behind one address sits down at once).
+                let limited = self.addr.filter(|_| entry_code.is_some());
+                let shared = Arc::clone(&self.shared);
+                let codes = &shared.competitions.entry_codes;
+                if let Some(addr) = limited {
+                    codes.check(addr, qipai_store::unix_ms())?;
+                }
+                let entered = Box::pin(self.enter(session, room, seat, entry_code, seq)).await;
+                if let Some(addr) = limited {
+                    match &entered {
+                        Ok(()) => codes.succeeded(addr),
+                        Err(e) if e.code == ErrorCode::BadEntryCode => {
+                            codes.failed(addr, qipai_store::unix_ms());
+                        }
+                        Err(_) => {}
+                    }
+                }
+                entered
             }
             ClientMsg::QuickPlay { seq, options } => {
                 not_in_room(session)?;
@@ -592,7 +615,7 @@ impl Player {
                 .lobby
                 .waiting_or_new(&options, self.owner(session))?;
             for room in rooms {
-                match self.enter(session, room, None, seq).await {
+                match self.enter(session, room, None, None, seq).await {
                     Err(e) if taken(&e) => continue,
                     other => return other,
                 }
@@ -601,7 +624,7 @@ impl Player {
                 .shared
                 .lobby
                 .create(options.clone(), false, self.owner(session))?;
-            match self.enter(session, room, None, seq).await {
+            match self.enter(session, room, None, None, seq).await {
                 Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
                 other => return other,
             }
@@ -614,6 +637,7 @@ impl Player {
         session: &Arc<Session>,
         room: RoomHandle,
         seat: Option<u8>,
+        entry_code: Option<String>,
         seq: Seq,
     ) -> Result<(), WireError> {
         let (reply, answer) = oneshot::channel();
@@ -621,6 +645,7 @@ impl Player {
         let join = Command::Join {
             who,
             seat,
+            entry_code,
             seq: Some(seq),
             reply,
         };

@@ -86,8 +86,8 @@ impl BotKit {
     /// The seed of a bot level's chance moves: the room and the seat (room ids count from
     /// 1 when the configuration seeds its games, so a seeded server's bots replay too).
     pub fn seed(&self) -> u64 {
-        match self.config.entry {
-            Entry::Join { room_id, seat } => qipai_bots::seat_seed(room_id, seat.unwrap_or(0)),
+        match &self.config.entry {
+            Entry::Join { room_id, seat, .. } => qipai_bots::seat_seed(*room_id, seat.unwrap_or(0)),
             Entry::QuickPlay | Entry::Create { .. } | Entry::AgainstBots { .. } => 0,
         }
     }
@@ -121,6 +121,7 @@ fn seat_bot(shared: Arc<Shared>, room_id: RoomId, seat: u8, options: RoomOptions
         entry: Entry::Join {
             room_id,
             seat: Some(seat),
+            entry_code: None,
         },
         games: 1,
         idle_timeout: PATIENCE,

@@ -124,6 +124,7 @@ async fn every_kind_of_bad_input_is_refused_and_changes_nothing() {
         seq,
         room_id: 9999,
         seat: None,
+        entry_code: None,
     })
     .await;
     assert_eq!(red.error_for(Some(seq)).await.0, ErrorCode::AlreadyInRoom);
@@ -134,6 +135,7 @@ async fn every_kind_of_bad_input_is_refused_and_changes_nothing() {
             seq,
             room_id: 9999,
             seat: None,
+            entry_code: None,
         })
         .await;
     assert_eq!(stranger.error_for(Some(seq)).await.0, ErrorCode::NoSuchRoom);

@@ -240,6 +240,14 @@ async fn a_director_runs_a_small_event() {
         );
     }
 
+    // Before any game is played, team totals rank the teams but give no award places.
+    let (_, teams) = get(&s, &format!("/api/competitions/{t}/teams")).await;
+    let list = teams["teams"].as_array().unwrap();
+    assert!(!list.is_empty());
+    assert!(list.iter().all(|t| t["award"].is_null()), "{teams}");
+    let (_, awards) = get(&s, &format!("/api/competitions/{t}/awards")).await;
+    assert_eq!(awards["teams"], json!([]), "{awards}");
+
     // Round 1: five pairs, two tables and a bye; replayable from the recorded seed.
     let (status, r1) = post(
         &s,

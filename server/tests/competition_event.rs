@@ -17,7 +17,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::competition::{get, login, post_ok as post, server_with_director, start_round};
+use common::competition::{
+    entry_codes, get, login, post_ok as post, server_with_director, start_round,
+};
 use common::{http, Client};
 use qipai_bots::client::{play_over, websocket, ClientConfig, Entry};
 use qipai_bots::observe::Observer;
@@ -97,12 +99,15 @@ impl Observer for Seen {
     }
 }
 
-/// Plays seat `seat` of `room` as `name` with the hint strategy, over a connection opened
-/// before the round (so that joining takes no connection time), at `at`.
+/// Plays seat `seat` of `room` as `name` (with the entry code `code`) with the hint
+/// strategy, over a connection opened before the round (so that joining takes no
+/// connection time), at `at`.
+#[allow(clippy::too_many_arguments)]
 fn tuolaji_bot(
     s: &common::TestServer,
     socket: Socket,
     name: String,
+    code: String,
     room: u64,
     seat: u8,
     at: tokio::time::Instant,
@@ -115,6 +120,7 @@ fn tuolaji_bot(
         entry: Entry::Join {
             room_id: room,
             seat: Some(seat),
+            entry_code: Some(code),
         },
         games: 1,
         idle_timeout: Duration::from_secs(60),
@@ -377,6 +383,10 @@ async fn the_whole_event() {
         (v["imported"].as_u64(), v["imported_into_partner"].as_u64()),
         (Some(24), Some(13))
     );
+    // Each player sits with their own entry code (the director hands them out).
+    let mut codes = entry_codes(&s, &token, t).await;
+    codes.extend(entry_codes(&s, &token, x).await);
+    assert_eq!(codes.len(), 24 * 2 + 13);
 
     let entries = |c: u64| {
         let s = &s;
@@ -419,10 +429,10 @@ async fn the_whole_event() {
                 _ => "first_wins",     // Black resigns.
             };
             let mut b = Client::hello(&s, black).await;
-            b.join(room, None).await;
+            b.join_with(room, None, Some(&codes[black])).await;
             if script != 0 {
                 let mut r = Client::hello(&s, red).await;
-                r.join(room, None).await;
+                r.join_with(room, None, Some(&codes[red])).await;
                 if script == 1 {
                     r.xq(XiangqiAction::Resign).await;
                 } else {
@@ -495,7 +505,11 @@ async fn the_whole_event() {
                 };
                 let at = started + delay;
                 let socket = sockets.pop().expect("a connection per player");
-                bots.push((seat, tuolaji_bot(&s, socket, name, room, seat, at, watch)));
+                let code = codes[&name].clone();
+                bots.push((
+                    seat,
+                    tuolaji_bot(&s, socket, name, code, room, seat, at, watch),
+                ));
             }
             games.push((n, tb.clone(), late, seen, bots));
         }

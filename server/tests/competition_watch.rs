@@ -8,7 +8,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::competition::{login, post_ok, server_with_director, start_round};
+use common::competition::{entry_codes, login, post_ok, server_with_director, start_round};
 use common::{Client, TestServer};
 use qipai_protocol::xiangqi::XiangqiAction;
 use qipai_protocol::{ClientMsg, ErrorCode, ServerMsg};
@@ -137,10 +137,11 @@ async fn a_watcher_is_told_of_every_change_to_its_competition_and_of_no_other() 
     let room = table["room"].as_u64().expect("an open room");
     let red = table["first"]["players"][0].as_str().unwrap().to_owned();
     let black = table["second"]["players"][0].as_str().unwrap().to_owned();
+    let codes = entry_codes(&s, &token, a).await;
     let mut r = Client::hello(&s, &red).await;
-    r.join(room, None).await;
+    r.join_with(room, None, Some(&codes[&red])).await;
     let mut k = Client::hello(&s, &black).await;
-    k.join(room, None).await;
+    k.join_with(room, None, Some(&codes[&black])).await;
     changed(&mut page, a).await;
 
     // The game ends: its result is recorded, and told.

@@ -115,6 +115,7 @@ async fn seats_are_guarded_and_leaving_frees_them() {
         seq,
         room_id: room,
         seat: Some(1),
+        entry_code: None,
     })
     .await;
     assert_eq!(b.error_for(Some(seq)).await.0, ErrorCode::SeatTaken);
@@ -123,6 +124,7 @@ async fn seats_are_guarded_and_leaving_frees_them() {
         seq,
         room_id: room,
         seat: Some(7),
+        entry_code: None,
     })
     .await;
     assert_eq!(b.error_for(Some(seq)).await.0, ErrorCode::SeatTaken);
@@ -135,6 +137,7 @@ async fn seats_are_guarded_and_leaving_frees_them() {
         seq,
         room_id: room,
         seat: Some(1),
+        entry_code: None,
     })
     .await;
     assert_eq!(b.error_for(Some(seq)).await.0, ErrorCode::NoSuchRoom);

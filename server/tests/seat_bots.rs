@@ -115,6 +115,7 @@ async fn a_person_takes_a_bots_seat_at_tuolaji_between_hands() {
                 seq,
                 room_id: room,
                 seat: Some(seat),
+                entry_code: None,
             })
             .await;
         assert_eq!(peeker.error_for(Some(seq)).await.0, ErrorCode::RoomFull);

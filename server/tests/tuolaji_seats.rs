@@ -186,6 +186,7 @@ async fn a_seat_left_mid_hand_is_played_at_once_and_kept_from_strangers() {
             seq,
             room_id: room,
             seat: Some(seat),
+            entry_code: None,
         })
         .await;
     assert_eq!(newcomer.error_for(Some(seq)).await.0, ErrorCode::RoomFull);

@@ -120,6 +120,7 @@ async fn main() -> anyhow::Result<()> {
             (false, Some(room_id)) => Entry::Join {
                 room_id,
                 seat: args.seat,
+                entry_code: None,
             },
             (false, None) => Entry::QuickPlay,
         };

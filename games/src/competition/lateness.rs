@@ -29,6 +29,12 @@ pub const fn started_minutes(late: Millis) -> u64 {
     late.0.div_ceil(60_000)
 }
 
+/// Started "minutes" of `unit_ms` each in a lateness of `late` (a competition may make its
+/// minute short to rehearse; 60000 is [`started_minutes`]).
+pub const fn started_units(late: Millis, unit_ms: u64) -> u64 {
+    late.0.div_ceil(if unit_ms == 0 { 1 } else { unit_ms })
+}
+
 /// 第十三条: the consequence of arriving `minutes` (started) late.
 pub const fn tuolaji_lateness(minutes: u64) -> TuolajiLateness {
     match minutes {

@@ -29,6 +29,7 @@ use super::suggest::suggest;
 use super::view::{
     action_in, event_out, legal_bids, levels_out, outcome_out, result_out, turn, NotationError,
 };
+use crate::competition::lateness::{started_units, tuolaji_lateness, TuolajiLateness};
 use crate::{Coded, Emit, Game, Millis, Received, Ruling, Seat, Viewer};
 
 /// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
@@ -159,6 +160,11 @@ pub struct TuolajiGame {
     last_turn: Option<(WirePhase, Option<(Seat, TuolajiAction)>)>,
     /// Each seat's legal bids as last sent (the `legal_bids` event).
     last_bids: [Vec<Vec<String>>; 4],
+    /// A competition's table: when its round started and how long a lateness "minute" is
+    /// ([`Ruling::RoundStarted`]).
+    round_started: Option<(Millis, u64)>,
+    /// A competition's table: each pair's lateness as ruled before the start (第十三条).
+    late: [Option<TuolajiLateness>; 2],
 }
 
 impl TuolajiGame {
@@ -276,6 +282,37 @@ impl TuolajiGame {
             // tests play whole games by time-outs); should one ever be refused, the table
             // ends rather than retry the same step for ever.
             Err(_) => self.abandon(),
+        }
+    }
+
+    /// 第十三条 for `team` ([`Match::lateness`]): a first hand forfeited deals the next hand
+    /// at once; a round forfeited ends the game; a ruling that comes too late (the first
+    /// hand over) changes nothing. The events, without the turn that follows.
+    fn apply_late(
+        &mut self,
+        team: Team,
+        band: TuolajiLateness,
+        now: Millis,
+    ) -> Vec<Emit<TuolajiEvent>> {
+        let Some(game) = self.game.as_mut() else {
+            return Vec::new();
+        };
+        let number = self.hand_number + 1;
+        match game.lateness(team, band, hand_seed(self.seed, number), now) {
+            Ok(true) => {
+                let started = hand_started(number, game);
+                self.hand_number = number;
+                self.next_hand_at = None;
+                self.step_at = now;
+                vec![started]
+            }
+            Ok(false) => match game.outcome() {
+                Some(outcome) => vec![Emit::All(TuolajiEvent::GameOver {
+                    outcome: outcome_out(outcome),
+                })],
+                None => Vec::new(),
+            },
+            Err(_) => Vec::new(),
         }
     }
 
@@ -465,21 +502,47 @@ impl Game for TuolajiGame {
             abandoned: None,
             last_turn: None,
             last_bids: Default::default(),
+            round_started: None,
+            late: [None; 2],
         }
     }
 
-    /// 第八条1: both teams at 2; the first hand is dealt from [`hand_seed`]`(seed, 1)`.
+    /// 第八条1: both teams at 2; the first hand is dealt from [`hand_seed`]`(seed, 1)`. At a
+    /// competition's table (rulings given before the start) the round clock runs from the
+    /// round's start and each pair's lateness (第十三条) is applied now: as ruled, or as late
+    /// as now for a pair not ruled.
     fn start(&mut self, now: Millis) -> Vec<Emit<TuolajiEvent>> {
         if self.game.is_some() || self.abandoned.is_some() {
             return Vec::new();
         }
         match Match::new(&self.settings.rules, hand_seed(self.seed, 1), now) {
-            Ok(game) => {
+            Ok(mut game) => {
+                // A competition's round clock runs from the round's start.
+                if let Some((at, _)) = self.round_started {
+                    game.count_round_from(at);
+                }
                 let started = hand_started(1, &game);
                 self.game = Some(game);
                 self.hand_number = 1;
                 self.step_at = now;
-                self.with_turn(vec![started])
+                let mut out = vec![started];
+                // 第十三条, applied with the start itself (one step: nothing between the
+                // start and the rulings to lose): each pair as ruled, or as late as now.
+                for team in Team::ALL {
+                    let band = self.late[team.index()].or_else(|| {
+                        self.round_started.map(|(at, unit)| {
+                            tuolaji_lateness(started_units(now.saturating_sub(at), unit))
+                        })
+                    });
+                    if let Some(band) = band {
+                        out.extend(self.apply_late(team, band, now));
+                    }
+                }
+                if self.is_over() {
+                    out
+                } else {
+                    self.with_turn(out)
+                }
             }
             // Options the engine does not play are refused when the table is created; a
             // table built around that check closes at once.
@@ -567,33 +630,42 @@ impl Game for TuolajiGame {
         self.with_turn(out)
     }
 
-    /// 第十三条: a pair's lateness ([`Match::lateness`]). A first hand forfeited deals the
-    /// next hand at once; a round forfeited ends the game; a ruling that comes too late
-    /// (the first hand over) changes nothing.
+    /// A competition's rulings. Before the start: the round's start ([`Ruling::RoundStarted`],
+    /// the last one given stands) and each pair's lateness band (the first one given for a
+    /// pair stands), both applied by [`Game::start`]. After it, 第十三条 at once
+    /// ([`Match::lateness`]): a first hand forfeited deals the next hand at once; a round
+    /// forfeited ends the game; a ruling that comes too late (the first hand over) changes
+    /// nothing.
     fn rule(&mut self, ruling: Ruling, now: Millis) -> Vec<Emit<TuolajiEvent>> {
-        let Ruling::Late { seat, band } = ruling;
         if self.abandoned.is_some() {
             return Vec::new();
         }
-        let Some(game) = self.game.as_mut() else {
-            return Vec::new();
-        };
-        let number = self.hand_number + 1;
-        match game.lateness(Team::of(seat), band, hand_seed(self.seed, number), now) {
-            Ok(true) => {
-                let started = hand_started(number, game);
-                self.hand_number = number;
-                self.next_hand_at = None;
-                self.step_at = now;
-                self.with_turn(vec![started])
+        let started = self.game.is_some();
+        match ruling {
+            Ruling::RoundStarted {
+                ago,
+                lateness_unit_ms,
+            } => {
+                if !started {
+                    self.round_started = Some((now.saturating_sub(ago), lateness_unit_ms));
+                }
+                Vec::new()
             }
-            Ok(false) => match game.outcome() {
-                Some(outcome) => vec![Emit::All(TuolajiEvent::GameOver {
-                    outcome: outcome_out(outcome),
-                })],
-                None => Vec::new(),
-            },
-            Err(_) => Vec::new(),
+            Ruling::Late { seat, band } if !started => {
+                let slot = &mut self.late[Team::of(seat).index()];
+                if slot.is_none() {
+                    *slot = Some(band);
+                }
+                Vec::new()
+            }
+            Ruling::Late { seat, band } => {
+                let out = self.apply_late(Team::of(seat), band, now);
+                if self.is_over() || out.is_empty() {
+                    out
+                } else {
+                    self.with_turn(out)
+                }
+            }
         }
     }
 

@@ -154,6 +154,12 @@ impl Match {
             .map(|ms| self.started_at + Millis(ms))
     }
 
+    /// 五(一)3 with 第十三条: a competition's round clock runs from the round's start, `at`,
+    /// when that was before the game started (a pair came late).
+    pub fn count_round_from(&mut self, at: Millis) {
+        self.started_at = self.started_at.min(at);
+    }
+
     /// 五(一)3: from this moment the hand in progress is the last one.
     pub fn last_call_at(&self) -> Option<Millis> {
         self.round_ends_at()

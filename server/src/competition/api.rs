@@ -7,7 +7,8 @@
 //! - `GET  /api/director/session` → `{"director": name or null}` (no session needed);
 //! - `POST /api/director/competitions` (settings JSON) → `{"id"}`;
 //! - `POST /api/director/competitions/{id}/entries` (the registration form, CSV);
-//! - `GET  /api/director/competitions/{id}/entries` (with contacts);
+//! - `GET  /api/director/competitions/{id}/entries` (with contacts and entry codes);
+//! - `GET  /api/director/competitions/{id}/codes.csv` (every player's entry code, to print);
 //! - `POST /api/director/competitions/{id}/rounds` → the round paired;
 //! - `POST /api/director/competitions/{id}/results` `{"round","table","result","note"}`;
 //! - `POST /api/director/competitions/{id}/corrections` `{"round","table","result","reason"}`.
@@ -352,6 +353,9 @@ async fn director_route(
         }
         (&Method::GET, ["director", "competitions", id, "entries"]) => Ok(ok(&comps
             .read(competition_id(id)?, |h, _| view::entries(h, true))
+            .await?)),
+        (&Method::GET, ["director", "competitions", id, "codes.csv"]) => Ok(csv(comps
+            .read(competition_id(id)?, |h, _| view::codes_csv(h))
             .await?)),
         (&Method::POST, ["director", "competitions", id, "entries"]) => {
             let id = competition_id(id)?;

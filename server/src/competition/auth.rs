@@ -64,6 +64,17 @@ pub struct Directors {
     /// Token hash → (director, expiry in Unix ms): a cache of the store's rows.
     sessions: Mutex<HashMap<Vec<u8>, (String, i64)>>,
     /// Login attempts not (yet) successful, per address.
+    logins: Limiter,
+}
+
+/// Attempts with a secret (a director's login, an entry code) per client address:
+/// `free` attempts that did not succeed, then each failure makes the address wait
+/// `delay_ms`, doubled per further failure (at most 15 minutes); a success clears.
+pub struct Limiter {
+    free: u32,
+    delay_ms: u64,
+    /// What is counted, for the refusal ("director logins", "entry codes").
+    what: &'static str,
     attempts: Mutex<HashMap<IpAddr, Attempts>>,
 }
 
@@ -74,7 +85,7 @@ const MAX_LOGIN_DELAY_MS: u64 = 15 * 60 * 1000;
 /// forgotten first.
 const MAX_TRACKED: usize = 10_000;
 
-/// One address's login attempts that did not succeed.
+/// One address's attempts that did not succeed.
 #[derive(Clone, Copy, Debug, Default)]
 struct Attempts {
     /// Counted when an attempt starts (so parallel attempts count too); a success clears.
@@ -91,20 +102,55 @@ pub fn required(message: &str) -> WireError {
     }
 }
 
-impl Directors {
-    /// From the configuration.
-    pub fn new(config: &DirectorConfig) -> Directors {
-        Directors {
-            config: config.clone(),
-            sessions: Mutex::new(HashMap::new()),
+impl Limiter {
+    /// `free` failures, then waits from `delay_ms`; `what` names the attempts.
+    pub fn new(free: u32, delay_ms: u64, what: &'static str) -> Limiter {
+        Limiter {
+            free,
+            delay_ms,
+            what,
             attempts: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Counts a login attempt from `addr`, or refuses it (`too_many_attempts`) while the
-    /// address must wait: `login_free_failures` attempts are free, then each failure makes
-    /// it wait `login_delay_ms`, doubled per further failure (at most 15 minutes).
-    fn attempt(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
+    /// Counts an attempt from `addr` as a failure until it succeeds, or refuses it
+    /// (`too_many_attempts`) while the address must wait. Counted when it starts, so
+    /// parallel attempts count too (director logins).
+    ///
+    /// # Errors
+    /// `too_many_attempts`, saying how long to wait.
+    pub fn attempt(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
+        self.check(addr, now)?;
+        self.failed(addr, now);
+        Ok(())
+    }
+
+    /// Refuses (`too_many_attempts`) while `addr` must wait; counts nothing (entry codes:
+    /// only a wrong code counts, so that a room full of players behind one address may all
+    /// sit down at once).
+    ///
+    /// # Errors
+    /// `too_many_attempts`, saying how long to wait.
+    pub fn check(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
+        let map = self
+            .attempts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match map.get(&addr) {
+            Some(a) if a.until_ms > now => Err(WireError {
+                code: ErrorCode::TooManyAttempts,
+                message: format!(
+                    "too many failed {} from this address: wait {} ms",
+                    self.what,
+                    a.until_ms - now
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// An attempt from `addr` failed: past the free ones, the address waits.
+    pub fn failed(&self, addr: IpAddr, now: i64) {
         let mut map = self
             .attempts
             .lock()
@@ -116,35 +162,38 @@ impl Directors {
             }
         }
         let a = map.entry(addr).or_default();
-        if a.until_ms > now {
-            return Err(WireError {
-                code: ErrorCode::TooManyAttempts,
-                message: format!(
-                    "too many failed logins from this address: wait {} ms",
-                    a.until_ms - now
-                ),
-            });
-        }
         a.count = a.count.saturating_add(1);
-        let free = self.config.login_free_failures;
-        if a.count > free {
-            let doublings = (a.count - free - 1).min(20);
+        if a.count > self.free {
+            let doublings = (a.count - self.free - 1).min(20);
             let delay = self
-                .config
-                .login_delay_ms
+                .delay_ms
                 .saturating_mul(1 << doublings)
                 .min(MAX_LOGIN_DELAY_MS);
             a.until_ms = now.saturating_add(i64::try_from(delay).unwrap_or(i64::MAX));
         }
-        Ok(())
     }
 
-    /// A login from `addr` succeeded: its count starts again.
-    fn succeeded(&self, addr: IpAddr) {
+    /// An attempt from `addr` succeeded: its count starts again.
+    pub fn succeeded(&self, addr: IpAddr) {
         self.attempts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(&addr);
+    }
+}
+
+impl Directors {
+    /// From the configuration.
+    pub fn new(config: &DirectorConfig) -> Directors {
+        Directors {
+            config: config.clone(),
+            sessions: Mutex::new(HashMap::new()),
+            logins: Limiter::new(
+                config.login_free_failures,
+                config.login_delay_ms,
+                "director logins",
+            ),
+        }
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u8>, (String, i64)>> {
@@ -156,7 +205,7 @@ impl Directors {
     /// Checks a login; on success returns a new session token and its expiry (Unix ms),
     /// stored hashed. Verification runs on the blocking pool (Argon2 is slow on purpose).
     ///
-    /// `addr` is the client's address: failures from it are limited ([`Directors::attempt`]).
+    /// `addr` is the client's address: failures from it are limited ([`Limiter`]).
     ///
     /// # Errors
     /// `too_many_attempts` while the address must wait (nothing is checked);
@@ -169,7 +218,7 @@ impl Directors {
         store: Option<&dyn Store>,
     ) -> Result<(String, i64), WireError> {
         if let Some(addr) = addr {
-            self.attempt(addr, unix_ms())?;
+            self.logins.attempt(addr, unix_ms())?;
         }
         let bad = || WireError {
             code: ErrorCode::BadCredentials,
@@ -187,7 +236,7 @@ impl Directors {
             return Err(bad());
         }
         if let Some(addr) = addr {
-            self.succeeded(addr);
+            self.logins.succeeded(addr);
         }
         let token = new_token();
         let now = unix_ms();

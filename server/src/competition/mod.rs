@@ -159,6 +159,28 @@ pub struct Held {
     /// When each round was started (Unix ms, stored): lateness counts from here, across
     /// restarts too.
     pub round_started_ms: BTreeMap<u32, i64>,
+    /// Each entry's players' entry codes (by entry index, in the order of its players):
+    /// director only, never on a public page (tournaments.md "Who sits where").
+    pub codes: BTreeMap<u32, Vec<String>>,
+}
+
+/// The letters of entry codes: no 0/O or 1/I. There are 32, so five random bits pick one
+/// evenly.
+const CODE_ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+
+/// A new entry code from the operating system-seeded CSPRNG (`rand`'s thread generator,
+/// ChaCha): 12 letters (60 bits) printed in groups of four, `ABCD-EFGH-JKLM`. Typed
+/// without the dashes or in lower case, it is the same code (`room::normalize_code`).
+pub fn new_entry_code() -> String {
+    let bytes: [u8; 12] = rand::random();
+    let mut code = String::with_capacity(14);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 && i % 4 == 0 {
+            code.push('-');
+        }
+        code.push(char::from(CODE_ALPHABET[usize::from(b & 31)]));
+    }
+    code
 }
 
 fn bad(code: ErrorCode, message: impl Into<String>) -> WireError {
@@ -179,23 +201,36 @@ fn unknown(id: u64) -> WireError {
     )
 }
 
-/// Contacts of an entry's players, director only (JSON in the store).
+/// Contacts of an entry's players and their entry codes, director only (JSON in the store).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContactJson {
     pub phone: String,
     pub joined_group: String,
+    /// The player's entry code.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub code: String,
 }
 
-fn entry_row(competition: u64, e: &qipai_games::competition::Entry) -> EntryRow {
+fn entry_row(competition: u64, e: &qipai_games::competition::Entry, codes: &[String]) -> EntryRow {
     let names: Vec<&str> = e.players.iter().map(|p| p.name.as_str()).collect();
     let contacts: Vec<Option<ContactJson>> = e
         .players
         .iter()
-        .map(|p| {
-            p.contact.as_ref().map(|c| ContactJson {
-                phone: c.0.phone.clone(),
-                joined_group: c.0.joined_group.clone(),
-            })
+        .enumerate()
+        .map(|(i, p)| {
+            let code = codes.get(i).cloned().unwrap_or_default();
+            match &p.contact {
+                Some(c) => Some(ContactJson {
+                    phone: c.0.phone.clone(),
+                    joined_group: c.0.joined_group.clone(),
+                    code,
+                }),
+                None if !code.is_empty() => Some(ContactJson {
+                    code,
+                    ..ContactJson::default()
+                }),
+                None => None,
+            }
         })
         .collect();
     EntryRow {
@@ -273,23 +308,39 @@ impl Held {
             xiangqi_lateness_limit_min: s.xiangqi_lateness_limit_min,
             seed: s.seed,
         });
+        let mut codes = BTreeMap::new();
         for e in log.entries {
             let names: Vec<String> = serde_json::from_str(&e.players).map_err(|e| e.to_string())?;
             let contacts: Vec<Option<ContactJson>> =
                 serde_json::from_str(&e.contacts).unwrap_or_default();
-            let players = names
+            let players: Vec<Player> = names
                 .into_iter()
                 .enumerate()
                 .map(|(i, name)| Player {
                     name,
-                    contact: contacts.get(i).cloned().flatten().map(|c| {
-                        DirectorOnly(Contact {
-                            phone: c.phone,
-                            joined_group: c.joined_group,
-                        })
-                    }),
+                    contact: contacts
+                        .get(i)
+                        .cloned()
+                        .flatten()
+                        .filter(|c| !c.phone.is_empty() || !c.joined_group.is_empty())
+                        .map(|c| {
+                            DirectorOnly(Contact {
+                                phone: c.phone,
+                                joined_group: c.joined_group,
+                            })
+                        }),
                 })
                 .collect();
+            let entry_codes = (0..players.len())
+                .map(|i| {
+                    contacts
+                        .get(i)
+                        .and_then(Option::as_ref)
+                        .map(|c| c.code.clone())
+                        .unwrap_or_default()
+                })
+                .collect();
+            codes.insert(e.index, entry_codes);
             core.entries.push(qipai_games::competition::Entry {
                 id: EntryId(e.index),
                 team: qipai_games::competition::Team(e.team),
@@ -356,13 +407,36 @@ impl Held {
             tables,
             correction_meta,
             round_started_ms,
+            codes,
         })
+    }
+
+    /// Gives every entry from `from` on a new entry code per player; returns their rows
+    /// for the store.
+    fn issue_codes(&mut self, from: usize) -> Vec<CompetitionWrite> {
+        let mut rows = Vec::new();
+        for e in self.core.entries.iter().skip(from) {
+            let codes: Vec<String> = e.players.iter().map(|_| new_entry_code()).collect();
+            rows.push(CompetitionWrite::Entry(entry_row(self.id, e, &codes)));
+            self.codes.insert(e.id.0, codes);
+        }
+        rows
+    }
+
+    /// The entry code of player `player` of `entry` (empty when it has none).
+    pub fn code(&self, entry: EntryId, player: usize) -> &str {
+        self.codes
+            .get(&entry.0)
+            .and_then(|c| c.get(player))
+            .map_or("", String::as_str)
     }
 }
 
 /// Every competition, and the directors.
 pub struct Competitions {
     pub directors: auth::Directors,
+    /// Joins with an entry code, per address: guesses are limited like director logins.
+    pub entry_codes: auth::Limiter,
     held: tokio::sync::Mutex<BTreeMap<u64, Held>>,
     /// Bumped on every change: the public pages poll or watch it.
     version: tokio::sync::watch::Sender<u64>,
@@ -375,6 +449,11 @@ impl Competitions {
     pub fn new(config: &Config) -> Competitions {
         Competitions {
             directors: auth::Directors::new(&config.director),
+            entry_codes: auth::Limiter::new(
+                config.director.login_free_failures,
+                config.director.login_delay_ms,
+                "entry codes",
+            ),
             held: tokio::sync::Mutex::new(BTreeMap::new()),
             version: tokio::sync::watch::channel(0).0,
             changed_at: std::sync::Mutex::new(HashMap::new()),
@@ -529,6 +608,7 @@ impl Competitions {
             tables: HashMap::new(),
             correction_meta: Vec::new(),
             round_started_ms: BTreeMap::new(),
+            codes: BTreeMap::new(),
         };
         if let Some(store) = store {
             let row = CompetitionRow {
@@ -583,10 +663,7 @@ impl Competitions {
                 Some(p) => {
                     let start = p.core.entries.len();
                     import_both(csv, &mut mine.core, &mut p.core)?;
-                    let rows = p.core.entries[start..]
-                        .iter()
-                        .map(|e| CompetitionWrite::Entry(entry_row(p.id, e)))
-                        .collect();
+                    let rows = p.issue_codes(start);
                     (p.core.entries.len() - start, rows)
                 }
                 None => {
@@ -606,11 +683,7 @@ impl Competitions {
                     (0, Vec::new())
                 }
             };
-            writes.extend(
-                mine.core.entries[before..]
-                    .iter()
-                    .map(|e| CompetitionWrite::Entry(entry_row(mine.id, e))),
-            );
+            writes.extend(mine.issue_codes(before));
             Ok(((mine.core.entries.len() - before, gained_other), writes))
         })
         .await

@@ -1,35 +1,44 @@
 //! A round's tables run themselves (issue 15): each pairing gets a room with the competition's
-//! table options whose seats are reserved for the entries' players (by name; no bots), and a
-//! watcher that follows the room as a silent spectator:
+//! table options whose seats are reserved for the entries' players (each seat taken with
+//! its player's entry code; no bots), and a watcher that follows the room as a silent
+//! spectator:
 //!
+//! - a Tuolaji table learns, before anybody can sit, when its round started
+//!   (`Ruling::RoundStarted`): its round clock (五(一)3) counts from the round's start, not
+//!   from its game's;
 //! - it notes when each seat is first taken (lateness counts from the round's start, in
 //!   started "minutes" of `lateness_unit_ms`);
 //! - when the lateness limit passes with an entry not complete at its table, that entry
 //!   forfeits (xiangqi 4.1.5: the competition's `xiangqi_lateness_limit_min`; Tuolaji
-//!   第十三条: from the 21st minute the round is forfeited);
-//! - when a Tuolaji table's game starts (its last seat taken), each pair's lateness band
-//!   (第十三条, `qipai_games::competition::lateness`) goes to the table as a ruling
-//!   (`Game::rule`, logged with the room's steps): the game applies it (−20/−30 in the
-//!   first hand, the first hand forfeited, the round forfeited);
+//!   第十三条: from the 21st minute the round is forfeited), and the table is closed;
+//! - 第十三条 at a Tuolaji table: a pair complete while the table waits gets its band as a
+//!   ruling (`Game::rule`, logged with the room's steps); the game applies it when it starts
+//!   (−20/−30 in the first hand, the first hand forfeited, the round forfeited), and counts
+//!   the pair that completed the table as late as its start. So the bands are applied in
+//!   the start's own step: no crash can fall between the start and the rulings;
 //! - when the game ends, its result (from the final spectator's view) is recorded, with the
 //!   lateness of each entry in the note.
 //!
 //! Lateness counts from the round's start as stored (`competition_rounds.started_ms`), so a
 //! restart does not restart it. A seat already taken before a restart counts as on time
-//! (when it was taken is not stored) **[D]**: the doubt goes to the player.
+//! (when it was taken is not stored) **[D]**, unless its pair's ruling was logged before the
+//! restart: the doubt goes to the player.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use qipai_games::competition::lateness::{started_minutes, tuolaji_lateness, TuolajiLateness};
+use qipai_games::competition::lateness::{started_units, tuolaji_lateness, TuolajiLateness};
 use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing, Round};
 use qipai_games::{Millis, Ruling, Seat};
-use qipai_protocol::{RoomStatus, ServerMsg, View, WireError};
+use qipai_protocol::{ErrorCode, RoomStatus, ServerMsg, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::room::{Command, Outbox, RoomHandle, Who};
+use crate::room::{normalize_code, Command, Entrant, Outbox, RoomHandle, Who};
+use qipai_store::hash_token;
+
+use super::Held;
 use crate::Shared;
 
 /// Tuolaji 第十三条: from the 21st started minute the round is forfeited.
@@ -65,11 +74,11 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
     let comps = &shared.competitions;
     let (options, event, unit_ms, limit, seats, started_ms) = comps
         .read(id, |h, _| {
-            let seats: Vec<(u32, Vec<String>, Vec<usize>)> = round
+            let seats: Vec<(u32, Vec<Entrant>, Vec<usize>)> = round
                 .pairings
                 .iter()
                 .map(|p| {
-                    let (names, sides) = seating(&h.core, p);
+                    let (names, sides) = seating(h, p);
                     (p.table, names, sides)
                 })
                 .collect();
@@ -107,6 +116,22 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
     Ok(())
 }
 
+/// A Tuolaji table waiting for its players learns when its round started (stored, so the
+/// same after a restart) and how long a lateness "minute" is: its round clock (五(一)3)
+/// and the lateness of a pair not ruled before the start (第十三条) count from there
+/// ([`Ruling::RoundStarted`], logged with the room's steps).
+async fn tell_round_start(handle: &RoomHandle, event: Event, started_ms: i64, unit_ms: u64) {
+    if event != Event::TuolajiPairs {
+        return;
+    }
+    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(started_ms)).unwrap_or(0);
+    let ruling = Ruling::RoundStarted {
+        ago: Millis(ago),
+        lateness_unit_ms: unit_ms,
+    };
+    let _ = handle.tx.send(Command::Rule { ruling }).await;
+}
+
 /// Started minutes past which an absent entry forfeits.
 fn lateness_limit(c: &Competition) -> u64 {
     match c.settings.event {
@@ -115,18 +140,34 @@ fn lateness_limit(c: &Competition) -> u64 {
     }
 }
 
-/// Who sits where at a pairing's table, and which entry (0: first-named) each seat is.
-/// Xiangqi: Red (seat 0) is the first-named entry. Tuolaji: seats 0+2 the first pair, 1+3
-/// the second.
-fn seating(c: &Competition, p: &Pairing) -> (Vec<String>, Vec<usize>) {
-    let names = |e: EntryId| -> Vec<String> {
+/// Who sits where at a pairing's table (each seat taken with its player's entry code),
+/// and which entry (0: first-named) each seat is. Xiangqi: Red (seat 0) is the first-named
+/// entry. Tuolaji: seats 0+2 the first pair, 1+3 the second.
+fn seating(h: &Held, p: &Pairing) -> (Vec<Entrant>, Vec<usize>) {
+    let c = &h.core;
+    let players = |e: EntryId| -> Vec<Entrant> {
         c.entries
             .get(e.index())
-            .map(|e| e.players.iter().map(|p| p.name.clone()).collect())
+            .map(|e| {
+                e.players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| Entrant {
+                        name: p.name.clone(),
+                        code_hash: hash_token(&normalize_code(h.code(e.id, i))),
+                    })
+                    .collect()
+            })
             .unwrap_or_default()
     };
-    let (a, b) = (names(p.first), names(p.second));
-    let at = |v: &[String], i: usize| v.get(i).cloned().unwrap_or_default();
+    let (a, b) = (players(p.first), players(p.second));
+    // A missing player (never: entries are complete) gets a seat nobody can take.
+    let at = |v: &[Entrant], i: usize| {
+        v.get(i).cloned().unwrap_or_else(|| Entrant {
+            name: String::new(),
+            code_hash: Vec::new(),
+        })
+    };
     match c.settings.event {
         Event::TuolajiPairs => (
             vec![at(&a, 0), at(&b, 0), at(&a, 1), at(&b, 1)],
@@ -155,7 +196,7 @@ pub async fn resume(shared: &Arc<Shared>) {
 }
 
 /// Every table with a room and no result yet, with its seating.
-async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<String>, Table)> {
+async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<Entrant>, Table)> {
     let mut out = Vec::new();
     for (id, _, _) in shared.competitions.list().await {
         let found = shared
@@ -168,7 +209,7 @@ async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<String>, Table)> {
                         else {
                             continue;
                         };
-                        let (names, side_of_seat) = seating(&h.core, p);
+                        let (names, side_of_seat) = seating(h, p);
                         let t = Table {
                             competition: id,
                             round: r.number,
@@ -222,7 +263,7 @@ fn lateness(t: &Table, arrived: &[Option<u64>], now_ms: u64) -> [u64; 2] {
     for (seat, side) in t.side_of_seat.iter().enumerate() {
         let at = arrived.get(seat).copied().flatten().unwrap_or(now_ms);
         // Started minutes of the lateness unit (a minute is `unit_ms` here).
-        let minutes = started_minutes(Millis(at.saturating_mul(60_000) / t.unit_ms.max(1)));
+        let minutes = started_units(Millis(at), t.unit_ms);
         late[*side] = late[*side].max(minutes);
     }
     late
@@ -264,25 +305,39 @@ async fn record(shared: &Shared, t: &Table, result: GameResult, note: &str) {
     }
 }
 
-/// 第十三条: the rulings a Tuolaji table gets when its game starts, one per late pair
-/// whose band changes something at the table (a warning does not).
-fn rulings(t: &Table, late: [u64; 2]) -> Vec<Ruling> {
+/// 第十三条 at a Tuolaji table still waiting: each pair complete at its table (both seats
+/// taken) and not yet ruled gets its band as a ruling, applied by the game when it starts.
+/// The pair that completes the table is not ruled here: the game counts it as late as its
+/// start (the round's start it knows from [`tell_round_start`]).
+async fn rule_complete_pairs(
+    t: &Table,
+    handle: &RoomHandle,
+    seats: &[Option<qipai_protocol::SeatInfo>],
+    late: [u64; 2],
+    ruled: &mut [bool; 2],
+) {
     if t.event != Event::TuolajiPairs {
-        return Vec::new();
+        return;
     }
-    let mut out = Vec::new();
-    for (side, minutes) in late.iter().enumerate() {
-        let band = tuolaji_lateness(*minutes);
-        if matches!(band, TuolajiLateness::OnTime | TuolajiLateness::Warning) {
-            continue;
-        }
+    for side in 0..2 {
+        let complete = t
+            .side_of_seat
+            .iter()
+            .enumerate()
+            .all(|(seat, s)| *s != side || seats.get(seat).is_some_and(Option::is_some));
         let Some(seat) = t.side_of_seat.iter().position(|s| *s == side) else {
             continue;
         };
-        let seat = Seat(u8::try_from(seat).unwrap_or(0));
-        out.push(Ruling::Late { seat, band });
+        if !complete || ruled[side] {
+            continue;
+        }
+        ruled[side] = true;
+        let ruling = Ruling::Late {
+            seat: Seat(u8::try_from(seat).unwrap_or(0)),
+            band: tuolaji_lateness(late[side]),
+        };
+        let _ = handle.tx.send(Command::Rule { ruling }).await;
     }
-    out
 }
 
 /// Follows one table to its end. `resumed`: after a restart (seats already taken count as
@@ -317,9 +372,15 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
     {
         return;
     }
+    // Watched (so the empty room stays open), a table still waiting learns when its round
+    // started, before its players can sit: they learn its room when the round is answered.
+    if handle.info.borrow().status == RoomStatus::Waiting {
+        tell_round_start(&handle, t.event, t.started_ms, t.unit_ms).await;
+    }
     let mut info = handle.info.clone();
     let mut arrived: Vec<Option<u64>> = vec![None; t.side_of_seat.len()];
-    let mut ruled = false;
+    // Which pairs were ruled before the start (a pair ruled again is ignored by the game).
+    let mut ruled = [false; 2];
     if resumed {
         let i = info.borrow().clone();
         for (seat, s) in i.seats.iter().enumerate() {
@@ -327,7 +388,11 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
                 *slot = Some(0);
             }
         }
-        ruled = i.status != RoomStatus::Waiting;
+        if i.status == RoomStatus::Waiting {
+            let now = started.elapsed().as_millis() as u64;
+            let late = lateness(&t, &arrived, now);
+            rule_complete_pairs(&t, &handle, &i.seats, late, &mut ruled).await;
+        }
     }
     let limit_at = started
         + Duration::from_millis(t.limit.saturating_mul(t.unit_ms))
@@ -347,11 +412,9 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
                         *slot = Some(now);
                     }
                 }
-                if i.status != RoomStatus::Waiting && !ruled {
-                    ruled = true;
-                    for ruling in rulings(&t, lateness(&t, &arrived, now)) {
-                        let _ = handle.tx.send(Command::Rule { ruling }).await;
-                    }
+                if i.status == RoomStatus::Waiting {
+                    let late = lateness(&t, &arrived, now);
+                    rule_complete_pairs(&t, &handle, &i.seats, late, &mut ruled).await;
                 }
                 if i.status == RoomStatus::Over && !over {
                     over = true;
@@ -373,7 +436,15 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
                     if let Some(result) = result {
                         let now = started.elapsed().as_millis() as u64;
                         let text = note(&t, lateness(&t, &arrived, now));
-                        record(&shared, &t, result, &format!("forfeit by lateness: {text}")).await;
+                        let text = format!("forfeit by lateness: {text}");
+                        record(&shared, &t, result, &text).await;
+                        // The table is closed: the side present is told why, and no game
+                        // played there later could change the result.
+                        let close = Command::Close {
+                            code: ErrorCode::TableForfeited,
+                            message: format!("this table is forfeited ({text}); it closes"),
+                        };
+                        let _ = handle.tx.send(close).await;
                         return;
                     }
                 }

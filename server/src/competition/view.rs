@@ -68,7 +68,7 @@ pub fn summary(h: &Held) -> Value {
     })
 }
 
-/// The entries; contacts only when `contacts` (directors).
+/// The entries; contacts and entry codes only when `contacts` (directors).
 pub fn entries(h: &Held, contacts: bool) -> Value {
     let list: Vec<Value> = h
         .core
@@ -78,8 +78,10 @@ pub fn entries(h: &Held, contacts: bool) -> Value {
             let players: Vec<Value> = e
                 .players
                 .iter()
-                .map(|p| match (&p.contact, contacts) {
-                    (Some(c), true) => json!({ "name": p.name, "phone": c.0.phone, "joined_group": c.0.joined_group }),
+                .enumerate()
+                .map(|(i, p)| match (&p.contact, contacts) {
+                    (Some(c), true) => json!({ "name": p.name, "phone": c.0.phone, "joined_group": c.0.joined_group, "code": h.code(e.id, i) }),
+                    (None, true) => json!({ "name": p.name, "code": h.code(e.id, i) }),
                     _ => json!({ "name": p.name }),
                 })
                 .collect();
@@ -178,7 +180,17 @@ pub fn teams_json(h: &Held, partner: Option<&Held>) -> Value {
         .min_by_key(|x| x.id)
         .map_or(0, |x| x.core.settings.seed);
     let rows = team_standings(&cores, seed);
-    let places = awards(rows.len(), rows.len());
+    // No award place before a game has a result: ranks of nothing are not awards.
+    let played = cores
+        .iter()
+        .flat_map(|c| &c.rounds)
+        .flat_map(|r| &r.pairings)
+        .any(|p| p.result.is_some());
+    let places = if played {
+        awards(rows.len(), rows.len())
+    } else {
+        vec![None; rows.len()]
+    };
     let list: Vec<Value> = rows
         .iter()
         .zip(places)
@@ -236,6 +248,24 @@ fn field(s: &str) -> String {
 fn line(fields: &[String]) -> String {
     let l: Vec<String> = fields.iter().map(|f| field(f)).collect();
     l.join(",") + "\n"
+}
+
+/// Every player's entry code as CSV, for directors to print and hand out
+/// (`team,pair_number,entry,name,code`).
+pub fn codes_csv(h: &Held) -> String {
+    let mut out = line(&["team", "pair_number", "entry", "name", "code"].map(String::from));
+    for e in &h.core.entries {
+        for (i, p) in e.players.iter().enumerate() {
+            out += &line(&[
+                e.team.0.clone(),
+                e.pair_number.map(|n| n.to_string()).unwrap_or_default(),
+                e.id.0.to_string(),
+                p.name.clone(),
+                h.code(e.id, i).to_owned(),
+            ]);
+        }
+    }
+    out
 }
 
 /// A round's pairings as CSV (a printable list).

@@ -20,7 +20,7 @@ use qipai_protocol::{
 use tokio::sync::{mpsc, watch};
 
 use super::wire::OnWire;
-use super::{encode_frame, Command, Outbox, RoomHandle, Summon, Who};
+use super::{encode_frame, Command, Entrant, Outbox, RoomHandle, Summon, Who};
 use crate::budget::RoomTicket;
 use crate::clock::ServerClock;
 use crate::shutdown::Shutdown;
@@ -102,8 +102,8 @@ pub struct Room<G: OnWire> {
     _ticket: Option<RoomTicket>,
     /// The write-ahead log in the store (`durable`); `None` without a store.
     journal: Option<Journal>,
-    /// A competition's table: who alone may sit at each seat (no bots).
-    entrants: Option<Arc<[String]>>,
+    /// A competition's table: who alone may sit at each seat, by entry code (no bots).
+    entrants: Option<Arc<[Entrant]>>,
     /// How far the room's time line runs behind the node's (the time it spent without an
     /// owner, several nodes): actions' arrival times are moved onto the room's.
     skew: Millis,
@@ -111,6 +111,8 @@ pub struct Room<G: OnWire> {
     fence: Option<crate::cluster::Fence>,
     /// Several nodes: another node owns the room now; it stops.
     revoked: bool,
+    /// A competition's table forfeited: it closes, telling everybody this.
+    closing: Option<WireError>,
 }
 
 /// A seat a bot keeps for a player who dropped.
@@ -139,8 +141,9 @@ pub struct RoomParts {
     pub ticket: Option<RoomTicket>,
     /// Where the room logs itself, or the log it reopens from.
     pub journal: Option<Journal>,
-    /// A competition's table (issue 15): the name that alone may sit at each seat; no bots.
-    pub entrants: Option<Arc<[String]>>,
+    /// A competition's table (issue 15): the entrant who alone may sit at each seat (with
+    /// their entry code); no bots.
+    pub entrants: Option<Arc<[Entrant]>>,
     /// How far the room's time line runs behind the node's clock (from its log).
     pub skew: Millis,
     /// Several nodes: the node's lease.
@@ -194,6 +197,7 @@ impl<G: OnWire> Room<G> {
             skew: parts.skew,
             fence: parts.fence,
             revoked: false,
+            closing: None,
         };
         if !room.restore() {
             return handle;
@@ -230,6 +234,12 @@ impl<G: OnWire> Room<G> {
                 outbox.close();
             }
         } else {
+            if let Some(why) = &self.closing {
+                let told = error_without_seq(why);
+                for outbox in self.everybody() {
+                    outbox.send(&told);
+                }
+            }
             self.say_goodbye();
         }
         // The server's bots have nowhere else to go: their connections close, which stops
@@ -262,7 +272,10 @@ impl<G: OnWire> Room<G> {
                         outbox.send(&error(seq, ErrorCode::RoomClosed, "the room has closed"));
                     }
                 }
-                Command::Away { .. } | Command::Revoke | Command::Rule { .. } => {}
+                Command::Away { .. }
+                | Command::Revoke
+                | Command::Rule { .. }
+                | Command::Close { .. } => {}
             }
         }
     }
@@ -284,11 +297,12 @@ impl<G: OnWire> Room<G> {
             Command::Join {
                 who,
                 seat,
+                entry_code,
                 seq,
                 reply,
             } => {
                 // The asker may have gone meanwhile; then nobody needs the answer.
-                let _ = reply.send(self.on_join(who, seat, seq));
+                let _ = reply.send(self.on_join(who, seat, entry_code.as_deref(), seq));
             }
             Command::Spectate { who, seq, reply } => {
                 self.send_joined(&who.outbox, seq, None);
@@ -315,6 +329,7 @@ impl<G: OnWire> Room<G> {
                 let _ = reply.send(self.on_back(player, outbox));
             }
             Command::Revoke => self.revoked = true,
+            Command::Close { code, message } => self.on_close(code, message),
         }
         self.publish_info();
     }
@@ -374,9 +389,10 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    /// An arbiter's ruling: applied while the game is being played, else ignored.
+    /// An arbiter's ruling: applied before the game starts (kept by the game for its start)
+    /// and while it is played; ignored once it is over.
     fn on_rule(&mut self, ruling: qipai_games::Ruling) {
-        if !self.started || self.game.is_over() {
+        if self.game.is_over() {
             return;
         }
         let now = self.clock.now();
@@ -384,6 +400,14 @@ impl<G: OnWire> Room<G> {
         let emits = self.game.rule(ruling, now);
         self.publish_game(emits);
         self.note_over();
+    }
+
+    /// A competition's table forfeited: logged closed, then the room stops (`run`).
+    fn on_close(&mut self, code: ErrorCode, message: String) {
+        if let Some(j) = self.journal.as_mut() {
+            j.close(self.id, &message);
+        }
+        self.closing = Some(WireError { code, message });
     }
 
     fn on_snapshot(&mut self, player: PlayerId) {
@@ -507,6 +531,7 @@ impl<G: OnWire> Room<G> {
             .is_some_and(|t| t + self.timings.empty_grace <= now);
         let failed = self.journal.as_ref().is_some_and(Journal::failed);
         self.revoked
+            || self.closing.is_some()
             || failed
             || lingered
             || deserted
@@ -543,6 +568,11 @@ fn wire(code: ErrorCode, message: &str) -> WireError {
         code,
         message: message.to_owned(),
     }
+}
+
+/// A refusal nobody asked for (a table forfeited), told as an `error` without `seq`.
+fn error_without_seq(why: &WireError) -> ServerMsg {
+    ServerMsg::error(None, why.code, why.message.clone())
 }
 
 fn error(seq: Seq, code: ErrorCode, message: impl Into<String>) -> ServerMsg {

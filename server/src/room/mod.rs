@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use qipai_games::Received;
 use qipai_protocol::{
-    encode_into, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, Seq, ServerMsg,
-    WireError,
+    encode_into, ErrorCode, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, Seq,
+    ServerMsg, WireError,
 };
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
@@ -164,14 +164,35 @@ pub struct Who {
     pub outbox: Outbox,
 }
 
+/// A competition table's seat (issue 15): who sits there, and the SHA-256 of their entry
+/// code, the only way to take the seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    /// The entrant's name as registered (shown at the seat, whatever name they said).
+    pub name: String,
+    /// `qipai_store::hash_token` of the code, as [`normalize_code`] gives it.
+    pub code_hash: Vec<u8>,
+}
+
+/// An entry code as typed: without spaces or dashes, in capitals (codes are printed in
+/// groups and may be typed in lower case).
+pub fn normalize_code(code: &str) -> String {
+    code.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
 /// What a room can be asked. Replies that change the asker's session come back on a
 /// oneshot; everything else the room sends straight to the asker's outbox.
 #[derive(Debug)]
 pub enum Command {
-    /// Sit down at `seat` or any free seat; the reply is the seat taken.
+    /// Sit down at `seat` or any free seat; the reply is the seat taken. At a competition's
+    /// table, `entry_code` says whose reserved seat it is.
     Join {
         who: Who,
         seat: Option<u8>,
+        entry_code: Option<String>,
         seq: Option<Seq>,
         reply: oneshot::Sender<Result<u8, WireError>>,
     },
@@ -208,6 +229,10 @@ pub enum Command {
         outbox: Outbox,
         reply: oneshot::Sender<Option<u8>>,
     },
+    /// A competition's table forfeited (issue 15): everybody in the room is told why (an
+    /// `error` without `seq`: `code`, `message`), then `left`; the room closes, marked
+    /// closed in the store, so no game is played there later.
+    Close { code: ErrorCode, message: String },
     /// Several nodes: another node took the room over while this one had lost its lease.
     /// The room stops at once without a word to the store, and closes its connections so
     /// that their players reconnect (to the new owner).

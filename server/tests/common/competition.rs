@@ -95,3 +95,28 @@ pub async fn until(s: &TestServer, path: &str, done: impl Fn(&Value) -> bool) ->
 pub fn code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("")
 }
+
+/// Every player's entry code in competition `id`, by name, from the director's entries
+/// list (the only place besides the codes' CSV that shows them).
+pub async fn entry_codes(
+    s: &TestServer,
+    token: &str,
+    id: u64,
+) -> std::collections::HashMap<String, String> {
+    let (status, v) = get_as(
+        s,
+        Some(token),
+        &format!("/api/director/competitions/{id}/entries"),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let mut codes = std::collections::HashMap::new();
+    for e in v["entries"].as_array().expect("entries") {
+        for p in e["players"].as_array().expect("players") {
+            let code = p["code"].as_str().expect("a director sees each code");
+            assert!(!code.is_empty(), "every player has a code: {p}");
+            codes.insert(p["name"].as_str().unwrap().to_owned(), code.to_owned());
+        }
+    }
+    codes
+}

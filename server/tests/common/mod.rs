@@ -354,8 +354,25 @@ impl Client {
 
     /// Joins `room` at `seat` (or any); returns the room id.
     pub async fn join(&mut self, room_id: RoomId, seat: Option<u8>) -> RoomId {
+        self.join_with(room_id, seat, None).await
+    }
+
+    /// Joins `room` at `seat` (or any) with an entry code (a competition's table, PROTOCOL
+    /// §17.3); returns the room id.
+    pub async fn join_with(
+        &mut self,
+        room_id: RoomId,
+        seat: Option<u8>,
+        entry_code: Option<&str>,
+    ) -> RoomId {
         let seq = self.seq();
-        self.send(&ClientMsg::Join { seq, room_id, seat }).await;
+        self.send(&ClientMsg::Join {
+            seq,
+            room_id,
+            seat,
+            entry_code: entry_code.map(str::to_owned),
+        })
+        .await;
         self.joined(seq).await
     }
 

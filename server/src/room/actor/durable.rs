@@ -132,6 +132,15 @@ impl Journal {
         self.failed
     }
 
+    /// The room closes without a result (a competition's table forfeited): logged, so a
+    /// restart does not reopen it.
+    pub fn close(&mut self, room: RoomId, reason: &str) {
+        self.queue.push(Write::Closed {
+            room,
+            reason: reason.to_owned(),
+        });
+    }
+
     /// A journal for a room reopened from `log`.
     pub fn reopen(writer: Writer, log: RoomLog) -> Journal {
         let mut journal = Journal::new(writer, log.room.seed);
@@ -285,6 +294,7 @@ impl<G: OnWire> Room<G> {
         let Command::Join {
             who,
             seat: Some(seat),
+            entry_code,
             seq,
             reply,
         } = cmd
@@ -297,6 +307,7 @@ impl<G: OnWire> Room<G> {
             return Some(Command::Join {
                 who,
                 seat: Some(seat),
+                entry_code,
                 seq,
                 reply,
             });

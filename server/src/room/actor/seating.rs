@@ -7,8 +7,9 @@ use super::*;
 impl<G: OnWire> Room<G> {
     pub(super) fn on_join(
         &mut self,
-        who: Who,
+        mut who: Who,
         seat: Option<u8>,
+        entry_code: Option<&str>,
         seq: Option<Seq>,
     ) -> Result<u8, WireError> {
         if let Some(s) = self.seat_of(who.player) {
@@ -18,7 +19,14 @@ impl<G: OnWire> Room<G> {
             return Err(wire(ErrorCode::GameOver, "the game is over"));
         }
         let seat = match &self.entrants {
-            Some(names) => Some(entrant_seat(names, &who, seat)?),
+            Some(entrants) => {
+                let s = entrant_seat(entrants, &who, seat, entry_code)?;
+                // The seat shows the entrant's registered name, whatever name they said.
+                if let Some(e) = entrants.get(usize::from(s)) {
+                    who.name.clone_from(&e.name);
+                }
+                Some(s)
+            }
             None => seat,
         };
         // A person may take a bot's seat, when a free one could be taken.
@@ -233,18 +241,42 @@ impl<G: OnWire> Room<G> {
     }
 }
 
-/// A competition's table: the seat reserved for `who`, the only one they may take.
-fn entrant_seat(names: &[String], who: &Who, asked: Option<u8>) -> Result<u8, WireError> {
-    let mine = names
-        .iter()
-        .position(|n| !who.bot && *n == who.name)
-        .and_then(|i| u8::try_from(i).ok());
-    match (mine, asked) {
-        (Some(m), None) => Ok(m),
-        (Some(m), Some(a)) if a == m => Ok(m),
-        _ => Err(wire(
+/// A competition's table: the seat reserved for the entrant whose entry code `code` is,
+/// the only one its holder may take (bots never sit).
+fn entrant_seat(
+    entrants: &[Entrant],
+    who: &Who,
+    asked: Option<u8>,
+    code: Option<&str>,
+) -> Result<u8, WireError> {
+    let reserved = || {
+        wire(
             ErrorCode::SeatReserved,
             "a competition table: each seat is reserved for its entrant",
-        )),
+        )
+    };
+    if who.bot {
+        return Err(reserved());
+    }
+    let Some(code) = code.map(crate::room::normalize_code) else {
+        return Err(wire(
+            ErrorCode::BadEntryCode,
+            "a competition table: give your entry code (entry_code) to take your seat",
+        ));
+    };
+    let hash = qipai_store::hash_token(&code);
+    let mine = entrants
+        .iter()
+        .position(|e| !code.is_empty() && e.code_hash == hash)
+        .and_then(|i| u8::try_from(i).ok())
+        .ok_or_else(|| {
+            wire(
+                ErrorCode::BadEntryCode,
+                "that entry code is not an entrant's of this table",
+            )
+        })?;
+    match asked {
+        Some(a) if a != mine => Err(reserved()),
+        _ => Ok(mine),
     }
 }
