@@ -28,10 +28,6 @@ if [ "${1:-}" = --short ]; then
     ARGS=(--game xiangqi --tables 10 --think 100-300 --ramp 50 --warmup 1 --duration 3)
 fi
 ARGS+=("$@")
-# The run's length, to know when it measures: ramp (tables / ramp rate), warm-up, duration.
-arg() { local want=$1 v="" i; for ((i = 0; i < ${#ARGS[@]}; i++)); do
-    [ "${ARGS[$i]}" = "$want" ] && v=${ARGS[$((i + 1))]}; done; echo "$v"; }
-TABLES=$(arg --tables); RAMP=$(arg --ramp); WARMUP=$(arg --warmup); DURATION=$(arg --duration)
 
 WORK=$(mktemp -d /tmp/qipai-two-nodes.XXXXXX)
 PIDS=()
@@ -96,19 +92,33 @@ echo "== qipai-loadtest ${ARGS[*]} over ws://${ADDR[0]}/ws and ws://${ADDR[1]}/w
 "$BIN/qipai-loadtest" --url "ws://${ADDR[0]}/ws,ws://${ADDR[1]}/ws" --quiet "${ARGS[@]}" \
     >"$WORK/report" 2>"$WORK/loadtest.log" &
 LT=$!
-# The measured window: from after the ramp and warm-up to just before its end.
-START=$(python3 -c "print($TABLES / $RAMP + $WARMUP + 0.5)")
-WINDOW=$(python3 -c "print(max(0.5, $DURATION - 1.0))")
-sleep "$START"
-scrape from
-T0=$(date +%s.%N)
-sleep "$WINDOW"
-scrape to
-T1=$(date +%s.%N)
+# Every half second while it runs: each node's /metrics. The figures come from the samples
+# while the load's connections are open (the first and the last such).
+K=0
+FIRST=""
+LAST=""
+while kill -0 "$LT" 2>/dev/null; do
+    scrape "s$K"
+    date +%s.%N >"$WORK/s$K.t"
+    open=$(( $(metric "$WORK/s$K.0" qipai_connections | cut -d. -f1) + $(metric "$WORK/s$K.1" qipai_connections | cut -d. -f1) ))
+    if [ "$open" -gt 0 ]; then
+        [ -z "$FIRST" ] && FIRST=$K
+        LAST=$K
+    fi
+    K=$((K + 1))
+    sleep 0.5
+done
 if ! wait "$LT"; then
     cat "$WORK/loadtest.log" "$WORK/report" >&2
     exit 1
 fi
+if [ -z "$FIRST" ] || [ "$FIRST" = "$LAST" ]; then
+    echo "the nodes never held the load's connections in two samples" >&2
+    exit 1
+fi
+for i in 0 1; do cp "$WORK/s$FIRST.$i" "$WORK/from.$i"; cp "$WORK/s$LAST.$i" "$WORK/to.$i"; done
+T0=$(cat "$WORK/s$FIRST.t")
+T1=$(cat "$WORK/s$LAST.t")
 grep -v '^{' "$WORK/report" || true
 
 echo "== per node (from /metrics, $(python3 -c "print(round($T1 - $T0, 1))") s window; $(uptime))"
