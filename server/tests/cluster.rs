@@ -371,10 +371,12 @@ impl Games {
 
     /// Both games as they stand, before a node goes.
     async fn before(&mut self) -> Before {
+        // Taken first: the clocks in the snapshots ran no longer than since then.
+        let at = Instant::now();
         Before {
             xq: xq_view(&mut self.xq[0]).await,
             tl: tl_state(&mut self.tl).await,
-            at: Instant::now(),
+            at,
         }
     }
 
@@ -394,8 +396,8 @@ impl Games {
     /// every Tuolaji seat's cards are as they were. Returns what the side to move was
     /// charged since `before` and the time that passed.
     async fn kept(&mut self, before: &Before, what: &str) -> (u64, Duration) {
-        let since = before.at.elapsed();
         let after = xq_view(&mut self.xq[0]).await;
+        let since = before.at.elapsed();
         let played: Vec<String> = after.moves.iter().map(|m| m.iccs.clone()).collect();
         assert_eq!(played, self.moves, "{what}");
         assert_eq!(after.fen, before.xq.fen);
@@ -670,18 +672,24 @@ async fn a_stale_owner_refuses_actions() {
         return;
     };
     let redis = redis_db(&redis, 5).await;
-    let old = Node::start("sa", &redis, &pg, SECRET).await;
-    let new = Node::start("sb", &redis, &pg, SECRET).await;
+    let a = Node::start("sa", &redis, &pg, SECRET).await;
+    let b = Node::start("sb", &redis, &pg, SECRET).await;
     tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
-    // Both players on the owner itself (a new room stays on an empty node).
+    // Both players on node a; the game is placed on either node (if on b, their
+    // connections are forwarded there and stay open through a).
     let mut stale = vec![
-        Client::hello(&old, "Red").await,
-        Client::hello(&old, "Black").await,
+        Client::hello(&a, "Red").await,
+        Client::hello(&a, "Black").await,
     ];
     let game = stale[0]
         .create_xiangqi(XiangqiOptions::default(), Some(0))
         .await;
     stale[1].join(game, Some(1)).await;
+    let (old, new) = if a.rooms(GameKind::Xiangqi).await == 1 {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
     assert_eq!(old.rooms(GameKind::Xiangqi).await, 1);
     let mut rng = Rng(7);
     let mut moves = xq_moves(&mut stale, &mut rng, 4).await;
@@ -694,7 +702,7 @@ async fn a_stale_owner_refuses_actions() {
     // The players come back on the other node, which takes the game over.
     let mut fresh = Vec::new();
     for c in &stale {
-        fresh.push(reconnect(&[&new], &c.token).await);
+        fresh.push(reconnect(&[new], &c.token).await);
     }
     assert_eq!(new.rooms(GameKind::Xiangqi).await, 1);
     moves.extend(xq_moves(&mut fresh, &mut rng, 2).await);
@@ -732,7 +740,10 @@ async fn a_stale_owner_refuses_actions() {
     assert_eq!(old.rooms(GameKind::Xiangqi).await, 0);
     let metrics = old.get("/metrics").await;
     assert!(
-        metrics.contains("qipai_cluster_lease_lapses_total{node=\"sa\"} 1"),
+        metrics.contains(&format!(
+            "qipai_cluster_lease_lapses_total{{node=\"{}\"}} 1",
+            old.name
+        )),
         "{metrics}"
     );
     // The game has exactly the moves acknowledged, on either node.
@@ -740,7 +751,7 @@ async fn a_stale_owner_refuses_actions() {
     let played: Vec<String> = v.moves.iter().map(|m| m.iccs.clone()).collect();
     assert_eq!(played, moves);
     // Through the old owner, a player reaches the game on the new one (forwarded).
-    let mut back = reconnect(&[&old], &fresh[1].token).await;
+    let mut back = reconnect(&[old], &fresh[1].token).await;
     let v = xq_view(&mut back).await;
     assert_eq!(v.moves.len(), moves.len());
     // The store's log: the acknowledged moves, those before the stop at the old owner's
