@@ -73,7 +73,8 @@ pub fn check_loopback(url: &str) -> Result<(), LoadtestError> {
 struct Run {
     stats: Arc<Stats>,
     rooms: Arc<Rooms>,
-    url: String,
+    /// The nodes' WebSockets (one for a single server): seat `i` connects to `i % len`.
+    urls: Vec<String>,
     opts: Options,
 }
 
@@ -83,12 +84,24 @@ struct Run {
 /// # Errors
 /// [`LoadtestError::NotLoopback`] for a remote target; [`LoadtestError::Histogram`] never.
 pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, LoadtestError> {
-    check_loopback(&opts.url)?;
+    let urls: Vec<String> = opts
+        .url
+        .split(',')
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if urls.is_empty() {
+        return Err(LoadtestError::NotLoopback(opts.url.clone()));
+    }
+    for url in &urls {
+        check_loopback(url)?;
+    }
     let stats = Arc::new(Stats::new()?);
     let run = Arc::new(Run {
         rooms: Arc::new(Rooms::new(Arc::clone(&stats))),
         stats: Arc::clone(&stats),
-        url: opts.url.clone(),
+        urls,
         opts: opts.clone(),
     });
     let server_start = server_pid.and_then(|p| procfs::sample(Some(p)));
@@ -242,10 +255,11 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
         }
     };
     let seed = run.opts.seed.wrapping_mul(1_000_003) ^ index as u64;
+    let url = &run.urls[index % run.urls.len()];
     let outcome = match game {
         Game::Tuolaji => {
             let config = config(
-                &run,
+                url,
                 name,
                 source,
                 RoomOptions::Tuolaji(TuolajiOptions::default()),
@@ -254,7 +268,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
         }
         Game::Xiangqi => {
             let config = config(
-                &run,
+                url,
                 name,
                 source,
                 RoomOptions::Xiangqi(XiangqiOptions::default()),
@@ -269,7 +283,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
         }
         Game::Draughts => {
             let config = config(
-                &run,
+                url,
                 name,
                 source,
                 RoomOptions::Draughts(DraughtsOptions::default()),
@@ -288,9 +302,9 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
     }
 }
 
-fn config(run: &Run, name: String, source: IpAddr, options: RoomOptions) -> ClientConfig {
+fn config(url: &str, name: String, source: IpAddr, options: RoomOptions) -> ClientConfig {
     ClientConfig {
-        url: run.url.clone(),
+        url: url.to_owned(),
         name,
         options,
         entry: Entry::QuickPlay,

@@ -35,7 +35,9 @@ pub struct Options {
     /// Seconds measured.
     #[arg(long, default_value_t = 10.0)]
     pub duration: f64,
-    /// The server's WebSocket (loopback only).
+    /// The server's WebSocket (loopback only). Several nodes of one cluster: their
+    /// WebSockets separated by commas; the seats connect to them in turn, so that every
+    /// table has players on different nodes (a play run only; `loadtest/two-nodes.sh`).
     #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
     pub url: String,
     /// Start `qipai-server` on a free loopback port, measure it, stop it at the end.

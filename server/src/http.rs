@@ -95,7 +95,11 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         }
     };
     let mut response = match path {
-        "/healthz" => text(StatusCode::OK, "ok\n"),
+        // A draining node (several nodes) leaves the load balancer's pool.
+        "/healthz" => match &shared.cluster {
+            Some(c) if c.draining() => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
+            _ => text(StatusCode::OK, "ok\n"),
+        },
         "/metrics" => {
             let rooms = shared.lobby.count_by_game();
             let mut page = shared.metrics.render(&rooms, shared.sessions.len());

@@ -109,8 +109,19 @@ async fn serve(
         }
         crate::competition::tables::resume(&shared).await;
     }
+    // Several nodes: SIGTERM drains the node; drained, it stops accepting.
+    let drained = std::sync::Arc::new(tokio::sync::Notify::new());
     if let Some(cluster) = &shared.cluster {
         cluster.run(&shared);
+        let (cluster, shared, mut asked) =
+            (Arc::clone(cluster), Arc::clone(&shared), shutdown.clone());
+        let drained = Arc::clone(&drained);
+        tokio::spawn(async move {
+            if asked.drain_asked().await {
+                crate::cluster::drain::drain(&cluster, &shared).await;
+                drained.notify_one();
+            }
+        });
     }
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
@@ -120,6 +131,7 @@ async fn serve(
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown.wait() => break,
+            () = drained.notified() => break,
         };
         match accepted {
             Ok((stream, peer)) => {

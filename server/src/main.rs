@@ -1,4 +1,6 @@
-//! `qipai-server`: reads the configuration, serves until SIGINT or SIGTERM.
+//! `qipai-server`: reads the configuration, serves until SIGINT or SIGTERM. With
+//! `[cluster]` on, SIGTERM drains the node first (README "Several nodes"): it hands its
+//! rooms over to the other nodes, then stops; SIGINT (or a second SIGTERM) stops at once.
 
 use std::path::PathBuf;
 
@@ -58,39 +60,63 @@ async fn main() -> anyhow::Result<()> {
     let listener = qipai_server::bind(&config)
         .await
         .with_context(|| format!("binding {}", config.server.addr))?;
+    let drains = config.cluster.enabled;
     let (trigger, shutdown) = shutdown::channel();
     let mut server = tokio::spawn(qipai_server::run(listener, config, shutdown));
-    tokio::select! {
-        () = signal() => {}
+    let stop = tokio::select! {
+        stop = signal() => stop,
         _ = &mut server => anyhow::bail!("the server stopped (see the log above)"),
+    };
+    let mut stopped = false;
+    if stop == Stop::Term && drains {
+        tracing::info!("SIGTERM: draining (SIGINT or SIGTERM again: stop at once)");
+        trigger.drain();
+        tokio::select! {
+            done = &mut server => {
+                done.context("the server task failed")?;
+                stopped = true;
+            }
+            _ = signal() => {}
+        }
     }
     tracing::info!("shutting down");
     trigger.fire();
-    server.await.context("the server task failed")?;
+    if !stopped {
+        server.await.context("the server task failed")?;
+    }
     // Let connections send their goodbyes.
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     Ok(())
 }
 
+/// Which signal came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Int,
+    Term,
+}
+
 /// Resolves on SIGINT or SIGTERM.
-async fn signal() {
+async fn signal() -> Stop {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
         match signal(SignalKind::terminate()) {
             Ok(mut term) => {
                 tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => Stop::Int,
+                    _ = term.recv() => Stop::Term,
                 }
             }
             Err(_) => {
                 let _ = tokio::signal::ctrl_c().await;
+                Stop::Int
             }
         }
     }
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+        Stop::Int
     }
 }

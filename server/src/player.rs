@@ -105,9 +105,19 @@ impl Player {
         if !cluster.secret_ok(&hello.secret) {
             return refuse(ErrorCode::BadNodeSecret, "the cluster's secret is wrong");
         }
+        // The rooms budget counts the client's own address, not the forwarding node's.
+        if let Some(addr) = hello.client_addr.and_then(|a| a.parse().ok()) {
+            self.addr = Some(addr);
+        }
         if let Some(id) = hello.room_id {
-            // A room being taken over here is open in a moment.
-            cluster.here(&self.shared, id).await;
+            // A room being taken over here is open in a moment; one handed over meanwhile
+            // (a drain) is elsewhere: the player tries again rather than lose their place.
+            if cluster.here(&self.shared, id).await != crate::cluster::Location::Local {
+                return refuse(
+                    ErrorCode::NodeUnavailable,
+                    "the room has moved: reconnect with your token",
+                );
+            }
         }
         let place = hello
             .room_id
@@ -226,10 +236,11 @@ impl Player {
         let sessions = &self.shared.sessions;
         let session = match token {
             Some(token) => match sessions.resume(&token, self.conn_id, Arc::clone(&self.kill)) {
-                // Several nodes: a room closed here may live on elsewhere (taken over).
+                // Several nodes: a room closed here may live on elsewhere (taken over), and
+                // a player this node knows in no room may have found one elsewhere since.
                 Some(s)
                     if self.shared.cluster.is_some()
-                        && s.place().is_some_and(|p| p.room.tx.is_closed()) =>
+                        && s.place().is_none_or(|p| p.room.tx.is_closed()) =>
                 {
                     sessions.forget(&s);
                     match self.resume_elsewhere(&token).await {
@@ -281,7 +292,7 @@ impl Player {
         if record.room != 0 {
             match cluster.locate(&self.shared, record.room).await {
                 crate::cluster::Location::Remote(addr) => {
-                    let hello = cluster.node_hello(token, &record, Some(record.room));
+                    let hello = cluster.node_hello(token, &record, Some(record.room), self.addr);
                     return Err(Verdict::Forward(Box::new(crate::cluster::proxy::Forward {
                         addr,
                         hello,
@@ -380,7 +391,8 @@ impl Player {
             ClientMsg::QuickPlay { options, .. } => {
                 not_in_room(session)?;
                 let wanted = crate::room::wire::normalize(options, &self.shared.config)?;
-                if !lobby.waiting(options)?.is_empty() {
+                // A draining node seats nobody at its own tables.
+                if !cluster.draining() && !lobby.waiting(options)?.is_empty() {
                     return Ok(None);
                 }
                 match cluster.waiting_elsewhere(&wanted).await {
@@ -403,7 +415,7 @@ impl Player {
             .map_err(|e| wire(ErrorCode::NodeUnavailable, &e.to_string()))?;
         Ok(Some(crate::cluster::proxy::Forward {
             addr,
-            hello: cluster.node_hello(&session.token, &record, None),
+            hello: cluster.node_hello(&session.token, &record, None, self.addr),
             pending: Some(pending.into()),
             swallow_welcome: true,
         }))

@@ -4,8 +4,11 @@
 //! xiangqi room is killed with SIGKILL mid-game (then, if the Tuolaji table lives elsewhere,
 //! its node too): every player reconnects to a survivor with their token, every acknowledged
 //! action is still there, the clocks are fair (the time without an owner is charged to
-//! nobody), and both games go on to an end on the survivors. Bad input: an internal hello
-//! with a wrong secret, and a stale owner's step refused by the store's fencing.
+//! nobody), and both games go on to an end on the survivors. The same games when the
+//! node is drained instead (SIGTERM): it hands its rooms over and exits, and they finish on
+//! the others. Split brain: a stopped owner (SIGSTOP) whose lease ran out refuses actions
+//! with `lease_lost` once it resumes. Bad input: an internal hello with a wrong secret, and
+//! a stale owner's step refused by the store's fencing.
 //!
 //! Needs `QIPAI_TEST_REDIS_URL` and `QIPAI_TEST_POSTGRES_URL` (`.ci/redis.sh`,
 //! `.ci/postgres.sh`; `.ci/run` sets both); without them each test says why and passes.
@@ -27,6 +30,9 @@ use qipai_protocol::{ClientMsg, ErrorCode, GameKind, RoomId, ServerMsg, View, PR
 /// earliest, so a room is at least this long without an owner (none of it on a clock).
 const LEASE_MS: u64 = 1000;
 const SECRET: &str = "cluster-test-secret";
+/// A Tuolaji round's minute in the whole-match test (the rules' 90 minutes shortened, as
+/// `[tuolaji] minute_ms` lets tests).
+const MATCH_MINUTE_MS: u64 = 1000;
 
 /// The Redis and PostgreSQL the tests share, or why the test is skipped.
 fn backends() -> Option<(String, String)> {
@@ -77,6 +83,17 @@ static NEXT_PORT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::n
 
 impl Node {
     async fn start(name: &'static str, redis: &str, pg: &str, secret: &str) -> Node {
+        Node::start_with(name, redis, pg, secret, &[]).await
+    }
+
+    /// A node with more settings in its environment.
+    async fn start_with(
+        name: &'static str,
+        redis: &str,
+        pg: &str,
+        secret: &str,
+        extra: &[(&str, String)],
+    ) -> Node {
         let addr = loop {
             let port = NEXT_PORT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let addr = SocketAddr::from(([127, 0, 0, 1], port));
@@ -95,7 +112,8 @@ impl Node {
             .env("QIPAI_CLUSTER__SECRET", secret)
             .envs(patient_env(200))
             .env("QIPAI_LIMITS__ROOMS_PER_ADDR", "1000")
-            .env("RUST_LOG", "warn,qipai_server::cluster=info");
+            .env("RUST_LOG", "warn,qipai_server::cluster=info")
+            .envs(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let child = spawn_listening(server, addr, &format!("node {name}")).await;
         Node { child, addr, name }
     }
@@ -129,6 +147,27 @@ impl Node {
     fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Sends signal `name` (`TERM`, `STOP`, `CONT`).
+    fn signal(&self, name: &str) {
+        let sent = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -{name}");
+    }
+
+    /// The exit status once the process has exited, within `within`.
+    async fn exited(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + within;
+        while Instant::now() < until {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        None
     }
 }
 
@@ -183,7 +222,9 @@ fn mover(side: Side) -> usize {
 async fn xq_moves(clients: &mut [Client], rng: &mut Rng, n: usize) -> Vec<String> {
     let mut played = Vec::new();
     for _ in 0..n {
-        let v = xq_view(&mut clients[0]).await;
+        // The legal moves go to the side to move only.
+        let side = xq_view(&mut clients[0]).await.side_to_move;
+        let v = xq_view(&mut clients[mover(side)]).await;
         if v.status != Status::Playing || v.legal_moves.is_empty() {
             break;
         }
@@ -241,105 +282,212 @@ async fn owner(nodes: &[Option<Node>], game: GameKind) -> Option<usize> {
     None
 }
 
-/// Kills node `dead`, waits `down` more, and brings every client back through the others.
-async fn kill_and_come_back(
-    nodes: &mut [Option<Node>],
-    dead: usize,
-    down: Duration,
-    clients: &mut [&mut Vec<Client>],
-) {
-    let killed = nodes[dead].take().map(|mut n| {
-        n.kill();
-        n.name
-    });
-    eprintln!("killed {killed:?}");
-    tokio::time::sleep(down).await;
-    let live: Vec<&Node> = nodes.iter().flatten().collect();
-    for group in clients.iter_mut() {
-        for c in group.iter_mut() {
-            let token = c.token.clone();
-            *c = reconnect(&live, &token).await;
+/// The games of a test: a Tuolaji table whose four players said hello on nodes 0, 1, 2
+/// and 0, a xiangqi game with red on node 1, black on node 2 and a spectator on node 0.
+struct Games {
+    tl: Vec<Client>,
+    xq: Vec<Client>,
+    watchers: Vec<Client>,
+    /// The xiangqi moves acknowledged so far.
+    moves: Vec<String>,
+    /// The Tuolaji actions acknowledged so far.
+    tl_acked: usize,
+    rng: Rng,
+}
+
+impl Games {
+    /// Opens both games on `nodes` (three), checks every node lists the nodes and both
+    /// tables, and plays a few actions in each.
+    async fn start(nodes: &[Option<Node>]) -> Games {
+        let node = |i: usize| nodes[i].as_ref().expect("alive");
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut tl: Vec<Client> = Vec::new();
+        for (seat, at) in [0usize, 1, 2, 0].into_iter().enumerate() {
+            tl.push(Client::hello(node(at), &format!("T{seat}")).await);
+        }
+        let options = TuolajiOptions {
+            bid_window_ms: Some(200),
+            ..TuolajiOptions::default()
+        };
+        let table = tl[0].create_tuolaji(options, Some(0)).await;
+        for (seat, c) in tl.iter_mut().enumerate().skip(1) {
+            c.join(table, Some(seat as u8)).await;
+        }
+        // Placement sees the table in the next heartbeats.
+        tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+
+        let mut xq = vec![
+            Client::hello(node(1), "Red").await,
+            Client::hello(node(2), "Black").await,
+        ];
+        let xq_options = XiangqiOptions {
+            time_control: Some("10+0".into()),
+            ..XiangqiOptions::default()
+        };
+        let game = xq[0].create_xiangqi(xq_options, Some(0)).await;
+        xq[1].join(game, Some(1)).await;
+        let mut watchers = vec![Client::hello(node(0), "Watcher").await];
+        watchers[0].spectate(game).await;
+
+        // Every node knows the three nodes (`GET /api/nodes`).
+        let listed = node(2).get("/api/nodes").await;
+        for id in [node(0).name, node(1).name, node(2).name] {
+            assert!(listed.contains(&format!("\"{id}\"")), "{listed}");
+        }
+        // Every node lists both tables.
+        for i in 0..3 {
+            let mut c = Client::hello(node(i), "Lister").await;
+            let seq = c.seq();
+            c.send(&ClientMsg::ListRooms {
+                seq,
+                game: None,
+                limit: None,
+                after: None,
+            })
+            .await;
+            match c.until(|m| matches!(m, ServerMsg::Rooms { .. })).await {
+                ServerMsg::Rooms { rooms, .. } => {
+                    let ids: Vec<RoomId> = rooms.iter().map(|r| r.room_id).collect();
+                    assert!(
+                        ids.contains(&table) && ids.contains(&game),
+                        "node {i} lists {ids:?}"
+                    );
+                }
+                _ => unreachable!(),
+            }
+        }
+        let moves = xq_moves(&mut xq, &mut rng, 6).await;
+        let tl_acked = tl_actions(&mut tl, &mut rng, 6, false).await;
+        assert!(tl_acked > 0, "nothing was played at the Tuolaji table");
+        Games {
+            tl,
+            xq,
+            watchers,
+            moves,
+            tl_acked,
+            rng,
         }
     }
+
+    /// Both games as they stand, before a node goes.
+    async fn before(&mut self) -> Before {
+        // Taken first: the clocks in the snapshots ran no longer than since then.
+        let at = Instant::now();
+        Before {
+            xq: xq_view(&mut self.xq[0]).await,
+            tl: tl_state(&mut self.tl).await,
+            at,
+        }
+    }
+
+    /// Brings every client back through the live nodes, with their tokens.
+    async fn come_back(&mut self, nodes: &[Option<Node>]) {
+        let live: Vec<&Node> = nodes.iter().flatten().collect();
+        for group in [&mut self.xq, &mut self.tl, &mut self.watchers] {
+            for c in group.iter_mut() {
+                let token = c.token.clone();
+                *c = reconnect(&live, &token).await;
+            }
+        }
+    }
+
+    /// Every acknowledged action is there and nothing more, the side of the xiangqi game
+    /// that moved last keeps its clock exactly, the spectator watches the same game, and
+    /// every Tuolaji seat's cards are as they were. Returns what the side to move was
+    /// charged since `before` and the time that passed.
+    async fn kept(&mut self, before: &Before, what: &str) -> (u64, Duration) {
+        let after = xq_view(&mut self.xq[0]).await;
+        let since = before.at.elapsed();
+        let played: Vec<String> = after.moves.iter().map(|m| m.iccs.clone()).collect();
+        assert_eq!(played, self.moves, "{what}");
+        assert_eq!(after.fen, before.xq.fen);
+        let (kept, kept_before, running, running_before) = match after.side_to_move {
+            Side::Red => (
+                after.clocks.black_ms,
+                before.xq.clocks.black_ms,
+                after.clocks.red_ms,
+                before.xq.clocks.red_ms,
+            ),
+            Side::Black => (
+                after.clocks.red_ms,
+                before.xq.clocks.red_ms,
+                after.clocks.black_ms,
+                before.xq.clocks.black_ms,
+            ),
+        };
+        assert_eq!(
+            kept, kept_before,
+            "the clock of the side that moved ({what})"
+        );
+        let charged = running_before.saturating_sub(running);
+        assert!(
+            charged <= since.as_millis() as u64,
+            "{charged} ms charged in {since:?} ({what})"
+        );
+        let seen = xq_view(&mut self.watchers[0]).await;
+        assert_eq!(seen.fen, after.fen);
+        assert_eq!(tl_state(&mut self.tl).await, before.tl, "{what}");
+        (charged, since)
+    }
+
+    /// A few more actions in each game.
+    async fn play_on(&mut self) {
+        self.moves
+            .extend(xq_moves(&mut self.xq, &mut self.rng, 4).await);
+        self.tl_acked += tl_actions(&mut self.tl, &mut self.rng, 4, false).await;
+    }
+
+    /// Both games end: the Tuolaji hand is played out, xiangqi resigned.
+    async fn finish(&mut self) {
+        self.tl_acked += tl_actions(&mut self.tl, &mut self.rng, 0, true).await;
+        let v = xq_view(&mut self.xq[0]).await;
+        if v.status == Status::Playing {
+            self.xq[mover(v.side_to_move)]
+                .xq(XiangqiAction::Resign)
+                .await;
+        }
+        let over = xq_view(&mut self.watchers[0]).await;
+        for _ in 0..100 {
+            if xq_view(&mut self.xq[0]).await.status != Status::Playing {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_ne!(
+            xq_view(&mut self.xq[1]).await.status,
+            Status::Playing,
+            "{over:?}"
+        );
+        let hand = seat_view(&mut self.tl[0]).await.1.hand_number;
+        assert!(hand >= 2, "the first hand ended (now hand {hand})");
+    }
+}
+
+/// Both games before a node went.
+struct Before {
+    xq: XiangqiView,
+    tl: Vec<(u32, Option<Vec<String>>, Vec<String>)>,
+    at: Instant,
+}
+
+/// Three nodes (the first heartbeats in Redis) on Redis database `db`.
+async fn three_nodes(db: u8, names: [&'static str; 3]) -> Option<Vec<Option<Node>>> {
+    let (redis, pg) = backends()?;
+    let redis = redis_db(&redis, db).await;
+    let mut nodes = Vec::new();
+    for name in names {
+        nodes.push(Some(Node::start(name, &redis, &pg, SECRET).await));
+    }
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    Some(nodes)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_nodes_lose_nothing_when_one_is_killed() {
-    let Some((redis, pg)) = backends() else {
+    let Some(mut nodes) = three_nodes(1, ["a", "b", "c"]).await else {
         return;
     };
-    let redis = redis_db(&redis, 1).await;
-    let mut nodes = vec![
-        Some(Node::start("a", &redis, &pg, SECRET).await),
-        Some(Node::start("b", &redis, &pg, SECRET).await),
-        Some(Node::start("c", &redis, &pg, SECRET).await),
-    ];
-    // Every node's first heartbeat is in Redis.
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
-    let node = |i: usize| nodes[i].as_ref().expect("alive");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-
-    // Tuolaji: the four players said hello on a, b, c and a.
-    let mut tl: Vec<Client> = Vec::new();
-    for (seat, at) in [0usize, 1, 2, 0].into_iter().enumerate() {
-        tl.push(Client::hello(node(at), &format!("T{seat}")).await);
-    }
-    let options = TuolajiOptions {
-        bid_window_ms: Some(200),
-        ..TuolajiOptions::default()
-    };
-    let table = tl[0].create_tuolaji(options, Some(0)).await;
-    for (seat, c) in tl.iter_mut().enumerate().skip(1) {
-        c.join(table, Some(seat as u8)).await;
-    }
-    // Placement sees the table in the next heartbeats.
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
-
-    // Xiangqi: red on b, black on c, a spectator on a.
-    let mut xq = vec![
-        Client::hello(node(1), "Red").await,
-        Client::hello(node(2), "Black").await,
-    ];
-    let xq_options = XiangqiOptions {
-        time_control: Some("10+0".into()),
-        ..XiangqiOptions::default()
-    };
-    let game = xq[0].create_xiangqi(xq_options, Some(0)).await;
-    xq[1].join(game, Some(1)).await;
-    let mut watchers = vec![Client::hello(node(0), "Watcher").await];
-    watchers[0].spectate(game).await;
-
-    // Every node knows the three nodes (`GET /api/nodes`).
-    let listed = node(2).get("/api/nodes").await;
-    for id in ["\"a\"", "\"b\"", "\"c\""] {
-        assert!(listed.contains(id), "{listed}");
-    }
-    // Every node lists both tables.
-    for i in 0..3 {
-        let mut c = Client::hello(node(i), "Lister").await;
-        let seq = c.seq();
-        c.send(&ClientMsg::ListRooms {
-            seq,
-            game: None,
-            limit: None,
-            after: None,
-        })
-        .await;
-        match c.until(|m| matches!(m, ServerMsg::Rooms { .. })).await {
-            ServerMsg::Rooms { rooms, .. } => {
-                let ids: Vec<RoomId> = rooms.iter().map(|r| r.room_id).collect();
-                assert!(
-                    ids.contains(&table) && ids.contains(&game),
-                    "node {i} lists {ids:?}"
-                );
-            }
-            _ => unreachable!(),
-        }
-    }
-
-    let mut moves = xq_moves(&mut xq, &mut rng, 6).await;
-    let mut tl_acked = tl_actions(&mut tl, &mut rng, 6, false).await;
-    assert!(tl_acked > 0, "nothing was played at the Tuolaji table");
+    let mut games = Games::start(&nodes).await;
 
     // Kill the xiangqi room's node, then (if it lived elsewhere) the Tuolaji table's.
     let mut kills = 0;
@@ -351,49 +499,23 @@ async fn three_nodes_lose_nothing_when_one_is_killed() {
             break;
         }
         let xq_moves_too = owner(&nodes, GameKind::Xiangqi).await == Some(dead);
-        let before = xq_view(&mut xq[0]).await;
-        let tl_before = tl_state(&mut tl).await;
-        let last_ack = Instant::now();
+        let before = games.before().await;
+        eprintln!("{gk:?} lives on node {dead}");
         // Everybody tries to come back at once (a survivor may still forward to the dead
         // node until its lease runs out).
-        let down = Duration::ZERO;
-        eprintln!("{gk:?} lives on node {dead}");
-        kill_and_come_back(
-            &mut nodes,
-            dead,
-            down,
-            &mut [&mut xq, &mut tl, &mut watchers],
-        )
-        .await;
+        if let Some(mut n) = nodes[dead].take() {
+            n.kill();
+            eprintln!("killed {}", n.name);
+        }
+        games.come_back(&nodes).await;
         kills += 1;
-        let since_ack = last_ack.elapsed();
-
-        // Every acknowledged move is there, and nothing more.
-        let after = xq_view(&mut xq[0]).await;
-        let played: Vec<String> = after.moves.iter().map(|m| m.iccs.clone()).collect();
-        assert_eq!(played, moves, "after killing node {dead}");
-        assert_eq!(after.fen, before.fen);
-        // The side that moved keeps its clock exactly; the side to move is charged its
-        // thinking time, never the time the room had no owner (at least `LEASE_MS`: from the
-        // dead node's last heartbeat until its lease ran out and a survivor took over).
-        // (The time after the takeover until the snapshot is thinking time, as after a
-        // restart.)
-        let (kept, kept_before, running, running_before) = match after.side_to_move {
-            Side::Red => (
-                after.clocks.black_ms,
-                before.clocks.black_ms,
-                after.clocks.red_ms,
-                before.clocks.red_ms,
-            ),
-            Side::Black => (
-                after.clocks.red_ms,
-                before.clocks.red_ms,
-                after.clocks.black_ms,
-                before.clocks.black_ms,
-            ),
-        };
-        assert_eq!(kept, kept_before, "the clock of the side that moved");
-        let charged = running_before.saturating_sub(running);
+        let (charged, since_ack) = games
+            .kept(&before, &format!("after killing node {dead}"))
+            .await;
+        // The side to move is charged its thinking time, never the time the room had no
+        // owner (at least `LEASE_MS`: from the dead node's last heartbeat until its lease
+        // ran out and a survivor took over). (The time after the takeover until the
+        // snapshot is thinking time, as after a restart.)
         eprintln!(
             "side to move charged {charged} ms of {} ms between the snapshots{}",
             since_ack.as_millis(),
@@ -410,46 +532,246 @@ async fn three_nodes_lose_nothing_when_one_is_killed() {
             charged + LEASE_MS * 2 / 3 - 100 <= since_ack.as_millis() as u64,
             "the time without an owner was charged: {charged} ms of {since_ack:?}"
         );
-        // The spectator watches the same game.
-        let seen = xq_view(&mut watchers[0]).await;
-        assert_eq!(seen.fen, after.fen);
-        // Tuolaji: every seat's cards are as they were.
-        assert_eq!(
-            tl_state(&mut tl).await,
-            tl_before,
-            "after killing node {dead}"
-        );
-
-        // Play goes on.
-        moves.extend(xq_moves(&mut xq, &mut rng, 4).await);
-        tl_acked += tl_actions(&mut tl, &mut rng, 4, false).await;
+        games.play_on().await;
     }
     assert!(kills >= 1);
+    games.finish().await;
+    eprintln!(
+        "cluster: {kills} node(s) killed, {} xiangqi moves, {} Tuolaji actions kept",
+        games.moves.len(),
+        games.tl_acked
+    );
+}
 
-    // Both games end on the survivors: the Tuolaji hand is played out, xiangqi resigned.
-    tl_acked += tl_actions(&mut tl, &mut rng, 0, true).await;
-    let v = xq_view(&mut xq[0]).await;
-    if v.status == Status::Playing {
-        xq[mover(v.side_to_move)].xq(XiangqiAction::Resign).await;
+/// Graceful drain: SIGTERM to the node that holds the xiangqi game (and whatever else it
+/// holds) while both games are in progress; it hands its rooms over and exits on its own
+/// (status 0) within seconds, leaving the list of nodes; every client comes back through
+/// the two others, every acknowledged action is kept, the side that moved keeps its clock,
+/// and both games finish on the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drained_node_hands_its_rooms_over() {
+    let Some(mut nodes) = three_nodes(4, ["da", "db", "dc"]).await else {
+        return;
+    };
+    let mut games = Games::start(&nodes).await;
+    let drained = owner(&nodes, GameKind::Xiangqi)
+        .await
+        .expect("the xiangqi game is open somewhere");
+    let before = games.before().await;
+    let mut node = nodes[drained].take().expect("alive");
+    let started = Instant::now();
+    node.signal("TERM");
+    let status = node.exited(Duration::from_secs(20)).await;
+    eprintln!(
+        "node {} drained and exited ({status:?}) in {:?}",
+        node.name,
+        started.elapsed()
+    );
+    assert!(status.is_some_and(|s| s.success()), "exit: {status:?}");
+    // It left the list of nodes (without waiting for its lease to run out).
+    let live = nodes.iter().flatten().next().expect("a live node");
+    let listed = live.get("/api/nodes").await;
+    assert!(!listed.contains(&format!("\"{}\"", node.name)), "{listed}");
+
+    games.come_back(&nodes).await;
+    let (charged, since) = games.kept(&before, "after the drain").await;
+    eprintln!(
+        "side to move charged {charged} ms of {} ms",
+        since.as_millis()
+    );
+    // Both games now live on the two others.
+    assert!(owner(&nodes, GameKind::Xiangqi).await.is_some());
+    assert!(owner(&nodes, GameKind::Tuolaji).await.is_some());
+    games.play_on().await;
+    games.finish().await;
+}
+
+/// A whole Tuolaji match, not only a hand: a table whose four players said hello on three
+/// nodes plays an 8-minute round (minutes of [`MATCH_MINUTE_MS`]: the last hand is called 2
+/// minutes before its end), its owner is killed with SIGKILL during the first hand, and the
+/// players come back through the two others: every seat's cards are as they were, the
+/// round's end has not moved on the room's time line (the time without an owner is on
+/// nobody's clock), and the match is played to its end there, over several hands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tuolaji_match_finishes_after_its_owner_is_killed() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 6).await;
+    let extra = [("QIPAI_TUOLAJI__MINUTE_MS", MATCH_MINUTE_MS.to_string())];
+    let mut nodes = Vec::new();
+    for name in ["ma", "mb", "mc"] {
+        nodes.push(Some(
+            Node::start_with(name, &redis, &pg, SECRET, &extra).await,
+        ));
     }
-    let over = xq_view(&mut watchers[0]).await;
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    let mut tl = Vec::new();
+    for (seat, at) in [0usize, 1, 2, 0].into_iter().enumerate() {
+        let node = nodes[at].as_ref().expect("alive");
+        tl.push(Client::hello(node, &format!("M{seat}")).await);
+    }
+    let options = TuolajiOptions {
+        bid_window_ms: Some(200),
+        round_minutes: Some(8),
+        last_call_minutes: Some(2),
+        ..TuolajiOptions::default()
+    };
+    let table = tl[0].create_tuolaji(options, Some(0)).await;
+    for (seat, c) in tl.iter_mut().enumerate().skip(1) {
+        c.join(table, Some(seat as u8)).await;
+    }
+    let mut rng = Rng(0x5eed_7a61);
+    let started = Instant::now();
+    let mut acked = tl_actions(&mut tl, &mut rng, 8, false).await;
+    let dead = owner(&nodes, GameKind::Tuolaji)
+        .await
+        .expect("the table is open somewhere");
+    let before = tl_state(&mut tl).await;
+    let before_view = seat_view(&mut tl[0]).await.1;
+    assert_eq!(before_view.hand_number, 1);
+    assert!(before_view.outcome.is_none());
+    if let Some(mut n) = nodes[dead].take() {
+        n.kill();
+    }
+    let live: Vec<&Node> = nodes.iter().flatten().collect();
+    for c in &mut tl {
+        let token = c.token.clone();
+        *c = reconnect(&live, &token).await;
+    }
+    assert_eq!(tl_state(&mut tl).await, before, "after killing the owner");
+    let after_view = seat_view(&mut tl[0]).await.1;
+    assert_eq!(after_view.round_ends_at, before_view.round_ends_at);
+    assert_eq!(after_view.levels, before_view.levels);
+    // To the end of the match.
+    acked += tl_actions(&mut tl, &mut rng, usize::MAX, false).await;
+    let end = seat_view(&mut tl[0]).await.1;
+    eprintln!(
+        "Tuolaji match: {} hands, {acked} actions, levels {:?}, {:?} in all",
+        end.hand_number,
+        end.levels,
+        started.elapsed()
+    );
+    assert!(end.outcome.is_some(), "the match did not end: {end:?}");
+    assert!(end.hand_number >= 2, "the match was one hand");
+    // Every seat sees the same end.
+    for c in &mut tl[1..] {
+        assert_eq!(seat_view(c).await.1.outcome, end.outcome);
+    }
+}
+
+/// Split brain: the owner of a xiangqi game is stopped (SIGSTOP) until its lease runs
+/// out; the other node takes the game over when the players come back to it, and play goes
+/// on there. Then the old owner resumes (SIGCONT): an action that reaches it on a
+/// connection still open there is refused with `lease_lost` and is nowhere in the game;
+/// the old owner stops the room (its players' connections close, they find the new owner
+/// through it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_owner_refuses_actions() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 5).await;
+    let a = Node::start("sa", &redis, &pg, SECRET).await;
+    let b = Node::start("sb", &redis, &pg, SECRET).await;
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    // Both players on node a; the game is placed on either node (if on b, their
+    // connections are forwarded there and stay open through a).
+    let mut stale = vec![
+        Client::hello(&a, "Red").await,
+        Client::hello(&a, "Black").await,
+    ];
+    let game = stale[0]
+        .create_xiangqi(XiangqiOptions::default(), Some(0))
+        .await;
+    stale[1].join(game, Some(1)).await;
+    let (old, new) = if a.rooms(GameKind::Xiangqi).await == 1 {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    assert_eq!(old.rooms(GameKind::Xiangqi).await, 1);
+    let mut rng = Rng(7);
+    let mut moves = xq_moves(&mut stale, &mut rng, 4).await;
+    let first = moves.len();
+    let side = xq_view(&mut stale[0]).await.side_to_move;
+    let before = xq_view(&mut stale[mover(side)]).await;
+
+    old.signal("STOP");
+    tokio::time::sleep(Duration::from_millis(LEASE_MS + 300)).await;
+    // The players come back on the other node, which takes the game over.
+    let mut fresh = Vec::new();
+    for c in &stale {
+        fresh.push(reconnect(&[new], &c.token).await);
+    }
+    assert_eq!(new.rooms(GameKind::Xiangqi).await, 1);
+    moves.extend(xq_moves(&mut fresh, &mut rng, 2).await);
+    // On the old connection the side to move (as the old owner saw it) moves; the bytes
+    // wait in the stopped node's socket.
+    let mv = rng.pick(&before.legal_moves).clone();
+    let client = &mut stale[mover(before.side_to_move)];
+    let seq = client.xq(XiangqiAction::Move { iccs: mv.clone() }).await;
+    old.signal("CONT");
+    // `lease_lost`: the fence is down until the node has stopped the rooms it lost. (Should
+    // the move reach the room only after that stop, the room is closed: `room_closed`.)
+    let answer = client.answer(seq).await;
+    eprintln!("the stale owner answered {answer:?}");
+    assert!(
+        matches!(
+            answer,
+            ServerMsg::Error {
+                code: ErrorCode::LeaseLost | ErrorCode::RoomClosed,
+                ..
+            }
+        ),
+        "the stale owner answered {answer:?}"
+    );
+    // The old owner stops the room and closes its players' connections.
+    assert!(
+        client.closed().await,
+        "the stale room's connection stayed open"
+    );
     for _ in 0..100 {
-        if xq_view(&mut xq[0]).await.status != Status::Playing {
+        if old.rooms(GameKind::Xiangqi).await == 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_ne!(
-        xq_view(&mut xq[1]).await.status,
-        Status::Playing,
-        "{over:?}"
+    assert_eq!(old.rooms(GameKind::Xiangqi).await, 0);
+    let metrics = old.get("/metrics").await;
+    assert!(
+        metrics.contains(&format!(
+            "qipai_cluster_lease_lapses_total{{node=\"{}\"}} 1",
+            old.name
+        )),
+        "{metrics}"
     );
-    let hand = seat_view(&mut tl[0]).await.1.hand_number;
-    assert!(hand >= 2, "the first hand ended (now hand {hand})");
-    eprintln!(
-        "cluster: {kills} node(s) killed, {} xiangqi moves, {tl_acked} Tuolaji actions kept",
-        moves.len()
-    );
+    // The game has exactly the moves acknowledged, on either node.
+    let v = xq_view(&mut fresh[0]).await;
+    let played: Vec<String> = v.moves.iter().map(|m| m.iccs.clone()).collect();
+    assert_eq!(played, moves);
+    // Through the old owner, a player reaches the game on the new one (forwarded).
+    let mut back = reconnect(&[old], &fresh[1].token).await;
+    let v = xq_view(&mut back).await;
+    assert_eq!(v.moves.len(), moves.len());
+    // The store's log: the acknowledged moves, those before the stop at the old owner's
+    // epoch and the rest at the new one's; the refused move is not there. (Read by a takeover of our own, which ends the test's use
+    // of the room.)
+    let store = qipai_store::open(&pg).await.expect("store");
+    let log = store
+        .take_over(game, 1000, 0)
+        .await
+        .expect("read")
+        .expect("the room is open");
+    let epochs: Vec<u64> = log
+        .steps
+        .iter()
+        .filter(|s| s.kind == qipai_store::StepKind::Action)
+        .map(|s| s.epoch)
+        .collect();
+    let mut expected = vec![0; first];
+    expected.resize(moves.len(), 1);
+    assert_eq!(epochs, expected, "{:?}", log.steps);
 }
 
 /// An internal hello without the cluster's secret is refused with `bad_node_secret`, and
@@ -504,6 +826,69 @@ async fn an_internal_hello_needs_the_secret() {
     // The node still serves clients on `/ws`.
     let c = Client::hello(&node, "Alice").await;
     assert!(c.player_id > 0);
+}
+
+/// A node's `/node` WebSocket, where the test speaks as another node.
+struct Internal(SocketAddr);
+
+impl Endpoint for Internal {
+    fn ws_url(&self) -> String {
+        format!("ws://{}/node", self.0)
+    }
+}
+
+/// A forwarded player's rooms count against their own address (the internal hello's
+/// `client_addr`), not against the forwarding node's: with `rooms_per_addr = 1`, players
+/// forwarded from two addresses each open a room; a second player from the first address
+/// is refused with `too_many_rooms`. (Here the test is the forwarding node.)
+#[tokio::test]
+async fn forwarded_rooms_count_against_the_clients_address() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 7).await;
+    let limit = [("QIPAI_LIMITS__ROOMS_PER_ADDR", "1".to_string())];
+    let node = Node::start_with("r", &redis, &pg, SECRET, &limit).await;
+    for (player, addr, opens) in [
+        (11u64, "10.0.0.1", true),
+        (12, "10.0.0.2", true),
+        (13, "10.0.0.1", false),
+    ] {
+        let mut c = Client::connect(&Internal(node.addr)).await;
+        let hello = rmp_serde::to_vec_named(&serde_json::json!({
+            "type": "node_hello", "secret": SECRET, "player_id": player,
+            "name": format!("P{player}"), "resume_token": format!("token-{player}"),
+            "room_id": null, "client_addr": addr,
+        }))
+        .expect("encode");
+        c.send_raw(hello).await;
+        c.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+        let seq = c.seq();
+        c.send(&ClientMsg::CreateRoom {
+            seq,
+            options: qipai_protocol::RoomOptions::Xiangqi(XiangqiOptions::default()),
+            seat: Some(0),
+            bots: false,
+        })
+        .await;
+        let answer = c
+            .until(|m| {
+                matches!(m, ServerMsg::Joined { .. })
+                    || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
+            })
+            .await;
+        match (opens, answer) {
+            (true, ServerMsg::Joined { .. }) => {}
+            (
+                false,
+                ServerMsg::Error {
+                    code: ErrorCode::TooManyRooms,
+                    ..
+                },
+            ) => {}
+            (_, other) => panic!("player {player} from {addr}: {other:?}"),
+        }
+    }
 }
 
 /// Fencing in the store: once a takeover has raised a room's epoch, a step written at the

@@ -13,11 +13,14 @@
 //!   with the cluster secret and the player's identity, and pipes frames both ways.
 //! - [`takeover`]: a sweeper (every `lease_ms`) and lookups take over the rooms of dead
 //!   nodes and rebuild them from the store's log.
+//! - [`drain`]: SIGTERM hands this node's rooms over to the others (no new ones come
+//!   here meanwhile), then it leaves.
 
+pub mod drain;
 pub mod proxy;
 pub mod takeover;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
@@ -136,7 +139,16 @@ pub struct NodeInfo {
     pub connections: u64,
     /// Unix ms of its last heartbeat.
     pub heartbeat_ms: i64,
+    /// Draining: no new rooms go there.
+    pub draining: bool,
 }
+
+/// Serving and taking new rooms.
+const LIVE: u8 = 0;
+/// Draining: handing its rooms over, taking none.
+const DRAINING: u8 = 1;
+/// Drained: its lease given back, it renews nothing more.
+const GONE: u8 = 2;
 
 /// This node's part in the cluster.
 pub struct Cluster {
@@ -149,6 +161,8 @@ pub struct Cluster {
     pub metrics: ClusterMetrics,
     /// The shared state, once it exists (the heartbeat and the sweeper need it).
     shared: std::sync::OnceLock<Weak<Shared>>,
+    /// [`LIVE`], [`DRAINING`] or [`GONE`].
+    state: AtomicU8,
 }
 
 fn key(parts: &[&str]) -> String {
@@ -182,6 +196,9 @@ fn session_key(token: &str) -> String {
 }
 
 const NODES: &str = "qipai:nodes";
+/// The owner named in the directory for a room a draining node handed over: it never holds
+/// a lease, so the next lookup or sweep on any node takes the room (see [`drain`]).
+const RELEASED: &str = "-released";
 const LISTING: &str = "qipai:listing";
 const LISTING_IDS: &str = "qipai:listing_ids";
 
@@ -263,10 +280,16 @@ impl Cluster {
             },
             metrics: ClusterMetrics::default(),
             shared: std::sync::OnceLock::new(),
+            state: AtomicU8::new(LIVE),
         });
         let _ = cluster.renew(0, 0).await?;
         tracing::info!(node = %cluster.node, advertise = %cluster.advertise, "joined the cluster");
         Ok(Some(cluster))
+    }
+
+    /// Whether this node is draining (or drained): it takes no new room.
+    pub fn draining(&self) -> bool {
+        self.state.load(Ordering::Acquire) != LIVE
     }
 
     /// The lease every room of this node checks.
@@ -280,11 +303,17 @@ impl Cluster {
         a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
     }
 
-    /// One heartbeat: the lease (`SET PX`), the node's address and load, in one pipeline.
-    /// The lease counts from before the request left.
-    /// `Ok(true)` when the lease had lapsed before this renewal.
+    /// One heartbeat: the lease (`SET PX`), the node's address, load and state, in one
+    /// pipeline. The lease counts from before the request left. `Ok(true)` when the lease
+    /// had lapsed before this renewal: then the fence stays down until the caller has
+    /// stopped the rooms taken over meanwhile ([`Cluster::revoke_lost`]), so that no action
+    /// gets in between.
     async fn renew(&self, rooms: u64, connections: u64) -> Result<bool, redis::RedisError> {
+        if self.state.load(Ordering::Acquire) == GONE {
+            return Ok(false);
+        }
         let sent = self.fence.start.elapsed().as_millis() as u64;
+        let draining = u8::from(self.draining()).to_string();
         let mut conn = self.redis.clone();
         redis::pipe()
             .cmd("SET")
@@ -300,6 +329,7 @@ impl Cluster {
                     ("rooms", rooms.to_string()),
                     ("connections", connections.to_string()),
                     ("heartbeat_ms", qipai_store::unix_ms().to_string()),
+                    ("draining", draining),
                 ],
             )
             .ignore()
@@ -312,6 +342,9 @@ impl Cluster {
         if lapsed {
             self.metrics.lease_lapses.fetch_add(1, Ordering::Relaxed);
             tracing::warn!("the lease had lapsed: rooms refused actions meanwhile");
+            if let Some(shared) = self.shared.get().and_then(Weak::upgrade) {
+                self.revoke_lost(&shared).await;
+            }
         }
         self.fence
             .valid_until
@@ -319,7 +352,18 @@ impl Cluster {
         Ok(lapsed)
     }
 
-    /// After a lapse: the rooms another node took over meanwhile stop here.
+    /// One heartbeat with this node's load now.
+    async fn beat(&self, shared: &Shared) -> Result<bool, redis::RedisError> {
+        let rooms = shared.lobby.len() as u64;
+        let conns = shared
+            .metrics
+            .connections
+            .load(std::sync::atomic::Ordering::Relaxed);
+        self.renew(rooms, conns.max(0) as u64).await
+    }
+
+    /// After a lapse: the rooms another node took over meanwhile stop here (their
+    /// `Revoke` is queued before any action that comes after the lease is back).
     async fn revoke_lost(&self, shared: &Shared) {
         let mut conn = self.redis.clone();
         for room in shared.lobby.handles() {
@@ -353,15 +397,8 @@ impl Cluster {
                     () = shutdown.wait() => break,
                 }
                 let Some(shared) = weak.upgrade() else { break };
-                let rooms = shared.lobby.len() as u64;
-                let conns = shared
-                    .metrics
-                    .connections
-                    .load(std::sync::atomic::Ordering::Relaxed);
-                match me.renew(rooms, conns.max(0) as u64).await {
-                    Ok(true) => me.revoke_lost(&shared).await,
-                    Ok(false) => {}
-                    Err(error) => tracing::warn!(%error, "lease renewal failed"),
+                if let Err(error) = me.beat(&shared).await {
+                    tracing::warn!(%error, "lease renewal failed");
                 }
                 if last_sweep.elapsed() >= Duration::from_millis(me.lease_ms) {
                     last_sweep = Instant::now();
@@ -408,6 +445,16 @@ impl Cluster {
                     break;
                 }
             }
+            // A room stopped by a drain or a shutdown, not closed: it stays in the
+            // directory, for another node to take over.
+            let stopping = me
+                .shared
+                .get()
+                .and_then(Weak::upgrade)
+                .is_none_or(|s| s.shutdown.is_fired());
+            if me.draining() || stopping {
+                return;
+            }
             let forgot: Result<i64, _> = redis::Script::new(FORGET)
                 .key(room_key(id))
                 .arg(&me.node)
@@ -420,9 +467,11 @@ impl Cluster {
         });
     }
 
-    /// Where room `id` lives; a room whose owner's lease is gone is taken over here first.
+    /// Where room `id` lives; a room whose owner's lease is gone is taken over here first
+    /// (by another node when this one is draining: it waits for that).
     pub async fn locate(self: &Arc<Self>, shared: &Arc<Shared>, id: RoomId) -> Location {
-        for _ in 0..2 {
+        let mut waited_here = false;
+        for _ in 0..60 {
             if shared.lobby.get(id).is_some() {
                 return Location::Local;
             }
@@ -435,7 +484,17 @@ impl Cluster {
             match found {
                 Ok(Some(v)) => match v.as_slice() {
                     [node, addr] if *node != self.node => return Location::Remote(addr.clone()),
-                    [_, _] => return self.here(shared, id).await,
+                    [_, _] => {
+                        // Here, or handed over meanwhile (a drain): then look again.
+                        let here = self.here(shared, id).await;
+                        if here == Location::Local || waited_here {
+                            return here;
+                        }
+                        waited_here = true;
+                    }
+                    [_] if self.draining() => {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
                     [dead] => {
                         let dead = dead.clone();
                         takeover::take(self, shared, &dead, id).await;
@@ -495,6 +554,7 @@ impl Cluster {
                 rooms: num("rooms"),
                 connections: num("connections"),
                 heartbeat_ms: num("heartbeat_ms") as i64,
+                draining: num("draining") == 1,
                 id,
             });
         }
@@ -502,12 +562,14 @@ impl Cluster {
         out
     }
 
-    /// Where a new room goes: the live node with the fewest rooms (then connections);
-    /// `None` for this node.
+    /// Where a new room goes: the live node with the fewest rooms (then connections),
+    /// never a draining one; `None` for this node (also when it drains and no other node
+    /// may take the room).
     pub async fn placement(&self) -> Option<String> {
         let nodes = self.nodes().await;
         let best = nodes
             .iter()
+            .filter(|n| !(n.draining || (n.id == self.node && self.draining())))
             .min_by_key(|n| (n.rooms, n.connections, n.id != self.node))?;
         (best.id != self.node && !best.addr.is_empty()).then(|| best.addr.clone())
     }
@@ -562,9 +624,16 @@ impl Cluster {
     }
 
     /// A waiting table on another node with these options (defaults filled in) and a free
-    /// seat: the address of its node.
+    /// seat: the address of its node (not a draining one).
     pub async fn waiting_elsewhere(&self, wanted: &RoomOptions) -> Option<String> {
         let (rooms, _) = self.list(Some(wanted.game()), None, 1000).await;
+        let draining: std::collections::HashSet<String> = self
+            .nodes()
+            .await
+            .into_iter()
+            .filter(|n| n.draining)
+            .map(|n| n.id)
+            .collect();
         let mut conn = self.redis.clone();
         for info in rooms {
             let free = info.status == RoomStatus::Waiting
@@ -580,7 +649,7 @@ impl Cluster {
                 .await;
             if let Ok(Some(v)) = found {
                 if let [node, addr] = v.as_slice() {
-                    if *node != self.node {
+                    if *node != self.node && !draining.contains(node) {
                         return Some(addr.clone());
                     }
                 }

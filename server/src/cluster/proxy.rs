@@ -39,6 +39,11 @@ pub struct NodeHello {
     /// A reconnection: the room the player is in (the node sends them back to it).
     #[serde(default)]
     pub room_id: Option<RoomId>,
+    /// The client's own address as the forwarding node saw it: the owner counts the
+    /// player's rooms against it (`limits.rooms_per_addr`), not against the forwarding
+    /// node's.
+    #[serde(default)]
+    pub client_addr: Option<String>,
 }
 
 impl NodeHello {
@@ -64,9 +69,16 @@ pub struct Forward {
 }
 
 impl Cluster {
-    /// The encoded internal hello for this player.
-    pub fn node_hello(&self, token: &str, who: &SessionRecord, room: Option<RoomId>) -> Bytes {
+    /// The encoded internal hello for this player, who connected from `client_addr`.
+    pub fn node_hello(
+        &self,
+        token: &str,
+        who: &SessionRecord,
+        room: Option<RoomId>,
+        client_addr: Option<std::net::IpAddr>,
+    ) -> Bytes {
         let hello = NodeHello {
+            client_addr: client_addr.map(|a| a.to_string()),
             kind: "node_hello".into(),
             secret: self.secret.clone(),
             player_id: who.player,

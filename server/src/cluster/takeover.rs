@@ -16,16 +16,18 @@ use std::sync::Arc;
 use qipai_protocol::RoomId;
 use redis::AsyncCommands;
 
-use super::{lease_key, node_key, node_rooms_key, room_key, Cluster, NODES, TAKE};
+use super::{key, lease_key, node_key, node_rooms_key, room_key, Cluster, NODES, RELEASED, TAKE};
 use crate::Shared;
 
-/// Every `lease_ms`: the rooms of every node whose lease is gone are taken over.
+/// Every `lease_ms`: the rooms of every node whose lease is gone, and those a draining
+/// node handed over, are taken over (not by a draining node).
 pub async fn sweep(cluster: &Arc<Cluster>, shared: &Arc<Shared>) {
-    if !cluster.fence.ok() {
+    if !cluster.fence.ok() || cluster.draining() {
         return;
     }
     let mut conn = cluster.redis.clone();
-    let nodes: Vec<String> = conn.smembers(NODES).await.unwrap_or_default();
+    let mut nodes: Vec<String> = conn.smembers(NODES).await.unwrap_or_default();
+    nodes.push(RELEASED.to_owned());
     for node in nodes.into_iter().filter(|n| *n != cluster.node) {
         let alive: bool = conn.exists(lease_key(&node)).await.unwrap_or(true);
         if alive {
@@ -52,11 +54,20 @@ pub async fn sweep(cluster: &Arc<Cluster>, shared: &Arc<Shared>) {
     }
 }
 
-/// Takes room `id` over from `dead`; `true` when it is open here now.
+/// When a draining node handed room `id` over (Unix ms): the room's time without an
+/// owner starts there.
+pub(super) fn released_at_key(id: RoomId) -> String {
+    key(&["released_at:", &id.to_string()])
+}
+
+/// Takes room `id` over from `dead` (or from [`RELEASED`]); `true` when it is open here now.
 pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<Shared>, dead: &str, id: RoomId) -> bool {
     let Some(persist) = shared.persist.as_ref() else {
         return false;
     };
+    if cluster.draining() {
+        return false;
+    }
     let mut conn = cluster.redis.clone();
     let epoch: u64 = match redis::Script::new(TAKE)
         .key(room_key(id))
@@ -75,10 +86,13 @@ pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<Shared>, dead: &str, id: 
     if epoch == 0 {
         return false;
     }
-    let heartbeat: Option<i64> = conn
-        .hget(node_key(dead), "heartbeat_ms")
-        .await
-        .unwrap_or(None);
+    let heartbeat: Option<i64> = if dead == RELEASED {
+        conn.get(released_at_key(id)).await.unwrap_or(None)
+    } else {
+        conn.hget(node_key(dead), "heartbeat_ms")
+            .await
+            .unwrap_or(None)
+    };
     let now = qipai_store::unix_ms();
     let ownerless = heartbeat.map_or(0, |hb| now.saturating_sub(hb).max(0) as u64);
     let log = match persist.store.take_over(id, epoch, ownerless).await {

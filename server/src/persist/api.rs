@@ -51,6 +51,7 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
                         serde_json::json!({
                             "id": n.id, "addr": n.addr, "rooms": n.rooms,
                             "connections": n.connections, "heartbeat_ms": n.heartbeat_ms,
+                            "draining": n.draining,
                         })
                     })
                     .collect();
