@@ -68,7 +68,7 @@ export default {
   "lobby.bot_level": "Bot level",
   "level.option": "{name}: {about}",
   "xq_level.beginner": "Beginner",
-  "xq_level.beginner_about": "sees one move ahead and often slips; for learning the moves",
+  "xq_level.beginner_about": "sees two moves ahead and often slips; for learning the moves",
   "xq_level.casual": "Casual",
   "xq_level.casual_about": "sees two moves ahead, still drops pieces now and then",
   "xq_level.club": "Club",

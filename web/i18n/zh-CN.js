@@ -67,7 +67,7 @@ export default {
   "lobby.bot_level": "机器人水平",
   "level.option": "{name}：{about}",
   "xq_level.beginner": "入门",
-  "xq_level.beginner_about": "只看一步，常有失误；适合学走棋",
+  "xq_level.beginner_about": "只看两步，常有失误；适合学走棋",
   "xq_level.casual": "业余",
   "xq_level.casual_about": "看两步，偶尔还会丢子",
   "xq_level.club": "棋社",

@@ -39,8 +39,8 @@ pub const LEVELS: [Level; 5] = [
         name: "beginner",
         target_elo: Some(900),
         nodes: Some(3_000),
-        depth: Some(1),
-        temperature: 220,
+        depth: Some(2),
+        temperature: 300,
     },
     Level {
         name: "casual",
