@@ -5,8 +5,11 @@
 # .ci/redis.sh), runs qipai-loadtest with its seats spread over both nodes' addresses, and
 # reports per node, from each node's /metrics: rooms, connections, forwarded connections and
 # actions per second. It proves distribution, not speed (both nodes share this machine's
-# cores): it fails unless both nodes own rooms, hold connections and accept actions, and some
-# connections are forwarded (tables span the nodes).
+# cores): it fails unless both nodes own rooms, hold connections and accept actions. Whether
+# some connections are forwarded (a table spanning the nodes) is reported, not required: it
+# depends on timing (a quick player on one node joins the other's waiting table only if that
+# table is already listed in Redis; otherwise it opens its own), and CI's quiet runs saw both.
+# server/tests/cluster.rs seats one table's players on different nodes on purpose.
 #
 #   cargo build --release -p qipai-server -p qipai-loadtest
 #   loadtest/two-nodes.sh [qipai-loadtest options]     # default: --game mix --tables 100 ...
@@ -140,13 +143,13 @@ for i in 0 1; do
         FAIL=1
     fi
 done
+SPAN="tables span them"
 if [ "$PROXIED" -le 0 ]; then
-    echo "no connection was forwarded: no table spans the nodes" >&2
-    FAIL=1
+    SPAN="no table spanned them this time (each quick player found a table on its own node)"
 fi
 tail -n 1 "$WORK/report"
 if [ "$FAIL" = 1 ]; then
     tail -n 20 "$WORK/node0.log" "$WORK/node1.log" "$WORK/loadtest.log" >&2
     exit 1
 fi
-echo "== both nodes carry load; tables span them"
+echo "== both nodes carry load; $SPAN"
