@@ -310,6 +310,9 @@ impl Games {
             ..TuolajiOptions::default()
         };
         let table = tl[0].create_tuolaji(options, Some(0)).await;
+        // The owner lists a new room in the directory from a task of its own: a join through
+        // another node in the next few milliseconds may not find it yet (`no_such_room`).
+        tokio::time::sleep(Duration::from_millis(100)).await;
         for (seat, c) in tl.iter_mut().enumerate().skip(1) {
             c.join(table, Some(seat as u8)).await;
         }
@@ -618,6 +621,8 @@ async fn a_tuolaji_match_finishes_after_its_owner_is_killed() {
         ..TuolajiOptions::default()
     };
     let table = tl[0].create_tuolaji(options, Some(0)).await;
+    // As in `Games::start`: let the owner list the room in the directory first.
+    tokio::time::sleep(Duration::from_millis(100)).await;
     for (seat, c) in tl.iter_mut().enumerate().skip(1) {
         c.join(table, Some(seat as u8)).await;
     }
