@@ -301,21 +301,11 @@ impl Games {
     async fn start(nodes: &[Option<Node>]) -> Games {
         let node = |i: usize| nodes[i].as_ref().expect("alive");
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let mut tl: Vec<Client> = Vec::new();
-        for (seat, at) in [0usize, 1, 2, 0].into_iter().enumerate() {
-            tl.push(Client::hello(node(at), &format!("T{seat}")).await);
-        }
         let options = TuolajiOptions {
             bid_window_ms: Some(200),
             ..TuolajiOptions::default()
         };
-        let table = tl[0].create_tuolaji(options, Some(0)).await;
-        // The owner lists a new room in the directory from a task of its own: a join through
-        // another node in the next few milliseconds may not find it yet (`no_such_room`).
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        for (seat, c) in tl.iter_mut().enumerate().skip(1) {
-            c.join(table, Some(seat as u8)).await;
-        }
+        let (mut tl, table) = tuolaji_table(nodes, "T", options).await;
         // Placement sees the table in the next heartbeats.
         tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
 
@@ -609,23 +599,13 @@ async fn a_tuolaji_match_finishes_after_its_owner_is_killed() {
         ));
     }
     tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
-    let mut tl = Vec::new();
-    for (seat, at) in [0usize, 1, 2, 0].into_iter().enumerate() {
-        let node = nodes[at].as_ref().expect("alive");
-        tl.push(Client::hello(node, &format!("M{seat}")).await);
-    }
     let options = TuolajiOptions {
         bid_window_ms: Some(200),
         round_minutes: Some(8),
         last_call_minutes: Some(2),
         ..TuolajiOptions::default()
     };
-    let table = tl[0].create_tuolaji(options, Some(0)).await;
-    // As in `Games::start`: let the owner list the room in the directory first.
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    for (seat, c) in tl.iter_mut().enumerate().skip(1) {
-        c.join(table, Some(seat as u8)).await;
-    }
+    let (mut tl, _) = tuolaji_table(&nodes, "M", options).await;
     let mut rng = Rng(0x5eed_7a61);
     let started = Instant::now();
     let mut acked = tl_actions(&mut tl, &mut rng, 8, false).await;
@@ -1004,4 +984,26 @@ async fn hop() {
             times[1500], times[2700], times[2970]
         );
     }
+}
+
+/// A Tuolaji table whose four players say hello on nodes 0, 1, 2 and 0 (names `PREFIX0`…):
+/// seat 0 creates it, the others join through their own nodes.
+async fn tuolaji_table(
+    nodes: &[Option<Node>],
+    prefix: &str,
+    options: TuolajiOptions,
+) -> (Vec<Client>, qipai_protocol::RoomId) {
+    let mut tl = Vec::new();
+    for (seat, at) in [0usize, 1, 2, 0].into_iter().enumerate() {
+        let node = nodes[at].as_ref().expect("alive");
+        tl.push(Client::hello(node, &format!("{prefix}{seat}")).await);
+    }
+    let table = tl[0].create_tuolaji(options, Some(0)).await;
+    // The owner lists a new room in the directory from a task of its own: a join through
+    // another node in the next few milliseconds may not find it yet (`no_such_room`).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    for (seat, c) in tl.iter_mut().enumerate().skip(1) {
+        c.join(table, Some(seat as u8)).await;
+    }
+    (tl, table)
 }
