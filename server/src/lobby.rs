@@ -7,6 +7,7 @@
 //! server configured with a game's `seed` (tests) counts them from 1, so deals can be
 //! reproduced.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -39,18 +40,20 @@ pub struct Lobby {
     quick_play: Mutex<()>,
     /// The rooms that were waiting for players when last looked at: quick play looks through
     /// these, not through every open room (thousands, nearly all of them playing).
-    open_seats: Mutex<OpenSeats>,
+    open_seats: Arc<Mutex<OpenSeats>>,
     /// Competition tables to reopen with their seats reserved (after a restart).
     table_entrants: DashMap<RoomId, Arc<[Entrant]>>,
     /// Several nodes: where every room this node opens is listed and fenced.
     cluster: OnceLock<Arc<crate::cluster::Cluster>>,
 }
 
-/// Rooms that may still have a free seat, and how many were left at the last pruning.
+/// Rooms that may still have a free seat (oldest first), how many were left at the last
+/// pruning, and who quick play has sent to each and has not heard back from.
 #[derive(Default)]
 struct OpenSeats {
     rooms: Vec<RoomHandle>,
     kept: usize,
+    claimed: HashMap<RoomId, Vec<PlayerId>>,
 }
 
 impl OpenSeats {
@@ -61,12 +64,62 @@ impl OpenSeats {
         self.kept = self.rooms.len();
     }
 
+    /// The oldest room waiting with `options` that has a seat nobody has been sent to. A
+    /// claimed player the room already shows seated holds no free seat any more.
+    fn unclaimed(&self, options: &RoomOptions) -> Option<&RoomHandle> {
+        self.rooms.iter().find(|r| {
+            let info = r.info.borrow();
+            if info.options != *options {
+                return false;
+            }
+            let free = info.seats.iter().filter(|s| s.is_none()).count();
+            let seated = |p: &PlayerId| info.seats.iter().flatten().any(|s| s.player_id == *p);
+            let coming = self
+                .claimed
+                .get(&r.id)
+                .map_or(0, |c| c.iter().filter(|p| !seated(p)).count());
+            free > coming
+        })
+    }
+
     /// Adds a new room; prunes when the list has doubled since the last pruning, so that
     /// rooms nobody quick-plays into do not pile up.
     fn add(&mut self, room: RoomHandle) {
         self.rooms.push(room);
         if self.rooms.len() >= 2 * self.kept.max(32) {
             self.prune();
+        }
+    }
+}
+
+/// A quick player's seat in a waiting room, held from the lobby's choice until the join is
+/// answered. Players who quick-play at the same moment are spread over the free seats: were
+/// they all sent to the oldest waiting room, all but one would find it full, each after
+/// waiting its turn in that room's inbox (behind a store commit for every seat taken), and
+/// open rooms of their own, which the next ones would then race for in turn.
+pub struct SeatClaim {
+    room: RoomHandle,
+    player: PlayerId,
+    seats: Arc<Mutex<OpenSeats>>,
+}
+
+impl SeatClaim {
+    /// The room the seat is in.
+    pub fn room(&self) -> &RoomHandle {
+        &self.room
+    }
+}
+
+impl Drop for SeatClaim {
+    fn drop(&mut self) {
+        let mut open = self.seats.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(claims) = open.claimed.get_mut(&self.room.id) {
+            if let Some(i) = claims.iter().position(|p| *p == self.player) {
+                claims.swap_remove(i);
+            }
+            if claims.is_empty() {
+                open.claimed.remove(&self.room.id);
+            }
         }
     }
 }
@@ -136,7 +189,7 @@ impl Lobby {
     ) -> Lobby {
         Lobby {
             quick_play: Mutex::new(()),
-            open_seats: Mutex::default(),
+            open_seats: Arc::default(),
             budget,
             rooms: Arc::new(DashMap::new()),
             next_id: AtomicU64::new(1),
@@ -368,50 +421,58 @@ impl Lobby {
         Ok(room)
     }
 
-    /// Quick play's rooms: those waiting with these options, or, when none is, a new one.
-    /// Looking and opening happen under one lock, so that two players who quick-play at the
+    /// A seat for a quick player: in the oldest room waiting with these options that has a
+    /// seat no other quick player has been sent to, or, when none has, in a new room.
+    /// Choosing and opening happen under one lock, so that two players who quick-play at the
     /// same moment find each other instead of each waiting alone at a table of their own.
     ///
     /// # Errors
-    /// As [`Lobby::waiting`] and [`Lobby::create`].
-    pub fn waiting_or_new(
-        &self,
-        options: &RoomOptions,
-        owner: Owner,
-    ) -> Result<Vec<RoomHandle>, WireError> {
+    /// `bad_options` when the options are invalid; as [`Lobby::create`].
+    pub fn claim_seat(&self, options: &RoomOptions, owner: Owner) -> Result<SeatClaim, WireError> {
+        let wanted = wire::normalize(options, &self.config)?;
         let _one_at_a_time = self
             .quick_play
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let rooms = self.waiting(options)?;
-        if !rooms.is_empty() {
-            return Ok(rooms);
-        }
-        Ok(vec![self.create(options.clone(), false, owner)?])
+        let found = {
+            let mut open = self
+                .open_seats
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            open.prune();
+            open.unclaimed(&wanted).cloned()
+        };
+        let room = match found {
+            Some(room) => room,
+            None => self.create(options.clone(), false, owner)?,
+        };
+        let seats = Arc::clone(&self.open_seats);
+        let player = owner.session;
+        seats
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .claimed
+            .entry(room.id)
+            .or_default()
+            .push(player);
+        Ok(SeatClaim {
+            room,
+            player,
+            seats,
+        })
     }
 
-    /// Waiting rooms with the same options (after defaults are filled in) and a free seat,
-    /// oldest first, for quick play.
+    /// Whether a room waits with these options and a seat no quick player has been sent to.
     ///
     /// # Errors
     /// `bad_options` when the options are invalid.
-    pub fn waiting(&self, options: &RoomOptions) -> Result<Vec<RoomHandle>, WireError> {
+    pub fn has_waiting(&self, options: &RoomOptions) -> Result<bool, WireError> {
         let wanted = wire::normalize(options, &self.config)?;
         let mut open = self
             .open_seats
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         open.prune();
-        let mut rooms: Vec<RoomHandle> = open
-            .rooms
-            .iter()
-            .filter(|r| {
-                let info = r.info.borrow();
-                info.options == wanted && info.seats.iter().any(Option::is_none)
-            })
-            .cloned()
-            .collect();
-        rooms.sort_by_key(|r| r.id);
-        Ok(rooms)
+        Ok(open.unclaimed(&wanted).is_some())
     }
 }

@@ -35,8 +35,8 @@ pub type Refusal = (Option<Seq>, ErrorCode, String);
 /// How long to wait for a room to take a command and answer it.
 const ROOM_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Rooms quick play opens for one request before it gives up (each one filled by others
-/// before the requester could sit down).
+/// Seats quick play claims for one request before it gives up (each taken by a join with
+/// the room's id, or its room closed, before the requester could sit down).
 const QUICK_PLAY_ATTEMPTS: u32 = 4;
 
 /// The player behind one connection.
@@ -392,7 +392,7 @@ impl Player {
                 not_in_room(session)?;
                 let wanted = crate::room::wire::normalize(options, &self.shared.config)?;
                 // A draining node seats nobody at its own tables.
-                if !cluster.draining() && !lobby.waiting(options)?.is_empty() {
+                if !cluster.draining() && lobby.has_waiting(options)? {
                     return Ok(None);
                 }
                 match cluster.waiting_elsewhere(&wanted).await {
@@ -610,34 +610,27 @@ impl Player {
         options: RoomOptions,
         seq: Seq,
     ) -> Result<(), WireError> {
-        let taken = |e: &WireError| {
-            matches!(
-                e.code,
-                ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
-            )
-        };
-        // Looking and, when nothing waits, opening happen at once (`waiting_or_new`); the
-        // rooms found may fill before this player sits down (seen under load): then open one.
-        // A new room is listed at once, so other quick players may fill that one too before
-        // its creator sits down: then look again.
+        // The lobby hands out seats, not rooms (`claim_seat`), so quick players who come
+        // together are spread over the free seats. A seat may still be gone when the player
+        // gets there (taken by a join with the room's id, or the room closed): then ask again.
         let mut attempt = 1;
         loop {
-            let rooms = self
+            let claim = self
                 .shared
                 .lobby
-                .waiting_or_new(&options, self.owner(session))?;
-            for room in rooms {
-                match self.enter(session, room, None, None, seq).await {
-                    Err(e) if taken(&e) => continue,
-                    other => return other,
+                .claim_seat(&options, self.owner(session))?;
+            let room = claim.room().clone();
+            let entered = self.enter(session, room, None, None, seq).await;
+            drop(claim);
+            match entered {
+                Err(e)
+                    if matches!(
+                        e.code,
+                        ErrorCode::RoomFull | ErrorCode::SeatTaken | ErrorCode::RoomClosed
+                    ) && attempt < QUICK_PLAY_ATTEMPTS =>
+                {
+                    attempt += 1;
                 }
-            }
-            let room = self
-                .shared
-                .lobby
-                .create(options.clone(), false, self.owner(session))?;
-            match self.enter(session, room, None, None, seq).await {
-                Err(e) if taken(&e) && attempt < QUICK_PLAY_ATTEMPTS => attempt += 1,
                 other => return other,
             }
         }

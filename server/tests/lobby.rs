@@ -3,9 +3,12 @@
 
 mod common;
 
-use common::{Client, TestServer};
+use std::collections::HashMap;
+
+use common::tuolaji::fast_options;
+use common::{metric, Client, TestServer};
 use qipai_protocol::xiangqi::{XiangqiEvent, XiangqiOptions};
-use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomOptions, RoomStatus, ServerMsg};
+use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomId, RoomOptions, RoomStatus, ServerMsg};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Two players who quick-play at the very same moment meet at one table, every time: the
@@ -34,6 +37,37 @@ async fn simultaneous_quick_plays_meet_at_one_table() {
         let (ma, mb) = tokio::join!(a.recv(), b.recv());
         assert_eq!(joined(ma), joined(mb), "round {round}: two tables");
     }
+}
+
+/// Forty players who quick-play into Tuolaji at the same moment, on a server that logs every
+/// seat to its store (each seat taken waits for a commit), sit at exactly ten full tables:
+/// the lobby hands out seats, not rooms. Before, all of them were sent to the oldest waiting
+/// table; those who found it full opened tables of their own and sat alone, and under load
+/// the next ones queued behind those tables' commits until they were told `busy`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_quick_plays_fill_tables_one_after_another() {
+    let file = std::env::temp_dir().join(format!("qipai_quick_seats_{}.db", std::process::id()));
+    let url = file.display().to_string();
+    let server = TestServer::start(move |c| c.store.url = url).await;
+    let mut players = tokio::task::JoinSet::new();
+    for i in 0..40 {
+        // Each from its own address: one address may open only a few rooms.
+        let client = Client::connect_from(&server, &format!("127.0.3.{}", i + 1)).await;
+        let mut client = client.expect("connect").say_hello(&format!("Q{i}")).await;
+        players.spawn(async move { client.quick_tuolaji(fast_options()).await });
+    }
+    let mut tables: HashMap<RoomId, Vec<u8>> = HashMap::new();
+    while let Some(seated) = players.join_next().await {
+        let (room, seat) = seated.expect("a quick player");
+        tables.entry(room).or_default().push(seat);
+    }
+    assert_eq!(tables.len(), 10, "{tables:?}");
+    for seats in tables.values_mut() {
+        seats.sort_unstable();
+        assert_eq!(*seats, [0, 1, 2, 3]);
+    }
+    assert_eq!(metric(&server, "qipai_rooms{game=\"tuolaji\"}").await, 10.0);
+    let _ = std::fs::remove_file(&file);
 }
 
 /// Two quick-players asking for the same game meet at one table; a third with another time
