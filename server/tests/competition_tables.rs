@@ -10,7 +10,7 @@ mod common;
 use std::time::Duration;
 
 use common::competition::{
-    entry_codes, get, get_as, login, parse, post_ok, server_with_director, start_round, until,
+    entry_codes, get, login, parse, post_ok, server_with_director, start_round, until,
 };
 use common::{Client, TestServer};
 use qipai_protocol::xiangqi::XiangqiAction;
@@ -301,9 +301,7 @@ async fn a_round_goes_on_after_a_restart() {
         "the same table"
     );
     assert_eq!(v["tables"][0]["status"], "waiting", "{v}");
-    // The codes came back from the store: the same ones, still the only way in.
-    let token = login(&s).await;
-    assert_eq!(entry_codes(&s, &token, id).await, codes);
+    // The codes' hashes came back from the store: the same codes, still the only way in.
     let mut other = Client::hello(&s, "Intruder").await;
     assert_refused(&mut other, room, None, None, ErrorCode::BadEntryCode).await;
     assert_refused(
@@ -440,29 +438,7 @@ async fn codes_never_reach_the_public() {
             );
         }
     }
-    // The director sees them, as JSON and as the printable CSV.
-    let (status, csv) = get_as(
-        &s,
-        Some(&token),
-        &format!("/api/director/competitions/{id}/codes.csv"),
-    )
-    .await;
-    assert_eq!(status, 200);
-    let csv = csv.as_str().unwrap().to_owned();
-    assert!(
-        csv.starts_with("team,pair_number,entry,name,code\n"),
-        "{csv}"
-    );
-    for (name, code) in &codes {
-        assert!(csv.contains(&format!(",{name},{code}\n")), "{csv}");
-    }
-    // Without the director's session, the codes' CSV is refused.
-    assert_eq!(
-        get(&s, &format!("/api/director/competitions/{id}/codes.csv"))
-            .await
-            .0,
-        401
-    );
+    drop((r, token));
 }
 
 fn collect_strings(v: &Value, out: &mut Vec<String>) {

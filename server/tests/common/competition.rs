@@ -96,8 +96,10 @@ pub fn code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("")
 }
 
-/// Every player's entry code in competition `id`, by name, from the director's entries
-/// list (the only place besides the codes' CSV that shows them).
+/// Every player's entry code in competition `id`, by name. The store keeps only their
+/// hashes, so a code is seen only when it is issued: this reissues every player's
+/// (`POST …/entries/{entry}/players/{player}/code`), which makes the imported ones stop
+/// working.
 pub async fn entry_codes(
     s: &TestServer,
     token: &str,
@@ -112,9 +114,13 @@ pub async fn entry_codes(
     assert_eq!(status, 200, "{v}");
     let mut codes = std::collections::HashMap::new();
     for e in v["entries"].as_array().expect("entries") {
-        for p in e["players"].as_array().expect("players") {
-            let code = p["code"].as_str().expect("a director sees each code");
-            assert!(!code.is_empty(), "every player has a code: {p}");
+        let entry = e["entry"].as_u64().expect("entry");
+        for (i, p) in e["players"].as_array().expect("players").iter().enumerate() {
+            assert!(p.get("code").is_none(), "codes are never shown again: {p}");
+            let path = format!("/api/director/competitions/{id}/entries/{entry}/players/{i}/code");
+            let v = post_ok(s, token, &path, "").await;
+            let code = v["code"]["code"].as_str().expect("the new code");
+            assert!(!code.is_empty(), "every player has a code: {v}");
             codes.insert(p["name"].as_str().unwrap().to_owned(), code.to_owned());
         }
     }
