@@ -12,13 +12,10 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
-import { startServer, launch, personPage, enterLobby, shot, ARTIFACTS, ROOT } from "../harness.js";
-import { DIRECTOR_ENV, DIRECTOR_PASSWORD, XIANGQI_FORM, call } from "../competition.js";
+import { startServer, launch, personPage, enterLobby } from "../harness.js";
+import { DIRECTOR_ENV, DIRECTOR_PASSWORD, XIANGQI_FORM, call, keeper, says } from "../competition.js";
 
 const T = "competition_pages";
-const SCREENSHOTS = path.join(ROOT, "e2e", "screenshots");
 let server;
 let browser;
 
@@ -31,26 +28,7 @@ after(async () => {
   await server?.stop();
 });
 
-/** A screenshot in the artifacts, kept as e2e/screenshots/competition_<name>.png too. */
-async function keep(page, n, name, opts = {}) {
-  await page.waitForTimeout(100);
-  if (opts.fullPage) {
-    mkdirSync(path.join(ARTIFACTS, T), { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, T, `${n}-${name}.png`), fullPage: true });
-  } else {
-    await shot(page, T, `${n}-${name}`);
-  }
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  copyFileSync(path.join(ARTIFACTS, T, `${n}-${name}.png`), path.join(SCREENSHOTS, `competition_${name}.png`));
-}
-
-/** The director's page says `re` (its message box). */
-async function says(page, kind, re) {
-  await page.waitForFunction(([k, src]) => {
-    const box = document.querySelector(`#director-message.${k}`);
-    return box && new RegExp(src).test(box.textContent);
-  }, [kind, re.source], { timeout: 30000 }); // a sign-in checks Argon2: slow in a debug build
-}
+const keep = keeper(T, "competition_");
 
 /** The director records (`record`) or corrects (`correct`) a table's result with the form. */
 async function enterResult(page, kind, round, table, result, text) {

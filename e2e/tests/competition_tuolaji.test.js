@@ -10,13 +10,10 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
-import { startServer, launch, personPage, enterLobby, shot, ARTIFACTS, ROOT } from "../harness.js";
-import { DIRECTOR_ENV, DIRECTOR_PASSWORD, call } from "../competition.js";
+import { startServer, launch, personPage, enterLobby } from "../harness.js";
+import { DIRECTOR_ENV, DIRECTOR_PASSWORD, call, keeper, says } from "../competition.js";
 
 const T = "competition_tuolaji";
-const SCREENSHOTS = path.join(ROOT, "e2e", "screenshots");
 let server;
 let browser;
 
@@ -29,20 +26,7 @@ after(async () => {
   await server?.stop();
 });
 
-/** A screenshot in the artifacts, kept as e2e/screenshots/competition_tuolaji_<name>.png too. */
-async function keep(page, n, name) {
-  await page.waitForTimeout(100);
-  await shot(page, T, `${n}-${name}`);
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  copyFileSync(path.join(ARTIFACTS, T, `${n}-${name}.png`), path.join(SCREENSHOTS, `competition_tuolaji_${name}.png`));
-}
-
-async function says(page, kind, re) {
-  await page.waitForFunction(([k, src]) => {
-    const box = document.querySelector(`#director-message.${k}`);
-    return box && new RegExp(src).test(box.textContent);
-  }, [kind, re.source], { timeout: 30000 }); // a sign-in checks Argon2: slow in a debug build
-}
+const keep = keeper(T, "competition_tuolaji_");
 
 /** Name → code, from the codes the director's page shows. */
 const shownCodes = (page) => page.$$eval("#entry-codes tbody tr",

@@ -6,7 +6,10 @@
 
 mod common;
 
-use common::competition::{code, get, login, post, post_ok, server_with_director, start_round};
+use common::competition::{
+    code, create_competition, get, login, post, post_ok, server_with_director, start_round,
+    store_file,
+};
 use common::{Client, TestServer};
 use qipai_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use qipai_store::competition::CompetitionWrite;
@@ -23,40 +26,44 @@ async fn start(url: &str, free: u32) -> TestServer {
     .await
 }
 
-fn store_file(name: &str) -> (std::path::PathBuf, String) {
-    let file = std::env::temp_dir().join(format!(
-        "qipai_codes_{name}_{}_{}.db",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos())
-    ));
-    let url = file.to_str().unwrap().to_owned();
-    (file, url)
-}
-
-/// Creates a xiangqi competition of three players; returns its id and the import's answer
-/// (with the codes issued).
-async fn create(s: &TestServer, token: &str) -> (u64, Value) {
+/// A server on `url` (`free` wrong codes per address), a director's token, and a xiangqi
+/// competition of three players: its id and the import's answer (with the codes issued).
+async fn set_up(url: &str, free: u32) -> (TestServer, String, u64, Value) {
+    let s = start(url, free).await;
+    let token = login(&s).await;
     let settings = json!({"name":"象棋","event":"xiangqi","rounds":3,"seed":5,
         "table_options":{"game":"xiangqi"},"lateness_unit_ms":1000});
-    let c = post_ok(
-        s,
-        token,
-        "/api/director/competitions",
-        &settings.to_string(),
-    )
-    .await;
-    let id = c["id"].as_u64().unwrap();
     let form = "A,xiangqi,,Zhao\nB,xiangqi,,Qian 13700000001\nC,xiangqi,,Sun\n";
-    let v = post_ok(
-        s,
-        token,
-        &format!("/api/director/competitions/{id}/entries"),
-        form,
-    )
-    .await;
-    (id, v)
+    let (id, imported) = create_competition(&s, &token, &settings, form).await;
+    (s, token, id, imported)
+}
+
+/// Round 1's only table (three players: one has the bye).
+struct Table1 {
+    room: u64,
+    red: String,
+    red_entry: u32,
+    black: String,
+}
+
+/// Starts round 1: its table.
+async fn round_one(s: &TestServer, token: &str, id: u64) -> Table1 {
+    let r1 = start_round(s, token, id).await;
+    let table = &r1["tables"][0];
+    let name = |side: &str| table[side]["players"][0].as_str().unwrap().to_owned();
+    Table1 {
+        room: table["room"].as_u64().unwrap(),
+        red: name("first"),
+        red_entry: u32::try_from(table["first"]["entry"].as_u64().unwrap()).unwrap(),
+        black: name("second"),
+    }
+}
+
+/// Stops `s` and starts a server on the same store.
+async fn restart(s: TestServer, url: &str) -> TestServer {
+    s.stop();
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    start(url, 100).await
 }
 
 /// The contacts JSON of every entry of every competition, as the store holds it.
@@ -107,9 +114,7 @@ async fn join(c: &mut Client, room: u64, code: &str) -> Option<ErrorCode> {
 #[tokio::test]
 async fn codes_are_stored_hashed_shown_once_and_reissued() {
     let (file, url) = store_file("hashed");
-    let s = start(&url, 100).await;
-    let token = login(&s).await;
-    let (id, imported) = create(&s, &token).await;
+    let (s, token, id, imported) = set_up(&url, 100).await;
     let codes: std::collections::HashMap<String, String> = imported["codes"]
         .as_array()
         .unwrap()
@@ -144,14 +149,12 @@ async fn codes_are_stored_hashed_shown_once_and_reissued() {
     .await;
     assert!(!listed.to_string().contains(&codes["Zhao"]), "{listed}");
 
-    let r1 = start_round(&s, &token, id).await;
-    let table = &r1["tables"][0];
-    let room = table["room"].as_u64().unwrap();
-    let (red, black) = (
-        table["first"]["players"][0].as_str().unwrap().to_owned(),
-        table["second"]["players"][0].as_str().unwrap().to_owned(),
-    );
-    let red_entry = table["first"]["entry"].as_u64().unwrap();
+    let Table1 {
+        room,
+        red,
+        red_entry,
+        black,
+    } = round_one(&s, &token, id).await;
     // Reissue: refused without the director's session, with a stable code; nothing changes.
     let reissue = format!("/api/director/competitions/{id}/entries/{red_entry}/players/0/code");
     let (status, v) = post(&s, None, &reissue, "").await;
@@ -182,11 +185,8 @@ async fn codes_are_stored_hashed_shown_once_and_reissued() {
     );
     let rows = raw_contacts(&url).await;
     assert_not_in_clear(&rows, &[new_red.clone(), codes[&red].clone()]);
-    s.stop();
-    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-
     // After a restart the codes (from their hashes) still work: Black's imported one.
-    let s = start(&url, 100).await;
+    let s = restart(s, &url).await;
     let mut b = Client::hello(&s, &black).await;
     assert_eq!(join(&mut b, room, &codes[&black]).await, None);
     s.stop();
@@ -198,14 +198,13 @@ async fn codes_are_stored_hashed_shown_once_and_reissued() {
 #[tokio::test]
 async fn codes_kept_in_clear_are_hashed_on_load() {
     let (file, url) = store_file("legacy");
-    let s = start(&url, 100).await;
-    let token = login(&s).await;
-    let (id, _) = create(&s, &token).await;
-    let r1 = start_round(&s, &token, id).await;
-    let table = &r1["tables"][0];
-    let room = table["room"].as_u64().unwrap();
-    let red_entry = u32::try_from(table["first"]["entry"].as_u64().unwrap()).unwrap();
-    let red = table["first"]["players"][0].as_str().unwrap().to_owned();
+    let (s, token, id, _) = set_up(&url, 100).await;
+    let Table1 {
+        room,
+        red,
+        red_entry,
+        ..
+    } = round_one(&s, &token, id).await;
     s.stop();
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     // What an older server wrote: the code in clear in the contacts.
@@ -242,9 +241,7 @@ async fn codes_kept_in_clear_are_hashed_on_load() {
 #[tokio::test]
 async fn a_code_tells_its_holder_the_next_table() {
     let (file, url) = store_file("next");
-    let s = start(&url, 2).await;
-    let token = login(&s).await;
-    let (id, imported) = create(&s, &token).await;
+    let (s, token, id, imported) = set_up(&url, 2).await;
     let code_of = |name: &str| {
         imported["codes"]
             .as_array()

@@ -288,6 +288,14 @@ fn room_status(shared: &Shared, room: u64) -> Option<&'static str> {
         })
 }
 
+/// The value of `key` in the request's query (as sent, not decoded).
+fn query<'a>(req: &'a Request<Incoming>, key: &str) -> Option<&'a str> {
+    req.uri().query()?.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == key).then_some(v)
+    })
+}
+
 fn competition_id(s: &str) -> Result<u64, WireError> {
     s.parse().map_err(|_| not_found(s))
 }
@@ -342,13 +350,7 @@ async fn route(
     }
     let room_open = |room: u64| room_status(shared, room);
     if let ["competitions", "changes"] = parts.as_slice() {
-        let after = req
-            .uri()
-            .query()
-            .unwrap_or("")
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("after="))
-            .and_then(|v| v.parse::<u64>().ok());
+        let after = query(&req, "after").and_then(|v| v.parse::<u64>().ok());
         return Ok(ok(&json!({ "version": changes(shared, after).await })));
     }
     match parts.as_slice() {
@@ -435,12 +437,7 @@ async fn director_route(
             .read(competition_id(id)?, |h, _| view::entries(h, true))
             .await?)),
         (&Method::GET, ["director", "qr.svg"]) => {
-            let text = req
-                .uri()
-                .query()
-                .unwrap_or("")
-                .split('&')
-                .find_map(|kv| kv.strip_prefix("text="))
+            let text = query(&req, "text")
                 .map(crate::persist::api::percent_decode)
                 .unwrap_or_default();
             qr_svg(&text)

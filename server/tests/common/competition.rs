@@ -126,3 +126,36 @@ pub async fn entry_codes(
     }
     codes
 }
+
+/// A fresh store file for a test that restarts its server: the file and its URL.
+pub fn store_file(name: &str) -> (std::path::PathBuf, String) {
+    let file = std::env::temp_dir().join(format!(
+        "qipai_competition_{name}_{}_{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+    ));
+    let url = file.to_str().unwrap().to_owned();
+    (file, url)
+}
+
+/// Creates a competition with `settings` and imports `form` into it: its id and the
+/// import's answer (with the entry codes issued, the only time they are shown).
+pub async fn create_competition(
+    s: &TestServer,
+    token: &str,
+    settings: &Value,
+    form: &str,
+) -> (u64, Value) {
+    let c = post_ok(
+        s,
+        token,
+        "/api/director/competitions",
+        &settings.to_string(),
+    )
+    .await;
+    let id = c["id"].as_u64().expect("an id");
+    let entries = format!("/api/director/competitions/{id}/entries");
+    (id, post_ok(s, token, &entries, form).await)
+}
