@@ -199,23 +199,18 @@ async fn next_table(
         .competitions
         .next_table(&super::code_hash(&body.code), &room_open)
         .await;
-    match (found, peer) {
-        (Some(v), _) => {
-            if let Some(addr) = peer {
-                limiter.succeeded(addr);
-            }
-            Ok(ok(&v))
-        }
-        (None, addr) => {
-            if let Some(addr) = addr {
-                limiter.failed(addr, qipai_store::unix_ms());
-            }
-            Err(WireError {
-                code: ErrorCode::BadEntryCode,
-                message: "no entry has that code".into(),
-            })
-        }
+    // A right code neither counts nor clears the count: the page asks every few seconds,
+    // which must not reset the wait of an address that guesses between its questions.
+    if let Some(v) = found {
+        return Ok(ok(&v));
     }
+    if let Some(addr) = peer {
+        limiter.failed(addr, qipai_store::unix_ms());
+    }
+    Err(WireError {
+        code: ErrorCode::BadEntryCode,
+        message: "no entry has that code".into(),
+    })
 }
 
 /// The QR code of `text`, as SVG.
