@@ -2,6 +2,38 @@
 // are started with, and a competition set up over the HTTP API (PROTOCOL.md §17) for tests
 // that look at its pages rather than build it.
 
+import { copyFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { shot, ARTIFACTS, ROOT } from "./harness.js";
+
+const SCREENSHOTS = path.join(ROOT, "e2e", "screenshots");
+
+/**
+ * A screenshot taker for test `test`: `keep(page, n, name, { fullPage })` saves the page in
+ * the artifacts and as e2e/screenshots/<prefix><name>.png too (committed: README cites them).
+ */
+export function keeper(test, prefix) {
+  return async (page, n, name, opts = {}) => {
+    await page.waitForTimeout(100);
+    if (opts.fullPage) {
+      mkdirSync(path.join(ARTIFACTS, test), { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, test, `${n}-${name}.png`), fullPage: true });
+    } else {
+      await shot(page, test, `${n}-${name}`);
+    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    copyFileSync(path.join(ARTIFACTS, test, `${n}-${name}.png`), path.join(SCREENSHOTS, `${prefix}${name}.png`));
+  };
+}
+
+/** The director's page says `re` (its message box, `kind` ok or error). */
+export async function says(page, kind, re) {
+  await page.waitForFunction(([k, src]) => {
+    const box = document.querySelector(`#director-message.${k}`);
+    return box && new RegExp(src).test(box.textContent);
+  }, [kind, re.source], { timeout: 30000 }); // a sign-in checks Argon2: slow in a debug build
+}
+
 /** The director's password in the browser tests. */
 export const DIRECTOR_PASSWORD = "e2e director 裁判";
 

@@ -469,6 +469,42 @@ export class DirectorPage {
     return form;
   }
 
+  /** A new code for player `player` of entry `entry`: the old one stops working at once. */
+  async reissue(id, entry, player, codeList) {
+    try {
+      const v = await api(`/api/director/competitions/${id}/entries/${entry}/players/${player}/code`, { method: "POST" });
+      this.issued = { competition: id, codes: [v.code], csv: v.codes_csv };
+      this.say("ok", t("dir.reissued", { name: v.code.name }));
+      this.showCodes(codeList);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /**
+   * The codes just issued, the only time they are seen: per player the code, the entry link
+   * (`<site>/?entry=CODE`) and its QR code (drawn by the server), to print; and the CSV.
+   */
+  showCodes(box) {
+    clear(box);
+    const issued = this.issued;
+    if (!issued?.codes?.length) return;
+    const link = (code) => `${location.origin}/?entry=${encodeURIComponent(code)}`;
+    const csvUrl = URL.createObjectURL(new Blob([issued.csv], { type: "text/csv" }));
+    box.append(
+      h("p", { class: "muted", id: "entry-codes-once" }, t("dir.codes_once")),
+      h("p", {}, h("a", { href: csvUrl, download: "entry-codes.csv", id: "link-codes-csv" }, t("dir.codes_csv")), " ",
+        h("button", { type: "button", class: "small", id: "btn-print-codes", onclick: () => window.print() }, t("dir.codes_print"))),
+      h("table", { class: "comp-table entry-codes", id: "entry-codes" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("comp.col.team")), h("th", {}, t("dir.codes_player")), h("th", {}, t("dir.codes")),
+          h("th", {}, t("dir.codes_link")), h("th", {}, t("dir.codes_qr")))),
+        h("tbody", {}, issued.codes.map((c) => h("tr", {},
+          h("td", {}, c.team), h("td", {}, c.name), h("td", { class: "entry-code" }, c.code),
+          h("td", { class: "entry-link" }, h("a", { href: link(c.code) }, link(c.code))),
+          h("td", {}, h("img", { class: "entry-qr", width: 120, height: 120, alt: t("dir.codes_qr_alt", { name: c.name }),
+            src: `/api/director/qr.svg?text=${encodeURIComponent(link(c.code))}` })))))));
+  }
+
   manage() {
     if (!this.list.length) return h("p", { class: "muted" }, t("comp.none"));
     const id = this.selected;
@@ -491,7 +527,9 @@ export class DirectorPage {
       e.preventDefault();
       try {
         const v = await api(path("entries"), { method: "POST", body: csv.value, type: "text/csv" });
+        this.issued = { competition: id, codes: v.codes, csv: v.codes_csv };
         this.say("ok", t("dir.imported", { count: v.imported, partner: v.imported_into_partner }));
+        this.showCodes(codeList);
       } catch (err) {
         this.fail(err);
       }
@@ -508,26 +546,32 @@ export class DirectorPage {
         }
       } }, t("dir.start_round")));
 
-    // Each player's entry code, for the director only: printed and handed to the player, it
-    // is what takes their reserved seat (PROTOCOL.md §17.3).
+    // Each player's entry code, for the director only: printed and handed to the player
+    // (with the entry link and its QR code), it is what takes their reserved seat
+    // (PROTOCOL.md §17.3). The store keeps only its hash: it is shown here once, from the
+    // answer of the import or the reissue that made it.
     const codeList = h("div", { id: "entry-codes-list" });
+    const players = h("div", { id: "entry-players" });
     const codes = h("div", { class: "panel director-form", id: "director-codes" },
       h("h3", {}, t("dir.codes")),
       h("p", { class: "muted" }, t("dir.codes_help")),
-      h("p", {}, h("a", { href: path("codes.csv"), download: `entry-codes-${id}.csv`, id: "link-codes-csv" }, t("dir.codes_csv"))),
-      h("button", { type: "button", id: "btn-show-codes", onclick: async () => {
+      codeList,
+      h("button", { type: "button", id: "btn-reissue-list", onclick: async () => {
         try {
           const v = await api(path("entries"));
-          clear(codeList);
-          codeList.append(h("table", { class: "comp-table", id: "entry-codes" },
-            h("thead", {}, h("tr", {}, h("th", {}, t("comp.col.team")), h("th", {}, t("dir.codes_player")), h("th", {}, t("dir.codes")))),
-            h("tbody", {}, v.entries.flatMap((e) => e.players.map((p) =>
-              h("tr", {}, h("td", {}, e.team), h("td", {}, p.name), h("td", { class: "entry-code" }, p.code)))))));
+          clear(players);
+          players.append(h("table", { class: "comp-table", id: "entry-players-table" },
+            h("thead", {}, h("tr", {}, h("th", {}, t("comp.col.team")), h("th", {}, t("dir.codes_player")), h("th", {}, ""))),
+            h("tbody", {}, v.entries.flatMap((e) => e.players.map((p, i) =>
+              h("tr", {}, h("td", {}, e.team), h("td", {}, p.name), h("td", {},
+                h("button", { type: "button", class: "small", id: `btn-reissue-${e.entry}-${i}`, onclick: () => this.reissue(id, e.entry, i, codeList) },
+                  t("dir.reissue")))))))));
         } catch (err) {
           this.fail(err);
         }
-      } }, t("dir.codes_show")),
-      codeList);
+      } }, t("dir.reissue_list")),
+      players);
+    if (this.issued?.competition === id) this.showCodes(codeList);
 
     const resultForm = (kind) => {
       const form = h("form", { id: `director-${kind}`, class: "panel director-form" },

@@ -5,6 +5,28 @@ import { h, clear, botBadge } from "./dom.js";
 import { TEXT as DRAUGHTS, DRAUGHTS_TIME_CONTROLS } from "./draughts.js";
 import { t, formatDuration } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { api } from "./competition.js";
+
+/** Where the entry code of the player's entry link (`/?entry=CODE`) is kept in the browser. */
+const ENTRY_KEY = "qipai.entry_code";
+
+/**
+ * An entry link (`<site>/?entry=CODE`, from the director's entry list): the code is kept in
+ * the browser like the session and taken out of the address bar (and history). Returns the
+ * code kept, if any.
+ */
+export function takeEntryLink() {
+  const params = new URLSearchParams(location.search);
+  const code = params.get("entry");
+  if (code) {
+    localStorage.setItem(ENTRY_KEY, code.trim());
+    params.delete("entry");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
+  }
+  return localStorage.getItem(ENTRY_KEY);
+}
+takeEntryLink();
 
 /** Pages of `list_rooms` one refresh reads (the server's page is 50 rooms by default). */
 const LIST_PAGES = 10;
@@ -209,7 +231,9 @@ export class Lobby {
           bots: tlBots.checked,
         }) }, t("lobby.create_table"))));
 
+    this.nextTable = h("section", { class: "panel next-table", id: "next-table", "aria-live": "polite", hidden: true });
     this.root.append(
+      this.nextTable,
       h("div", { class: "lobby" },
         h("section", { class: "play" }, quick, create, this.draughtsForm(), tuolaji),
         h("section", { class: "panel open-tables" },
@@ -304,7 +328,49 @@ export class Lobby {
     input.focus();
   }
 
+  /**
+   * "Your next table", for a player who opened their entry link: the competition, round,
+   * table and seat, and a button that sits them there with their code (`POST /api/entry`).
+   */
+  async refreshNextTable() {
+    const code = localStorage.getItem(ENTRY_KEY);
+    const box = this.nextTable;
+    if (!code) {
+      box.hidden = true;
+      return;
+    }
+    let v;
+    try {
+      v = await api("/api/entry", { method: "POST", body: { code } });
+    } catch (err) {
+      if (err.code === "offline") return;
+      // A reissued (or mistyped) code: forget it, and say so once.
+      if (err.code === "bad_entry_code") localStorage.removeItem(ENTRY_KEY);
+      clear(box);
+      box.hidden = false;
+      box.append(h("h2", {}, t("lobby.next.title")), h("p", { id: "next-table-error" }, errorText(err)));
+      return;
+    }
+    const forget = h("button", { type: "button", class: "secondary small", id: "btn-next-forget", onclick: () => {
+      localStorage.removeItem(ENTRY_KEY);
+      box.hidden = true;
+    } }, t("lobby.next.forget"));
+    const lines = [h("p", { id: "next-table-who" }, t("lobby.next.who", { name: v.player_name, team: v.team, competition: v.name }))];
+    if (v.round == null) lines.push(h("p", { id: "next-table-what" }, t("lobby.next.not_paired")));
+    else if (v.bye) lines.push(h("p", { id: "next-table-what" }, t("lobby.next.bye", { round: v.round })));
+    else if (v.table == null || v.room == null || v.result) lines.push(h("p", { id: "next-table-what" }, t("lobby.next.wait", { round: v.round })));
+    else {
+      lines.push(h("p", { id: "next-table-what" }, t("lobby.next.table", { round: v.round, table: v.table, seat: v.seat + 1 })),
+        h("button", { type: "button", class: "primary", id: "btn-next-sit",
+          onclick: () => this.enter({ type: "join", room_id: v.room, seat: v.seat, entry_code: code }) }, t("lobby.next.sit")));
+    }
+    clear(box);
+    box.hidden = false;
+    box.append(h("h2", {}, t("lobby.next.title")), ...lines, forget);
+  }
+
   async refresh() {
+    this.refreshNextTable();
     if (this.ctx.conn.state !== "online") return;
     // The server answers `list_rooms` in pages (PROTOCOL.md §13, `limits.list_rooms_page`):
     // read on with `after` until there is no `next`, up to LIST_PAGES pages.

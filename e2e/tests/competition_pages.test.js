@@ -1,6 +1,8 @@
 // The competition pages (issue 15): a director signs in on `#/director` (a wrong password is
 // refused in words first), creates a small xiangqi competition, imports the registration
-// form (a bad form first: the server's line error is shown), and pairs round 1. A second
+// form (a bad form first: the server's line error is shown), sees the entry codes once (with
+// each player's entry link and QR code), and pairs round 1. Red sits down from their entry
+// link ("Your next table"), Black by typing the code. A second
 // person, with no credential, follows the public page `#/competitions/{id}`: the pairings
 // appear without a reload, table 1 turns "playing" when its two entrants sit down and
 // "finished" with its result when one resigns, the director's result for table 2 and a
@@ -10,13 +12,10 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
-import { startServer, launch, personPage, enterLobby, shot, ARTIFACTS, ROOT } from "../harness.js";
-import { DIRECTOR_ENV, DIRECTOR_PASSWORD, XIANGQI_FORM, call } from "../competition.js";
+import { startServer, launch, personPage, enterLobby } from "../harness.js";
+import { DIRECTOR_ENV, DIRECTOR_PASSWORD, XIANGQI_FORM, call, keeper, says } from "../competition.js";
 
 const T = "competition_pages";
-const SCREENSHOTS = path.join(ROOT, "e2e", "screenshots");
 let server;
 let browser;
 
@@ -29,26 +28,7 @@ after(async () => {
   await server?.stop();
 });
 
-/** A screenshot in the artifacts, kept as e2e/screenshots/competition_<name>.png too. */
-async function keep(page, n, name, opts = {}) {
-  await page.waitForTimeout(100);
-  if (opts.fullPage) {
-    mkdirSync(path.join(ARTIFACTS, T), { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, T, `${n}-${name}.png`), fullPage: true });
-  } else {
-    await shot(page, T, `${n}-${name}`);
-  }
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  copyFileSync(path.join(ARTIFACTS, T, `${n}-${name}.png`), path.join(SCREENSHOTS, `competition_${name}.png`));
-}
-
-/** The director's page says `re` (its message box). */
-async function says(page, kind, re) {
-  await page.waitForFunction(([k, src]) => {
-    const box = document.querySelector(`#director-message.${k}`);
-    return box && new RegExp(src).test(box.textContent);
-  }, [kind, re.source], { timeout: 30000 }); // a sign-in checks Argon2: slow in a debug build
-}
+const keep = keeper(T, "competition_");
 
 /** The director records (`record`) or corrects (`correct`) a table's result with the form. */
 async function enterResult(page, kind, round, table, result, text) {
@@ -101,9 +81,16 @@ test("a director runs a competition and the public page follows it live", { time
   await says(director, "ok", /Imported 4 entries/);
   await keep(director, "02", "director_imported");
 
-  // --- each player's entry code: on the director's page only ---
-  await director.click("#btn-show-codes");
+  // --- each player's entry code: on the director's page only, shown once after the import
+  // (the store keeps hashes), with the entry link and its QR code drawn by the server ---
   await director.waitForSelector("#entry-codes tbody tr:nth-child(4)");
+  await director.waitForFunction(() => [...document.querySelectorAll("#entry-codes img.entry-qr")]
+    .every((img) => img.complete && img.naturalWidth > 0));
+  const links = await director.$$eval("#entry-codes .entry-link a", (as) => as.map((a) => a.href));
+  assert.equal(links.length, 4);
+  for (const l of links) assert.match(l, new RegExp(`^${url}/\\?entry=[2-9A-HJ-NP-Z-]{14}$`));
+  await director.locator("#entry-codes").scrollIntoViewIfNeeded();
+  await keep(director, "02b", "director_codes");
   const codes = Object.fromEntries(await director.$$eval("#entry-codes tbody tr",
     (rows) => rows.map((r) => [r.children[1].textContent, r.children[2].textContent])));
   assert.equal(Object.keys(codes).length, 4);
@@ -129,8 +116,10 @@ test("a director runs a competition and the public page follows it live", { time
   const [t1, t2] = r1.tables;
   assert.match(await rowText(pub, 1, 1), new RegExp(`${t1.first.players[0]}.*${t1.second.players[0]}.*Waiting for players`));
 
-  // Table 1's entrants sit down (their seats are reserved): the lobby asks each for their
-  // entry code (a wrong one is refused and asked again); then "playing", live.
+  // Table 1's entrants sit down (their seats are reserved): Red opens their entry link, and
+  // the lobby shows "your next table" with a button that sits them (no code typed); Black
+  // picks the seat in the list and is asked for the code (a wrong one is refused and asked
+  // again); then "playing", live.
   const sit = async (page, seat, code) => {
     await page.click(`[data-join="${t1.room}:${seat}"]`);
     await page.waitForSelector("#entry-code-form");
@@ -138,14 +127,21 @@ test("a director runs a competition and the public page follows it live", { time
     await page.click("#entry-code-sit");
   };
   const red = await personPage(browser);
+  await red.goto(`${url}/?entry=${codes[t1.first.players[0]]}`);
+  assert.equal(new URL(red.url()).search, "", "the code leaves the address bar");
   await enterLobby(red, url, t1.first.players[0]);
-  await sit(red, 0, "2222-3333-4444");
-  await red.waitForSelector("#entry-code-form");
-  await red.fill("#entry-code", codes[t1.first.players[0]]);
-  await red.click("#entry-code-sit");
+  await red.waitForSelector("#btn-next-sit");
+  assert.match(await red.textContent("#next-table-what"), new RegExp(`Round 1: table ${t1.table}, seat 1\\.`));
+  assert.match(await red.textContent("#next-table-who"), new RegExp(t1.first.players[0]));
+  await keep(red, "02c", "next_table");
+  await red.click("#btn-next-sit");
   const black = await personPage(browser);
   await enterLobby(black, url, t1.second.players[0]);
-  await sit(black, 1, codes[t1.second.players[0]].toLowerCase());
+  assert.equal(await black.$("#next-table:not([hidden])"), null, "no entry link, no next table");
+  await sit(black, 1, "2222-3333-4444");
+  await black.waitForSelector("#entry-code-form");
+  await black.fill("#entry-code", codes[t1.second.players[0]].toLowerCase());
+  await black.click("#entry-code-sit");
   await red.waitForSelector("#btn-resign");
   await pub.waitForSelector(`#round-1-table [data-status="playing"]`);
   await keep(pub, "03", "public_round1");

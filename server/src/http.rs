@@ -56,14 +56,16 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
         let ticket = Arc::clone(&ticket);
         async move {
             let path = req.uri().path();
-            let answer =
-                if path.starts_with("/api/director") || path.starts_with("/api/competitions") {
-                    competition_api(req, &shared, peer).await
-                } else if path.starts_with("/api/") {
-                    api(req, &shared).await
-                } else {
-                    answer(req, &shared, &ticket)
-                };
+            let answer = if path.starts_with("/api/director")
+                || path.starts_with("/api/competitions")
+                || path == "/api/entry"
+            {
+                competition_api(req, &shared, peer).await
+            } else if path.starts_with("/api/") {
+                api(req, &shared).await
+            } else {
+                answer(req, &shared, &ticket)
+            };
             Ok::<_, Infallible>(answer)
         }
     });

@@ -83,6 +83,12 @@ async fn every_director_action_is_refused_without_a_session() {
             format!("/api/director/competitions/{id}/corrections"),
             r#"{"round":1,"table":1,"result":"draw","reason":"r"}"#,
         ),
+        (
+            "POST",
+            format!("/api/director/competitions/{id}/entries/0/players/0/code"),
+            "",
+        ),
+        ("GET", "/api/director/qr.svg?text=x".into(), ""),
         ("POST", "/api/director/logout".into(), ""),
         ("GET", "/api/director/anything".into(), ""),
     ];

@@ -472,6 +472,39 @@ async fn competitions_are_kept_whole() {
             ])
             .await;
         assert!(failed.is_err(), "{name}: duplicate entry");
+        // An entry's contacts replaced (a reissued entry code's hash): that row only.
+        let hashed = r#"[{"phone":"138","code_hash":"ab01"}]"#;
+        store
+            .competition_write(vec![W::EntryContacts {
+                competition: 7,
+                index: 1,
+                contacts: hashed.into(),
+            }])
+            .await
+            .expect(name);
+        let logs = store.competitions().await.expect(name);
+        let contacts: Vec<&str> = logs[0]
+            .entries
+            .iter()
+            .map(|e| e.contacts.as_str())
+            .collect();
+        assert_eq!(
+            contacts,
+            [
+                entry(0).contacts.as_str(),
+                hashed,
+                entry(2).contacts.as_str()
+            ],
+            "{name}"
+        );
+        store
+            .competition_write(vec![W::EntryContacts {
+                competition: 7,
+                index: 1,
+                contacts: entry(1).contacts,
+            }])
+            .await
+            .expect(name);
         let logs = store.competitions().await.expect(name);
         assert_eq!(logs.len(), 1, "{name}");
         assert!(

@@ -6,9 +6,14 @@
 //! - `POST /api/director/logout`;
 //! - `GET  /api/director/session` → `{"director": name or null}` (no session needed);
 //! - `POST /api/director/competitions` (settings JSON) → `{"id"}`;
-//! - `POST /api/director/competitions/{id}/entries` (the registration form, CSV);
-//! - `GET  /api/director/competitions/{id}/entries` (with contacts and entry codes);
-//! - `GET  /api/director/competitions/{id}/codes.csv` (every player's entry code, to print);
+//! - `POST /api/director/competitions/{id}/entries` (the registration form, CSV) → the
+//!   counts and every player's new entry code (`codes`, and `codes_csv` to print): the only
+//!   time they are shown, as the store keeps only their SHA-256;
+//! - `GET  /api/director/competitions/{id}/entries` (with contacts; no codes);
+//! - `POST /api/director/competitions/{id}/entries/{entry}/players/{player}/code` → a new
+//!   entry code for that player (`code`, `codes_csv`); the old one stops working at once,
+//!   at the entry's open tables too;
+//! - `GET  /api/director/qr.svg?text=…` → the QR code of `text` (an entry link), SVG;
 //! - `POST /api/director/competitions/{id}/rounds` → the round paired;
 //! - `POST /api/director/competitions/{id}/results` `{"round","table","result","note"}`;
 //! - `POST /api/director/competitions/{id}/corrections` `{"round","table","result","reason"}`.
@@ -17,6 +22,10 @@
 //! version of every competition's state once it passes N, or after 25 s), `/api/competitions`, `/api/competitions/{id}`, `…/entries`
 //! (never contacts), `…/rounds/{n}` (and `.csv`), `…/standings` (and `.csv`), `…/teams`,
 //! `…/awards` (and `.csv`).
+//!
+//! A player (no credential): `POST /api/entry` `{"code"}` → where the holder of that entry
+//! code plays next (`view::next_table`); a wrong code is `bad_entry_code`, and repeated
+//! wrong codes from one address `too_many_attempts`, like joining with codes.
 //!
 //! Errors are `{"error":{"code","message"}}` with the stable codes of `ErrorCode`.
 
@@ -48,6 +57,10 @@ pub struct Answer {
 
 const JSON: &str = "application/json";
 const CSV: &str = "text/csv; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// The longest text a QR code is drawn for (an entry link is far shorter).
+const MAX_QR_TEXT: usize = 512;
 
 fn ok(v: &Value) -> Answer {
     Answer {
@@ -79,6 +92,7 @@ fn status_of(code: ErrorCode) -> StatusCode {
         | ErrorCode::RoundUnfinished
         | ErrorCode::AlreadyEntered
         | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
+        ErrorCode::BadEntryCode => StatusCode::FORBIDDEN,
         _ => StatusCode::BAD_REQUEST,
     }
 }
@@ -162,7 +176,62 @@ struct ResultBody {
     reason: String,
 }
 
-/// Answers a request under `/api/director` or `/api/competitions`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntryCode {
+    code: String,
+}
+
+/// `POST /api/entry`: where the holder of an entry code plays next. Only a wrong code
+/// counts against the address (`auth::Limiter`, shared with joining by code).
+async fn next_table(
+    req: Request<Incoming>,
+    shared: &Arc<Shared>,
+    peer: Option<std::net::IpAddr>,
+) -> Result<Answer, WireError> {
+    let limiter = &shared.competitions.entry_codes;
+    if let Some(addr) = peer {
+        limiter.check(addr, qipai_store::unix_ms())?;
+    }
+    let body: EntryCode = parse_json(&read_body(req).await?)?;
+    let room_open = |room: u64| room_status(shared, room);
+    let found = shared
+        .competitions
+        .next_table(&super::code_hash(&body.code), &room_open)
+        .await;
+    // A right code neither counts nor clears the count: the page asks every few seconds,
+    // which must not reset the wait of an address that guesses between its questions.
+    if let Some(v) = found {
+        return Ok(ok(&v));
+    }
+    if let Some(addr) = peer {
+        limiter.failed(addr, qipai_store::unix_ms());
+    }
+    Err(WireError {
+        code: ErrorCode::BadEntryCode,
+        message: "no entry has that code".into(),
+    })
+}
+
+/// The QR code of `text`, as SVG.
+fn qr_svg(text: &str) -> Result<Answer, WireError> {
+    if text.is_empty() || text.len() > MAX_QR_TEXT {
+        return Err(body_error(format!("text: 1 to {MAX_QR_TEXT} bytes")));
+    }
+    let code = qrcode::QrCode::new(text.as_bytes()).map_err(|e| body_error(e.to_string()))?;
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(160, 160)
+        .build();
+    Ok(Answer {
+        status: StatusCode::OK,
+        content_type: SVG,
+        body: svg.into_bytes(),
+        cookie: None,
+    })
+}
+
+/// Answers a request under `/api/director` or `/api/competitions`, or `/api/entry`.
 /// `peer`: the client's address (director logins are limited per address).
 pub async fn handle(
     req: Request<Incoming>,
@@ -214,6 +283,14 @@ fn room_status(shared: &Shared, room: u64) -> Option<&'static str> {
         })
 }
 
+/// The value of `key` in the request's query (as sent, not decoded).
+fn query<'a>(req: &'a Request<Incoming>, key: &str) -> Option<&'a str> {
+    req.uri().query()?.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == key).then_some(v)
+    })
+}
+
 fn competition_id(s: &str) -> Result<u64, WireError> {
     s.parse().map_err(|_| not_found(s))
 }
@@ -228,6 +305,12 @@ async fn route(
     let method = req.method().clone();
     let comps = &shared.competitions;
     let st = store(shared);
+    if parts.as_slice() == ["entry"] {
+        if method != Method::POST {
+            return Err(body_error("POST /api/entry {\"code\"}"));
+        }
+        return next_table(req, shared, peer).await;
+    }
     if parts.first() == Some(&"director") {
         if method != Method::POST && method != Method::GET {
             return Err(body_error("directors use GET and POST"));
@@ -262,13 +345,7 @@ async fn route(
     }
     let room_open = |room: u64| room_status(shared, room);
     if let ["competitions", "changes"] = parts.as_slice() {
-        let after = req
-            .uri()
-            .query()
-            .unwrap_or("")
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("after="))
-            .and_then(|v| v.parse::<u64>().ok());
+        let after = query(&req, "after").and_then(|v| v.parse::<u64>().ok());
         return Ok(ok(&json!({ "version": changes(shared, after).await })));
     }
     match parts.as_slice() {
@@ -354,18 +431,37 @@ async fn director_route(
         (&Method::GET, ["director", "competitions", id, "entries"]) => Ok(ok(&comps
             .read(competition_id(id)?, |h, _| view::entries(h, true))
             .await?)),
-        (&Method::GET, ["director", "competitions", id, "codes.csv"]) => Ok(csv(comps
-            .read(competition_id(id)?, |h, _| view::codes_csv(h))
-            .await?)),
+        (&Method::GET, ["director", "qr.svg"]) => {
+            let text = query(&req, "text")
+                .map(crate::persist::api::percent_decode)
+                .unwrap_or_default();
+            qr_svg(&text)
+        }
+        (
+            &Method::POST,
+            ["director", "competitions", id, "entries", entry, "players", player, "code"],
+        ) => {
+            let id = competition_id(id)?;
+            let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
+            let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
+            let issued = comps.reissue(id, entry, player, st).await?;
+            super::tables::reissued(shared, id, entry).await?;
+            let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
+            Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
+        }
         (&Method::POST, ["director", "competitions", id, "entries"]) => {
             let id = competition_id(id)?;
             let body = read_body(req).await?;
             let text =
                 std::str::from_utf8(&body).map_err(|_| body_error("the form must be UTF-8 CSV"))?;
-            let (mine, partner) = comps.import(id, text, st).await?;
-            Ok(ok(
-                &json!({ "competition": id, "imported": mine, "imported_into_partner": partner }),
-            ))
+            let (mine, partner, codes) = comps.import(id, text, st).await?;
+            Ok(ok(&json!({
+                "competition": id,
+                "imported": mine,
+                "imported_into_partner": partner,
+                "codes_csv": view::codes_csv(&codes),
+                "codes": codes,
+            })))
         }
         (&Method::POST, ["director", "competitions", id, "rounds"]) => {
             let id = competition_id(id)?;

@@ -37,6 +37,7 @@ use qipai_store::competition::{
 };
 use qipai_store::{unix_ms, Store};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::config::Config;
 
@@ -159,9 +160,48 @@ pub struct Held {
     /// When each round was started (Unix ms, stored): lateness counts from here, across
     /// restarts too.
     pub round_started_ms: BTreeMap<u32, i64>,
-    /// Each entry's players' entry codes (by entry index, in the order of its players):
-    /// director only, never on a public page (tournaments.md "Who sits where").
-    pub codes: BTreeMap<u32, Vec<String>>,
+    /// The SHA-256 ([`code_hash`]) of each entry's players' entry codes (by entry index, in
+    /// the order of its players). The codes themselves are kept nowhere: a director sees
+    /// each once, when it is issued (tournaments.md "Who sits where").
+    pub code_hashes: BTreeMap<u32, Vec<Vec<u8>>>,
+}
+
+/// An entry code just issued: the only time it exists in clear (the answer to the import
+/// or the reissue that made it).
+#[derive(Clone, Debug, Serialize)]
+pub struct IssuedCode {
+    pub competition: u64,
+    pub entry: u32,
+    pub team: String,
+    pub pair_number: Option<u32>,
+    /// The player's place in the entry (0 or 1 for a pair).
+    pub player: usize,
+    pub name: String,
+    pub code: String,
+}
+
+/// What is kept of an entry code: the SHA-256 of the code as [`room::normalize_code`]
+/// gives it (`qipai_store::hash_token`, as the table's seats compare). A plain hash is
+/// enough: codes are 60 random bits from the CSPRNG, not chosen by people, so there is no
+/// dictionary to try; guessing online is rate-limited per address; and a stolen store
+/// would need about 2^59 SHA-256 evaluations per code to find one that only seats a player
+/// at a table.
+pub fn code_hash(code: &str) -> Vec<u8> {
+    qipai_store::hash_token(&crate::room::normalize_code(code))
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+        .collect()
 }
 
 /// The letters of entry codes: no 0/O or 1/I. There are 32, so five random bits pick one
@@ -206,27 +246,36 @@ fn unknown(id: u64) -> WireError {
 pub struct ContactJson {
     pub phone: String,
     pub joined_group: String,
-    /// The player's entry code.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The entry code in clear, as servers before the codes were hashed kept it: read
+    /// only to hash it when the store is loaded ([`Competitions::load`]), never written.
+    #[serde(default, skip_serializing)]
     pub code: String,
+    /// The SHA-256 of the player's entry code ([`code_hash`]), in hex.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub code_hash: String,
 }
 
-fn entry_row(competition: u64, e: &qipai_games::competition::Entry, codes: &[String]) -> EntryRow {
+fn entry_row(
+    competition: u64,
+    e: &qipai_games::competition::Entry,
+    hashes: &[Vec<u8>],
+) -> EntryRow {
     let names: Vec<&str> = e.players.iter().map(|p| p.name.as_str()).collect();
     let contacts: Vec<Option<ContactJson>> = e
         .players
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let code = codes.get(i).cloned().unwrap_or_default();
+            let code_hash = hashes.get(i).map(|h| to_hex(h)).unwrap_or_default();
             match &p.contact {
                 Some(c) => Some(ContactJson {
                     phone: c.0.phone.clone(),
                     joined_group: c.0.joined_group.clone(),
-                    code,
+                    code_hash,
+                    ..ContactJson::default()
                 }),
-                None if !code.is_empty() => Some(ContactJson {
-                    code,
+                None if !code_hash.is_empty() => Some(ContactJson {
+                    code_hash,
                     ..ContactJson::default()
                 }),
                 None => None,
@@ -285,8 +334,9 @@ impl Held {
         }
     }
 
-    /// Rebuilds a competition from what the store kept.
-    fn from_log(log: CompetitionLog) -> Result<Held, String> {
+    /// Rebuilds a competition from what the store kept; with the entries whose codes the
+    /// store kept in clear (an older server's), now hashed, to write back.
+    fn from_log(log: CompetitionLog) -> Result<(Held, Vec<u32>), String> {
         let s: StoredSettings =
             serde_json::from_str(&log.competition.settings).map_err(|e| e.to_string())?;
         let event = match s.event.as_str() {
@@ -308,7 +358,8 @@ impl Held {
             xiangqi_lateness_limit_min: s.xiangqi_lateness_limit_min,
             seed: s.seed,
         });
-        let mut codes = BTreeMap::new();
+        let mut code_hashes = BTreeMap::new();
+        let mut in_clear = Vec::new();
         for e in log.entries {
             let names: Vec<String> = serde_json::from_str(&e.players).map_err(|e| e.to_string())?;
             let contacts: Vec<Option<ContactJson>> =
@@ -331,16 +382,17 @@ impl Held {
                         }),
                 })
                 .collect();
-            let entry_codes = (0..players.len())
-                .map(|i| {
-                    contacts
-                        .get(i)
-                        .and_then(Option::as_ref)
-                        .map(|c| c.code.clone())
-                        .unwrap_or_default()
+            let hashes: Vec<Vec<u8>> = (0..players.len())
+                .map(|i| match contacts.get(i).and_then(Option::as_ref) {
+                    Some(c) if !c.code.is_empty() => code_hash(&c.code),
+                    Some(c) => from_hex(&c.code_hash).unwrap_or_default(),
+                    None => Vec::new(),
                 })
                 .collect();
-            codes.insert(e.index, entry_codes);
+            if contacts.iter().flatten().any(|c| !c.code.is_empty()) {
+                in_clear.push(e.index);
+            }
+            code_hashes.insert(e.index, hashes);
             core.entries.push(qipai_games::competition::Entry {
                 id: EntryId(e.index),
                 team: qipai_games::competition::Team(e.team),
@@ -396,7 +448,7 @@ impl Held {
                 at_ms: c.at_ms,
             });
         }
-        Ok(Held {
+        let held = Held {
             id: log.competition.id,
             name: log.competition.name,
             created_ms: log.competition.created_ms,
@@ -407,28 +459,55 @@ impl Held {
             tables,
             correction_meta,
             round_started_ms,
-            codes,
-        })
+            code_hashes,
+        };
+        Ok((held, in_clear))
     }
 
     /// Gives every entry from `from` on a new entry code per player; returns their rows
-    /// for the store.
-    fn issue_codes(&mut self, from: usize) -> Vec<CompetitionWrite> {
+    /// for the store (hashes only) and the codes, in clear this once.
+    fn issue_codes(&mut self, from: usize) -> (Vec<CompetitionWrite>, Vec<IssuedCode>) {
         let mut rows = Vec::new();
+        let mut issued = Vec::new();
         for e in self.core.entries.iter().skip(from) {
             let codes: Vec<String> = e.players.iter().map(|_| new_entry_code()).collect();
-            rows.push(CompetitionWrite::Entry(entry_row(self.id, e, &codes)));
-            self.codes.insert(e.id.0, codes);
+            let hashes: Vec<Vec<u8>> = codes.iter().map(|c| code_hash(c)).collect();
+            rows.push(CompetitionWrite::Entry(entry_row(self.id, e, &hashes)));
+            self.code_hashes.insert(e.id.0, hashes);
+            issued.extend(
+                e.players
+                    .iter()
+                    .zip(codes)
+                    .enumerate()
+                    .map(|(i, (p, code))| IssuedCode {
+                        competition: self.id,
+                        entry: e.id.0,
+                        team: e.team.0.clone(),
+                        pair_number: e.pair_number,
+                        player: i,
+                        name: p.name.clone(),
+                        code,
+                    }),
+            );
         }
-        rows
+        (rows, issued)
     }
 
-    /// The entry code of player `player` of `entry` (empty when it has none).
-    pub fn code(&self, entry: EntryId, player: usize) -> &str {
-        self.codes
+    /// The hash of the entry code of player `player` of `entry` (empty when it has none,
+    /// which no code matches).
+    pub fn code_hash(&self, entry: EntryId, player: usize) -> &[u8] {
+        self.code_hashes
             .get(&entry.0)
             .and_then(|c| c.get(player))
-            .map_or("", String::as_str)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The entry and player whose code hashes to `hash`.
+    pub fn holder(&self, hash: &[u8]) -> Option<(EntryId, usize)> {
+        self.code_hashes.iter().find_map(|(entry, hashes)| {
+            let player = hashes.iter().position(|h| !h.is_empty() && h == hash)?;
+            Some((EntryId(*entry), player))
+        })
     }
 }
 
@@ -469,13 +548,23 @@ impl Competitions {
         let logs = store.competitions().await?;
         let mut held = self.held.lock().await;
         let mut partners = Vec::new();
+        let mut hashed = Vec::new();
         for log in logs {
             let id = log.competition.id;
             match Held::from_log(log) {
-                Ok(h) => {
+                Ok((h, in_clear)) => {
                     if let Some(p) = h.partner {
                         partners.push((p, id));
                     }
+                    hashed.extend(in_clear.into_iter().filter_map(|index| {
+                        let e = h.core.entries.iter().find(|e| e.id.0 == index)?;
+                        let hashes = h.code_hashes.get(&index).map_or(&[][..], Vec::as_slice);
+                        Some(CompetitionWrite::EntryContacts {
+                            competition: id,
+                            index,
+                            contacts: entry_row(id, e, hashes).contacts,
+                        })
+                    }));
                     held.insert(id, h);
                 }
                 Err(error) => tracing::error!(competition = id, %error, "cannot rebuild"),
@@ -485,6 +574,13 @@ impl Competitions {
             if let Some(h) = held.get_mut(&a) {
                 h.partner = Some(b);
             }
+        }
+        // The migration of entry codes kept in clear by a server before they were hashed:
+        // in code, not SQL, as SQLite has no SHA-256; one transaction, before anybody can
+        // join, and nothing to do the next time.
+        if !hashed.is_empty() {
+            tracing::info!(entries = hashed.len(), "hashing entry codes kept in clear");
+            store.competition_write(hashed).await?;
         }
         Ok(held.len())
     }
@@ -608,7 +704,7 @@ impl Competitions {
             tables: HashMap::new(),
             correction_meta: Vec::new(),
             round_started_ms: BTreeMap::new(),
-            codes: BTreeMap::new(),
+            code_hashes: BTreeMap::new(),
         };
         if let Some(store) = store {
             let row = CompetitionRow {
@@ -637,7 +733,8 @@ impl Competitions {
     }
 
     /// Imports a registration form (CSV, `qipai_games::competition::import`) into the
-    /// competition and its partner; returns how many entries each gained.
+    /// competition and its partner; returns how many entries each gained, and the entry
+    /// codes issued (the only time they are seen).
     ///
     /// # Errors
     /// `entries_closed` once a round is paired; the form's own errors (`bad_entry_form`,
@@ -648,7 +745,7 @@ impl Competitions {
         id: u64,
         csv: &str,
         store: Option<&dyn Store>,
-    ) -> Result<(usize, usize), WireError> {
+    ) -> Result<(usize, usize, Vec<IssuedCode>), WireError> {
         self.change(id, store, |mine, partner| {
             let closed = !mine.core.rounds.is_empty()
                 || partner.as_ref().is_some_and(|p| !p.core.rounds.is_empty());
@@ -659,12 +756,12 @@ impl Competitions {
                 ));
             }
             let before = mine.core.entries.len();
-            let (gained_other, mut writes) = match partner {
+            let (gained_other, mut writes, mut issued) = match partner {
                 Some(p) => {
                     let start = p.core.entries.len();
                     import_both(csv, &mut mine.core, &mut p.core)?;
-                    let rows = p.issue_codes(start);
-                    (p.core.entries.len() - start, rows)
+                    let (rows, issued) = p.issue_codes(start);
+                    (p.core.entries.len() - start, rows, issued)
                 }
                 None => {
                     let other = other_event(mine.core.settings.event);
@@ -680,11 +777,72 @@ impl Competitions {
                             ),
                         ));
                     }
-                    (0, Vec::new())
+                    (0, Vec::new(), Vec::new())
                 }
             };
-            writes.extend(mine.issue_codes(before));
-            Ok(((mine.core.entries.len() - before, gained_other), writes))
+            let (rows, mine_issued) = mine.issue_codes(before);
+            writes.extend(rows);
+            issued.splice(0..0, mine_issued);
+            Ok((
+                (mine.core.entries.len() - before, gained_other, issued),
+                writes,
+            ))
+        })
+        .await
+    }
+
+    /// A new entry code for player `player` of entry `entry`: the old one stops working
+    /// (here, and at the entry's open tables: see `tables::reissued`). Returns the code, in
+    /// clear this once.
+    ///
+    /// # Errors
+    /// `unknown_competition`; `bad_request_body` for no such entry or player.
+    pub async fn reissue(
+        &self,
+        id: u64,
+        entry: u32,
+        player: usize,
+        store: Option<&dyn Store>,
+    ) -> Result<IssuedCode, WireError> {
+        self.change(id, store, |mine, _| {
+            let e = mine
+                .core
+                .entries
+                .iter()
+                .find(|e| e.id.0 == entry)
+                .ok_or_else(|| bad(ErrorCode::BadRequestBody, format!("no entry {entry}")))?;
+            let name = e
+                .players
+                .get(player)
+                .map(|p| p.name.clone())
+                .ok_or_else(|| {
+                    bad(
+                        ErrorCode::BadRequestBody,
+                        format!("entry {entry} has no player {player}"),
+                    )
+                })?;
+            let code = new_entry_code();
+            let mut hashes = mine.code_hashes.get(&entry).cloned().unwrap_or_default();
+            hashes.resize(e.players.len(), Vec::new());
+            if let Some(h) = hashes.get_mut(player) {
+                *h = code_hash(&code);
+            }
+            let write = CompetitionWrite::EntryContacts {
+                competition: id,
+                index: entry,
+                contacts: entry_row(id, e, &hashes).contacts,
+            };
+            let issued = IssuedCode {
+                competition: id,
+                entry,
+                team: e.team.0.clone(),
+                pair_number: e.pair_number,
+                player,
+                name,
+                code,
+            };
+            mine.code_hashes.insert(entry, hashes);
+            Ok((issued, vec![write]))
         })
         .await
     }
@@ -821,6 +979,20 @@ impl Competitions {
         let mine = held.get(&id).ok_or_else(|| unknown(id))?;
         let partner = mine.partner.and_then(|p| held.get(&p));
         Ok(f(mine, partner))
+    }
+
+    /// Where the holder of the entry code whose hash is `hash` plays next
+    /// ([`view::next_table`]); `None` when no entry has that code.
+    pub async fn next_table(
+        &self,
+        hash: &[u8],
+        room: &(dyn Fn(u64) -> Option<&'static str> + Sync),
+    ) -> Option<Value> {
+        let held = self.held.lock().await;
+        held.values().find_map(|h| {
+            let (entry, player) = h.holder(hash)?;
+            Some(view::next_table(h, entry, player, room))
+        })
     }
 
     /// Every competition's id, name and event, by id.

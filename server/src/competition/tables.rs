@@ -35,8 +35,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::room::{normalize_code, Command, Entrant, Outbox, RoomHandle, Who};
-use qipai_store::hash_token;
+use crate::room::{Command, Entrant, Outbox, RoomHandle, Who};
 
 use super::Held;
 use crate::Shared;
@@ -154,7 +153,7 @@ fn seating(h: &Held, p: &Pairing) -> (Vec<Entrant>, Vec<usize>) {
                     .enumerate()
                     .map(|(i, p)| Entrant {
                         name: p.name.clone(),
-                        code_hash: hash_token(&normalize_code(h.code(e.id, i))),
+                        code_hash: h.code_hash(e.id, i).to_vec(),
                     })
                     .collect()
             })
@@ -175,6 +174,44 @@ fn seating(h: &Held, p: &Pairing) -> (Vec<Entrant>, Vec<usize>) {
         ),
         Event::XiangqiSingles => (vec![at(&a, 0), at(&b, 0)], vec![0, 1]),
     }
+}
+
+/// The seat of player `player` of the pairing's entry on `side` (0: first-named), as
+/// [`seating`] places them.
+pub fn seat_of(event: Event, side: usize, player: usize) -> usize {
+    match event {
+        Event::TuolajiPairs => side + 2 * player,
+        Event::XiangqiSingles => side,
+    }
+}
+
+/// Entry `entry` of competition `id` has a new code: its tables still being played get
+/// their entrants as they are now, so that the old code stops working there at once (a
+/// player already seated stays).
+///
+/// # Errors
+/// `unknown_competition`.
+pub async fn reissued(shared: &Shared, id: u64, entry: u32) -> Result<(), WireError> {
+    let entry = EntryId(entry);
+    let open = shared
+        .competitions
+        .read(id, |h, _| {
+            h.core
+                .rounds
+                .iter()
+                .flat_map(|r| r.pairings.iter().map(move |p| (r.number, p)))
+                .filter(|(_, p)| p.result.is_none() && (p.first == entry || p.second == entry))
+                .filter_map(|(n, p)| Some((h.tables.get(&(n, p.table))?.room?, seating(h, p).0)))
+                .collect::<Vec<_>>()
+        })
+        .await?;
+    for (room, entrants) in open {
+        if let Some(handle) = shared.lobby.get(room) {
+            let entrants = entrants.into();
+            let _ = handle.tx.send(Command::Entrants { entrants }).await;
+        }
+    }
+    Ok(())
 }
 
 /// Before the store's rooms are reopened: the open tables of every competition are

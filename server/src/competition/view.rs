@@ -68,7 +68,8 @@ pub fn summary(h: &Held) -> Value {
     })
 }
 
-/// The entries; contacts and entry codes only when `contacts` (directors).
+/// The entries; contacts only when `contacts` (directors). Entry codes are kept hashed:
+/// nobody sees them again after they are issued.
 pub fn entries(h: &Held, contacts: bool) -> Value {
     let list: Vec<Value> = h
         .core
@@ -80,8 +81,8 @@ pub fn entries(h: &Held, contacts: bool) -> Value {
                 .iter()
                 .enumerate()
                 .map(|(i, p)| match (&p.contact, contacts) {
-                    (Some(c), true) => json!({ "name": p.name, "phone": c.0.phone, "joined_group": c.0.joined_group, "code": h.code(e.id, i) }),
-                    (None, true) => json!({ "name": p.name, "code": h.code(e.id, i) }),
+                    (Some(c), true) => json!({ "name": p.name, "player": i, "phone": c.0.phone, "joined_group": c.0.joined_group }),
+                    (None, true) => json!({ "name": p.name, "player": i }),
                     _ => json!({ "name": p.name }),
                 })
                 .collect();
@@ -104,6 +105,44 @@ fn status(h: &Held, round: u32, table: u32, has_result: bool, room: &RoomStatusO
         (false, Some(s)) => s,
         (false, None) => "waiting",
     }
+}
+
+/// Where player `player` of `entry` plays next, for the page of the holder of its entry
+/// code (never a public page): the competition, the entry, and in the latest round their
+/// table (its room, their seat, its status) or their bye; `round` is null before round 1.
+pub fn next_table(h: &Held, entry: EntryId, player: usize, room: &RoomStatusOf) -> Value {
+    let c = &h.core;
+    let e = c.entries.iter().find(|e| e.id == entry);
+    let mut v = json!({
+        "competition": h.id,
+        "name": h.name,
+        "event": event_name(c.settings.event),
+        "entry": entry.0,
+        "team": e.map_or("", |e| e.team.0.as_str()),
+        "player": player,
+        "player_name": e.and_then(|e| e.players.get(player)).map_or("", |p| p.name.as_str()),
+        "rounds": c.settings.rounds,
+        "round": null,
+    });
+    let Some(r) = c.rounds.last() else {
+        return v;
+    };
+    v["round"] = json!(r.number);
+    v["bye"] = json!(r.bye.is_some_and(|b| b.entry == entry));
+    if let Some(p) = r
+        .pairings
+        .iter()
+        .find(|p| p.first == entry || p.second == entry)
+    {
+        let side = usize::from(p.second == entry);
+        let extra = h.tables.get(&(r.number, p.table));
+        v["table"] = json!(p.table);
+        v["seat"] = json!(super::tables::seat_of(c.settings.event, side, player));
+        v["room"] = json!(extra.and_then(|t| t.room));
+        v["result"] = json!(p.result.map(result_name));
+        v["status"] = json!(status(h, r.number, p.table, p.result.is_some(), room));
+    }
+    v
 }
 
 /// The status of an open room by id (`None` when it is not open).
@@ -250,20 +289,28 @@ fn line(fields: &[String]) -> String {
     l.join(",") + "\n"
 }
 
-/// Every player's entry code as CSV, for directors to print and hand out
-/// (`team,pair_number,entry,name,code`).
-pub fn codes_csv(h: &Held) -> String {
-    let mut out = line(&["team", "pair_number", "entry", "name", "code"].map(String::from));
-    for e in &h.core.entries {
-        for (i, p) in e.players.iter().enumerate() {
-            out += &line(&[
-                e.team.0.clone(),
-                e.pair_number.map(|n| n.to_string()).unwrap_or_default(),
-                e.id.0.to_string(),
-                p.name.clone(),
-                h.code(e.id, i).to_owned(),
-            ]);
-        }
+/// Entry codes just issued as CSV, for directors to print and hand out
+/// (`competition,team,pair_number,entry,name,code`): part of the answer that issued them,
+/// the only time they exist in clear.
+pub fn codes_csv(issued: &[super::IssuedCode]) -> String {
+    let head = [
+        "competition",
+        "team",
+        "pair_number",
+        "entry",
+        "name",
+        "code",
+    ];
+    let mut out = line(&head.map(String::from));
+    for c in issued {
+        out += &line(&[
+            c.competition.to_string(),
+            c.team.clone(),
+            c.pair_number.map(|n| n.to_string()).unwrap_or_default(),
+            c.entry.to_string(),
+            c.name.clone(),
+            c.code.clone(),
+        ]);
     }
     out
 }

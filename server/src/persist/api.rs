@@ -139,7 +139,7 @@ fn failed(error: &qipai_store::StoreError) -> Answer {
 }
 
 /// `%E7%8E%8B` → `王`; a malformed escape stays as it is.
-fn percent_decode(s: &str) -> String {
+pub(crate) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

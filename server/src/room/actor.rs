@@ -300,7 +300,8 @@ impl<G: OnWire> Room<G> {
                 Command::Away { .. }
                 | Command::Revoke
                 | Command::Rule { .. }
-                | Command::Close { .. } => {}
+                | Command::Close { .. }
+                | Command::Entrants { .. } => {}
             }
         }
     }
@@ -355,6 +356,11 @@ impl<G: OnWire> Room<G> {
             }
             Command::Revoke => self.revoked = true,
             Command::Close { code, message } => self.on_close(code, message),
+            Command::Entrants { entrants } => {
+                if self.entrants.is_some() {
+                    self.entrants = Some(entrants);
+                }
+            }
         }
         self.publish_info();
     }

@@ -233,6 +233,9 @@ pub enum Command {
     /// `error` without `seq`: `code`, `message`), then `left`; the room closes, marked
     /// closed in the store, so no game is played there later.
     Close { code: ErrorCode, message: String },
+    /// A competition's table: its entrants as they are now (a director reissued an entry
+    /// code: the old one stops working at once). Ignored by a room that is no table.
+    Entrants { entrants: Arc<[Entrant]> },
     /// Several nodes: another node took the room over while this one had lost its lease.
     /// The room stops at once without a word to the store, and closes its connections so
     /// that their players reconnect (to the new owner).

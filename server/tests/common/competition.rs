@@ -96,8 +96,10 @@ pub fn code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("")
 }
 
-/// Every player's entry code in competition `id`, by name, from the director's entries
-/// list (the only place besides the codes' CSV that shows them).
+/// Every player's entry code in competition `id`, by name. The store keeps only their
+/// hashes, so a code is seen only when it is issued: this reissues every player's
+/// (`POST …/entries/{entry}/players/{player}/code`), which makes the imported ones stop
+/// working.
 pub async fn entry_codes(
     s: &TestServer,
     token: &str,
@@ -112,11 +114,48 @@ pub async fn entry_codes(
     assert_eq!(status, 200, "{v}");
     let mut codes = std::collections::HashMap::new();
     for e in v["entries"].as_array().expect("entries") {
-        for p in e["players"].as_array().expect("players") {
-            let code = p["code"].as_str().expect("a director sees each code");
-            assert!(!code.is_empty(), "every player has a code: {p}");
+        let entry = e["entry"].as_u64().expect("entry");
+        for (i, p) in e["players"].as_array().expect("players").iter().enumerate() {
+            assert!(p.get("code").is_none(), "codes are never shown again: {p}");
+            let path = format!("/api/director/competitions/{id}/entries/{entry}/players/{i}/code");
+            let v = post_ok(s, token, &path, "").await;
+            let code = v["code"]["code"].as_str().expect("the new code");
+            assert!(!code.is_empty(), "every player has a code: {v}");
             codes.insert(p["name"].as_str().unwrap().to_owned(), code.to_owned());
         }
     }
     codes
+}
+
+/// A fresh store file for a test that restarts its server: the file and its URL.
+pub fn store_file(name: &str) -> (std::path::PathBuf, String) {
+    let file = std::env::temp_dir().join(format!(
+        "qipai_competition_{name}_{}_{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+    ));
+    let url = file.to_str().unwrap().to_owned();
+    (file, url)
+}
+
+/// Creates a competition with `settings` and imports `form` into it: its id and the
+/// import's answer (with the entry codes issued, the only time they are shown).
+pub async fn create_competition(
+    s: &TestServer,
+    token: &str,
+    settings: &Value,
+    form: &str,
+) -> (u64, Value) {
+    let c = post_ok(
+        s,
+        token,
+        "/api/director/competitions",
+        &settings.to_string(),
+    )
+    .await;
+    let id = c["id"].as_u64().expect("an id");
+    let entries = format!("/api/director/competitions/{id}/entries");
+    (id, post_ok(s, token, &entries, form).await)
 }

@@ -94,6 +94,13 @@ pub struct DirectorSessionRow {
 pub enum CompetitionWrite {
     Competition(CompetitionRow),
     Entry(EntryRow),
+    /// An entry's contacts JSON replaced (an entry code reissued, or the hashing of codes
+    /// kept in clear by an older server).
+    EntryContacts {
+        competition: u64,
+        index: u32,
+        contacts: String,
+    },
     /// A round and its tables.
     Round(RoundRow, Vec<PairingRow>),
     /// A table's room was opened.
@@ -174,6 +181,14 @@ impl CompetitionWrite {
                 }));
                 out
             }
+            CompetitionWrite::EntryContacts {
+                competition,
+                index,
+                contacts,
+            } => vec![statement(
+                "UPDATE competition_entries SET contacts = ?3 WHERE competition = ?1 AND idx = ?2",
+                vec![int(*competition), small(*index), Text(contacts)],
+            )],
             CompetitionWrite::TableRoom {
                 competition,
                 round,
