@@ -652,6 +652,10 @@ impl Player {
         entry_code: Option<String>,
         seq: Seq,
     ) -> Result<(), WireError> {
+        // Several nodes: a new room's id is told (`joined`) only once every node finds it.
+        if let Some(cluster) = &self.shared.cluster {
+            cluster.listed(room.id).await;
+        }
         let (reply, answer) = oneshot::channel();
         let who = self.who(session);
         let join = Command::Join {
