@@ -51,6 +51,8 @@ pub struct Player {
     bot: bool,
     /// The client's address (`None` for the server's bots), for the per-address budgets.
     addr: Option<IpAddr>,
+    /// The connection's place in the budgets (`None` for the server's bots).
+    ticket: Option<crate::budget::ConnTicket>,
     /// Set by `hello`.
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
@@ -67,9 +69,10 @@ impl Player {
         outbox: Outbox,
         conn_id: u64,
         kill: Arc<Notify>,
-        addr: Option<IpAddr>,
+        ticket: Option<crate::budget::ConnTicket>,
         internal: bool,
     ) -> Player {
+        let addr = ticket.as_ref().map(crate::budget::ConnTicket::addr);
         Player {
             internal,
             shared,
@@ -78,6 +81,7 @@ impl Player {
             kill,
             bot: addr.is_none(),
             addr,
+            ticket,
             session: None,
             rtt_ms: None,
             watch: None,
@@ -105,8 +109,14 @@ impl Player {
         if !cluster.secret_ok(&hello.secret) {
             return refuse(ErrorCode::BadNodeSecret, "the cluster's secret is wrong");
         }
-        // The rooms budget counts the client's own address, not the forwarding node's.
+        // The budgets count the client's own address, not the forwarding node's: its
+        // connections (`max_connections_per_addr`, with its direct ones here) and rooms.
         if let Some(addr) = hello.client_addr.and_then(|a| a.parse().ok()) {
+            if let Some(ticket) = &mut self.ticket {
+                if let Err(e) = ticket.count_as(addr) {
+                    return refuse(e.code, &e.message);
+                }
+            }
             self.addr = Some(addr);
         }
         if let Some(id) = hello.room_id {

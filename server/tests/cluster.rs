@@ -1048,3 +1048,63 @@ async fn a_new_room_is_found_on_every_node_at_once() {
     });
     futures_util::future::join_all(rounds).await;
 }
+
+/// Connection budgets through a forwarding node: the owner counts each forwarded player by
+/// their own address (the internal hello's `client_addr`), never the forwarding node's,
+/// whose links it does not count per address. With `max_connections_per_addr = 2`, six
+/// players from six addresses reach a room on B through A (six links from A's one address)
+/// and are all served; an address with two connections of its own on B is refused there
+/// when a third comes through A (`too_many_connections`), though A, where it has one, would
+/// take it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_players_are_counted_by_their_own_address() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 5).await;
+    let cap = [("QIPAI_LIMITS__MAX_CONNECTIONS_PER_ADDR", "2".to_string())];
+    let a = Node::start_with("fa", &redis, &pg, SECRET, &cap).await;
+    let b = Node::start_with("fb", &redis, &pg, SECRET, &cap).await;
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    // A room on whichever node placement picks (the owner); the watchers come through
+    // the other.
+    let mut red = hello_from(&b, "127.0.4.1", "Red").await;
+    let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    let (owner, other) = if b.rooms(GameKind::Xiangqi).await > 0 {
+        (&b, &a)
+    } else {
+        (&a, &b)
+    };
+    let mut watchers = Vec::new();
+    for i in 0..6 {
+        let mut w = hello_from(other, &format!("127.0.5.{i}"), "Watcher").await;
+        w.spectate(room).await;
+        watchers.push(w);
+    }
+    // All six are served (a ping answered through the forwarding node).
+    for w in &mut watchers {
+        let seq = w.seq();
+        w.send(&ClientMsg::Ping {
+            seq,
+            client_time: None,
+        })
+        .await;
+        w.until(|m| matches!(m, ServerMsg::Pong { seq: s, .. } if *s == seq))
+            .await;
+    }
+    // 127.0.6.1 holds two connections on the owner: a third through the other node is
+    // refused by the owner.
+    let _direct = [
+        hello_from(owner, "127.0.6.1", "D1").await,
+        hello_from(owner, "127.0.6.1", "D2").await,
+    ];
+    let mut third = hello_from(other, "127.0.6.1", "D3").await;
+    let seq = third.seq();
+    third
+        .send(&ClientMsg::Spectate { seq, room_id: room })
+        .await;
+    match third.recv().await {
+        ServerMsg::Error { code, .. } => assert_eq!(code, ErrorCode::TooManyConnections),
+        other => panic!("expected too_many_connections, got {other:?}"),
+    }
+}
