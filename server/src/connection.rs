@@ -217,7 +217,7 @@ async fn run<W>(
         }
     };
     if let Some(f) = forward {
-        crate::cluster::proxy::pipe(*f, &mut stream, &outbox, &shared).await;
+        crate::cluster::proxy::pipe(*f, &mut stream, &outbox, &tx, &shared).await;
     }
     if let Some(msg) = farewell {
         outbox.send(&msg);

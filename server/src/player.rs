@@ -163,8 +163,16 @@ impl Player {
         self.outbox.send(msg);
     }
 
-    /// A pong to one of our pings: its payload is the server time the ping left.
+    /// A pong to one of our pings: its payload is the server time the ping left. On another
+    /// node's link only the client's own pongs count, which the forwarding node marks
+    /// ([`crate::cluster::proxy::RELAYED_PONG`]): the whole round trip, the hop included,
+    /// not the link's automatic pong (the hop alone).
     pub fn pong(&mut self, payload: &[u8]) {
+        let payload = match payload {
+            [time @ .., crate::cluster::proxy::RELAYED_PONG] if self.internal => time,
+            _ if self.internal => return,
+            _ => payload,
+        };
         let Ok(sent) = <[u8; 8]>::try_from(payload) else {
             return;
         };

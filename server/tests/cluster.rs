@@ -1108,3 +1108,116 @@ async fn forwarded_players_are_counted_by_their_own_address() {
         other => panic!("expected too_many_connections, got {other:?}"),
     }
 }
+
+/// A TCP relay on loopback that holds every chunk `delay` in each direction: a client far
+/// from the node it connects to. Returns the relay's address.
+async fn slow_relay(to: SocketAddr, delay: Duration) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = tokio::net::TcpStream::connect(to).await else {
+                continue;
+            };
+            let _ = (client.set_nodelay(true), server.set_nodelay(true));
+            let (client_in, client_out) = client.into_split();
+            let (server_in, server_out) = server.into_split();
+            tokio::spawn(delayed(client_in, server_out, delay));
+            tokio::spawn(delayed(server_in, client_out, delay));
+        }
+    });
+    addr
+}
+
+/// Copies `from` to `to`, each chunk `delay` after it was read.
+async fn delayed(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    delay: Duration,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(Instant, Vec<u8>)>();
+    tokio::spawn(async move {
+        while let Some((read_at, bytes)) = rx.recv().await {
+            tokio::time::sleep_until((read_at + delay).into()).await;
+            if to.write_all(&bytes).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut buf = vec![0; 16 * 1024];
+    while let Ok(n @ 1..) = from.read(&mut buf).await {
+        if tx.send((Instant::now(), buf[..n].to_vec())).is_err() {
+            break;
+        }
+    }
+}
+
+/// Reads (and so answers pings) until `until`, whatever comes.
+async fn listen(c: &mut Client, until: Instant) {
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        // (`try_recv` waits `left` for each frame: pings alone would keep it waiting.)
+        let _ = tokio::time::timeout(left, c.try_recv(left)).await;
+    }
+}
+
+/// A client behind a [`slow_relay`].
+struct Via(SocketAddr);
+
+impl Endpoint for Via {
+    fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.0)
+    }
+}
+
+/// Clock fairness for a forwarded player: the owner's lag allowance is half the player's
+/// whole round trip (client – forwarding node – owner), not of the hop between the nodes.
+/// Black is 100 ms from the forwarding node each way (a relay): Red's move reaches Black
+/// 100 ms after the owner sent it and Black's answer the owner 100 ms after it left, so
+/// about 200 ms pass on the owner between the two while Black thought for none; the
+/// allowance (half the measured round trip, about 100 ms) takes about half of it off (seen:
+/// 110 ms charged). Before, the owner measured the nodes' hop only (under a millisecond)
+/// and charged all of it (seen: 212 ms; it cannot be under 200).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forwarded_players_lag_allowance_includes_the_hop() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 6).await;
+    let pings = [("QIPAI_SERVER__PING_INTERVAL_MS", "100".to_string())];
+    let nodes = [
+        Node::start_with("la", &redis, &pg, SECRET, &pings).await,
+        Node::start_with("lb", &redis, &pg, SECRET, &pings).await,
+    ];
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    let mut red = Client::hello(&nodes[0], "Red").await;
+    let options = XiangqiOptions {
+        time_control: Some("5+0".into()),
+        ..XiangqiOptions::default()
+    };
+    let room = red.create_xiangqi(options, Some(0)).await;
+    let owner = usize::from(nodes[0].rooms(GameKind::Xiangqi).await == 0);
+    let relay = slow_relay(nodes[1 - owner].addr, Duration::from_millis(100)).await;
+    let mut black = Client::hello(&Via(relay), "Black").await;
+    black.join(room, Some(1)).await;
+    // A few of the owner's pings (every 100 ms) answered through the relay.
+    // (Both read meanwhile: a client answers pings only while it reads.)
+    // The first move of each side is on no clock: one each first.
+    red.play("h2e2").await;
+    black.play("h7e7").await;
+    let until = Instant::now() + Duration::from_millis(800);
+    tokio::join!(listen(&mut red, until), listen(&mut black, until));
+    let before = xq_view(&mut black).await.clocks.black_ms;
+    red.play("h0g2").await;
+    black.until(|m| matches!(m, ServerMsg::Event { .. })).await;
+    black.play("h9g7").await;
+    let after = xq_view(&mut red).await.clocks.black_ms;
+    let charged = before - after;
+    eprintln!("black charged {charged} ms for a move it answered at once, 200 ms away");
+    assert!(
+        charged < 180,
+        "{charged} ms charged: the lag allowance left out the client's own round trip"
+    );
+}
