@@ -1221,3 +1221,43 @@ async fn a_forwarded_players_lag_allowance_includes_the_hop() {
         "{charged} ms charged: the lag allowance left out the client's own round trip"
     );
 }
+
+/// Quick play on one node seats the player at a waiting table on another node before it
+/// opens a new one: the first quick player's table lives on one node (the owner); once the
+/// heartbeats say so, placement would put a new room on the other, emptier node, yet a
+/// second quick player there is seated at the first one's table, through the owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_play_finds_a_waiting_table_on_another_node() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 8).await;
+    let nodes = [
+        Node::start("qa", &redis, &pg, SECRET).await,
+        Node::start("qb", &redis, &pg, SECRET).await,
+    ];
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    let options = qipai_protocol::RoomOptions::Xiangqi(XiangqiOptions::default());
+    let quick = |c: &mut Client| ClientMsg::QuickPlay {
+        seq: c.seq(),
+        options: options.clone(),
+    };
+    let seated = |m: &ServerMsg| matches!(m, ServerMsg::Joined { .. } | ServerMsg::Error { .. });
+    let mut first = Client::hello(&nodes[0], "First").await;
+    let msg = quick(&mut first);
+    first.send(&msg).await;
+    let ServerMsg::Joined { room_id: table, .. } = first.until(seated).await else {
+        panic!("the first quick player was not seated");
+    };
+    let owner = usize::from(nodes[0].rooms(GameKind::Xiangqi).await == 0);
+    // The owner's next heartbeats count its room: placement now prefers the other node.
+    tokio::time::sleep(Duration::from_millis(LEASE_MS / 2)).await;
+    let mut second = Client::hello(&nodes[1 - owner], "Second").await;
+    let msg = quick(&mut second);
+    second.send(&msg).await;
+    match second.until(seated).await {
+        ServerMsg::Joined { room_id, .. } => assert_eq!(room_id, table, "a new table"),
+        other => panic!("the second quick player was not seated: {other:?}"),
+    }
+    assert_eq!(nodes[1 - owner].rooms(GameKind::Xiangqi).await, 0);
+}
