@@ -477,6 +477,23 @@ async fn three_nodes(db: u8, names: [&'static str; 3]) -> Option<Vec<Option<Node
     Some(nodes)
 }
 
+/// Two nodes named `names` on Redis database `db` with `extra` settings (their first
+/// heartbeats in Redis), or `None` without the backends.
+async fn two_nodes(
+    db: u8,
+    names: [&'static str; 2],
+    extra: &[(&str, String)],
+) -> Option<[Node; 2]> {
+    let (redis, pg) = backends()?;
+    let redis = redis_db(&redis, db).await;
+    let nodes = [
+        Node::start_with(names[0], &redis, &pg, SECRET, extra).await,
+        Node::start_with(names[1], &redis, &pg, SECRET, extra).await,
+    ];
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    Some(nodes)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_nodes_lose_nothing_when_one_is_killed() {
     let Some(mut nodes) = three_nodes(1, ["a", "b", "c"]).await else {
@@ -950,15 +967,9 @@ fn rand_id() -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: run by hand"]
 async fn hop() {
-    let Some((redis, pg)) = backends() else {
+    let Some(nodes) = two_nodes(3, ["h1", "h2"], &[]).await else {
         return;
     };
-    let redis = redis_db(&redis, 3).await;
-    let nodes = [
-        Node::start("h1", &redis, &pg, SECRET).await,
-        Node::start("h2", &redis, &pg, SECRET).await,
-    ];
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
     let mut red = Client::hello(&nodes[0], "Red").await;
     let game = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
     let owner = usize::from(nodes[0].rooms(GameKind::Xiangqi).await == 0);
@@ -969,15 +980,8 @@ async fn hop() {
     for (name, c) in [("direct", &mut direct), ("forwarded", &mut forwarded)] {
         let mut times = Vec::new();
         for _ in 0..3000 {
-            let seq = c.seq();
             let t = Instant::now();
-            c.send(&ClientMsg::Ping {
-                seq,
-                client_time: None,
-            })
-            .await;
-            c.until(|m| matches!(m, ServerMsg::Pong { seq: s, .. } if *s == seq))
-                .await;
+            ping(c).await;
             times.push(t.elapsed().as_micros() as u64);
         }
         times.sort_unstable();
@@ -986,6 +990,18 @@ async fn hop() {
             times[1500], times[2700], times[2970]
         );
     }
+}
+
+/// One `ping`, answered.
+async fn ping(c: &mut Client) {
+    let seq = c.seq();
+    c.send(&ClientMsg::Ping {
+        seq,
+        client_time: None,
+    })
+    .await;
+    c.until(|m| matches!(m, ServerMsg::Pong { seq: s, .. } if *s == seq))
+        .await;
 }
 
 /// A Tuolaji table whose four players say hello on nodes 0, 1, 2 and 0 (names `PREFIX0`…):
@@ -1023,15 +1039,9 @@ async fn hello_from(node: &Node, ip: &str, name: &str) -> Client {
 /// and a join through another node a few milliseconds later could miss it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_room_is_found_on_every_node_at_once() {
-    let Some((redis, pg)) = backends() else {
+    let Some(nodes) = two_nodes(4, ["ra", "rb"], &[]).await else {
         return;
     };
-    let redis = redis_db(&redis, 4).await;
-    let nodes = [
-        Node::start("ra", &redis, &pg, SECRET).await,
-        Node::start("rb", &redis, &pg, SECRET).await,
-    ];
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
     // All at once, as a busy site does (each round on its own addresses).
     let rounds = (0..20u8).map(|i| {
         let nodes = &nodes;
@@ -1058,14 +1068,10 @@ async fn a_new_room_is_found_on_every_node_at_once() {
 /// take it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwarded_players_are_counted_by_their_own_address() {
-    let Some((redis, pg)) = backends() else {
+    let cap = [("QIPAI_LIMITS__MAX_CONNECTIONS_PER_ADDR", "2".to_string())];
+    let Some([a, b]) = two_nodes(5, ["fa", "fb"], &cap).await else {
         return;
     };
-    let redis = redis_db(&redis, 5).await;
-    let cap = [("QIPAI_LIMITS__MAX_CONNECTIONS_PER_ADDR", "2".to_string())];
-    let a = Node::start_with("fa", &redis, &pg, SECRET, &cap).await;
-    let b = Node::start_with("fb", &redis, &pg, SECRET, &cap).await;
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
     // A room on whichever node placement picks (the owner); the watchers come through
     // the other.
     let mut red = hello_from(&b, "127.0.4.1", "Red").await;
@@ -1083,14 +1089,7 @@ async fn forwarded_players_are_counted_by_their_own_address() {
     }
     // All six are served (a ping answered through the forwarding node).
     for w in &mut watchers {
-        let seq = w.seq();
-        w.send(&ClientMsg::Ping {
-            seq,
-            client_time: None,
-        })
-        .await;
-        w.until(|m| matches!(m, ServerMsg::Pong { seq: s, .. } if *s == seq))
-            .await;
+        ping(w).await;
     }
     // 127.0.6.1 holds two connections on the owner: a third through the other node is
     // refused by the owner.
@@ -1182,16 +1181,10 @@ impl Endpoint for Via {
 /// and charged all of it (seen: 212 ms; it cannot be under 200).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forwarded_players_lag_allowance_includes_the_hop() {
-    let Some((redis, pg)) = backends() else {
+    let pings = [("QIPAI_SERVER__PING_INTERVAL_MS", "100".to_string())];
+    let Some(nodes) = two_nodes(6, ["la", "lb"], &pings).await else {
         return;
     };
-    let redis = redis_db(&redis, 6).await;
-    let pings = [("QIPAI_SERVER__PING_INTERVAL_MS", "100".to_string())];
-    let nodes = [
-        Node::start_with("la", &redis, &pg, SECRET, &pings).await,
-        Node::start_with("lb", &redis, &pg, SECRET, &pings).await,
-    ];
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
     let mut red = Client::hello(&nodes[0], "Red").await;
     let options = XiangqiOptions {
         time_control: Some("5+0".into()),
@@ -1228,15 +1221,9 @@ async fn a_forwarded_players_lag_allowance_includes_the_hop() {
 /// second quick player there is seated at the first one's table, through the owner.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_play_finds_a_waiting_table_on_another_node() {
-    let Some((redis, pg)) = backends() else {
+    let Some(nodes) = two_nodes(8, ["qa", "qb"], &[]).await else {
         return;
     };
-    let redis = redis_db(&redis, 8).await;
-    let nodes = [
-        Node::start("qa", &redis, &pg, SECRET).await,
-        Node::start("qb", &redis, &pg, SECRET).await,
-    ];
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
     let options = qipai_protocol::RoomOptions::Xiangqi(XiangqiOptions::default());
     let quick = |c: &mut Client| ClientMsg::QuickPlay {
         seq: c.seq(),
