@@ -229,6 +229,15 @@ impl Budget {
 
     /// A place for a connection from `addr`, or `too_many_connections`.
     pub fn connection(self: &Arc<Self>, addr: IpAddr) -> Result<ConnTicket, WireError> {
+        let mut ticket = self.node_link(addr)?;
+        ticket.count_as(addr)?;
+        Ok(ticket)
+    }
+
+    /// A place for another node's link (several nodes, `/node`), counted in the server's
+    /// total only: the link carries one forwarded player, who is counted by their own
+    /// address once the internal hello names it ([`ConnTicket::count_as`]).
+    pub fn node_link(self: &Arc<Self>, addr: IpAddr) -> Result<ConnTicket, WireError> {
         if !self.connections.take() {
             self.refuse(Refused::Connection);
             return Err(refusal(
@@ -236,17 +245,10 @@ impl Budget {
                 "the server is full: try again later",
             ));
         }
-        if !self.connections_by_addr.take(addr) {
-            self.connections.give();
-            self.refuse(Refused::Connection);
-            return Err(refusal(
-                ErrorCode::TooManyConnections,
-                "too many connections from your address",
-            ));
-        }
         Ok(ConnTicket {
             budget: Arc::clone(self),
             addr,
+            counted: None,
         })
     }
 
@@ -352,6 +354,9 @@ fn refusal(code: ErrorCode, message: &str) -> WireError {
 pub struct ConnTicket {
     budget: Arc<Budget>,
     addr: IpAddr,
+    /// The address whose `max_connections_per_addr` it counts in (none: another node's
+    /// link before its internal hello).
+    counted: Option<IpAddr>,
 }
 
 impl ConnTicket {
@@ -359,12 +364,35 @@ impl ConnTicket {
     pub fn addr(&self) -> IpAddr {
         self.addr
     }
+
+    /// Counts this connection against `addr` from now on (another node's link saying
+    /// whose connection it carries; a direct client's own address), or
+    /// `too_many_connections` when `addr` is at its cap (then nothing changes).
+    pub fn count_as(&mut self, addr: IpAddr) -> Result<(), WireError> {
+        if self.counted == Some(addr) {
+            return Ok(());
+        }
+        if !self.budget.connections_by_addr.take(addr) {
+            self.budget.refuse(Refused::Connection);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "too many connections from your address",
+            ));
+        }
+        if let Some(old) = self.counted.replace(addr) {
+            self.budget.connections_by_addr.give(old);
+        }
+        self.addr = addr;
+        Ok(())
+    }
 }
 
 impl Drop for ConnTicket {
     fn drop(&mut self) {
         self.budget.connections.give();
-        self.budget.connections_by_addr.give(self.addr);
+        if let Some(addr) = self.counted {
+            self.budget.connections_by_addr.give(addr);
+        }
     }
 }
 

@@ -6,7 +6,6 @@
 //! only ever see the queue ([`Outbox`]), so a slow client can never stall a room: when its
 //! queue is full it is closed, and its seat waits for a reconnection.
 
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,10 +81,9 @@ pub async fn serve<S>(
     let metrics = Arc::clone(&shared.metrics);
     metrics.connections.fetch_add(1, Ordering::Relaxed);
     metrics.connections_total.fetch_add(1, Ordering::Relaxed);
-    let addr = Some(ticket.addr());
-    tracing::Instrument::instrument(run(ws, shared, conn_id, addr, internal), span).await;
+    // The player holds the ticket (another node's link moves it to its client's address).
+    tracing::Instrument::instrument(run(ws, shared, conn_id, Some(ticket), internal), span).await;
     metrics.connections.fetch_sub(1, Ordering::Relaxed);
-    drop(ticket);
 }
 
 /// Tells a connection over its budget why, and closes it.
@@ -102,12 +100,18 @@ where
     let _ = ws.flush().await;
 }
 
-/// `addr` is the client's address; `None` for the server's own bots.
-async fn run<W>(ws: W, shared: Arc<Shared>, conn_id: u64, addr: Option<IpAddr>, internal: bool)
-where
+/// `ticket`: the connection's place in the budgets, with the client's address; `None` for
+/// the server's own bots.
+async fn run<W>(
+    ws: W,
+    shared: Arc<Shared>,
+    conn_id: u64,
+    ticket: Option<ConnTicket>,
+    internal: bool,
+) where
     W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
 {
-    let bot = addr.is_none();
+    let bot = ticket.is_none();
     let (sink, mut stream) = ws.split();
     let (tx, rx) = mpsc::channel(shared.config.server.outbound_queue);
     let kill = Arc::new(Notify::new());
@@ -140,7 +144,7 @@ where
         outbox.clone(),
         conn_id,
         Arc::clone(&kill),
-        addr,
+        ticket,
         internal,
     );
     let mut ping = tokio::time::interval(Duration::from_millis(
@@ -213,7 +217,7 @@ where
         }
     };
     if let Some(f) = forward {
-        crate::cluster::proxy::pipe(*f, &mut stream, &outbox, &shared).await;
+        crate::cluster::proxy::pipe(*f, &mut stream, &outbox, &tx, &shared).await;
     }
     if let Some(msg) = farewell {
         outbox.send(&msg);

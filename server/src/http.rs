@@ -9,6 +9,7 @@
 //! wait for each request's head is bounded by `hello_timeout_ms`.
 
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -19,37 +20,28 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use qipai_protocol::WireError;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::WebSocketStream;
 
-use crate::budget::ConnTicket;
 use crate::{connection, static_files, Shared};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
 const MAX_HEAD: usize = 80 * 1024;
 
-/// What a connection's budget check said, taken by its one WebSocket upgrade.
-/// What a connection may do with a WebSocket upgrade.
-pub enum Admission {
-    /// Its place in the connection budgets, or the refusal it is to be told over the socket.
-    Ticket(Result<ConnTicket, WireError>),
-    /// Its address opens connections faster than `limits.connect_rate_per_addr`: an upgrade
-    /// is answered `429` at once, without a handshake.
-    TooFast,
-}
-
-type Ticket = Arc<Mutex<Option<Admission>>>;
+/// The peer's address, taken by the connection's one WebSocket upgrade (which counts it in
+/// the connection budgets then, knowing whether it is a client's `/ws` or another node's
+/// `/node`).
+type Ticket = Arc<Mutex<Option<IpAddr>>>;
 
 type Answer = Response<Full<Bytes>>;
 
 /// Serves one accepted TCP connection until it closes or upgrades to a WebSocket.
-pub async fn serve(stream: TcpStream, shared: Arc<Shared>, ticket: Admission) {
-    let ticket: Ticket = Arc::new(Mutex::new(Some(ticket)));
-    let peer = stream.peer_addr().ok().map(|a| a.ip());
+pub async fn serve(stream: TcpStream, shared: Arc<Shared>, peer: IpAddr) {
+    let ticket: Ticket = Arc::new(Mutex::new(Some(peer)));
+    let peer = Some(peer);
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
     let service = service_fn(move |req: Request<Incoming>| {
         let shared = Arc::clone(&shared);
@@ -259,18 +251,25 @@ fn upgrade(
             "a WebSocket upgrade (version 13) is expected at /ws\n",
         );
     };
-    let ticket = match ticket.lock().unwrap_or_else(PoisonError::into_inner).take() {
-        None => return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n"),
-        Some(Admission::TooFast) => {
-            let mut r = text(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_connections: your address opens connections too often\n",
-            );
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return r;
-        }
-        Some(Admission::Ticket(ticket)) => ticket,
+    let Some(peer) = ticket.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+        return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n");
+    };
+    // Over a budget, a WebSocket is told `too_many_connections` and closed, or, from an
+    // address that connects too often, refused before its handshake. Another node's link
+    // carries one of its clients: that client's address is counted once the link names it
+    // (the internal hello), never the forwarding node's (it carries many players).
+    let ticket = if internal {
+        shared.budget.node_link(peer)
+    } else if shared.budget.connect_rate(peer) {
+        shared.budget.connection(peer)
+    } else {
+        let mut r = text(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_connections: your address opens connections too often\n",
+        );
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return r;
     };
     let upgraded = hyper::upgrade::on(&mut req);
     let shared = Arc::clone(shared);

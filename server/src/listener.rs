@@ -7,10 +7,9 @@ use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::budget::{Budget, ConnTicket};
+use crate::budget::Budget;
 use crate::clock::ServerClock;
 use crate::config::Config;
-use crate::http::Admission;
 use crate::lobby::Lobby;
 use crate::session::Sessions;
 use crate::shutdown::Shutdown;
@@ -153,12 +152,7 @@ async fn accept(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, %peer, "TCP_NODELAY");
     }
-    // Over a budget, HTTP is still answered (`/healthz` never locks out); a WebSocket is
-    // told `too_many_connections` and closed, or, from an address that connects too often,
-    // refused before its handshake.
-    if !shared.budget.connect_rate(peer.ip()) {
-        return http::serve(stream, shared, Admission::TooFast).await;
-    }
-    let ticket: Result<ConnTicket, _> = shared.budget.connection(peer.ip());
-    http::serve(stream, shared, Admission::Ticket(ticket)).await;
+    // The budgets are counted at the WebSocket upgrade (`http::upgrade`): HTTP is always
+    // answered (`/healthz` never locks out).
+    http::serve(stream, shared, peer.ip()).await;
 }

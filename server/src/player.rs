@@ -51,6 +51,8 @@ pub struct Player {
     bot: bool,
     /// The client's address (`None` for the server's bots), for the per-address budgets.
     addr: Option<IpAddr>,
+    /// The connection's place in the budgets (`None` for the server's bots).
+    ticket: Option<crate::budget::ConnTicket>,
     /// Set by `hello`.
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
@@ -67,9 +69,10 @@ impl Player {
         outbox: Outbox,
         conn_id: u64,
         kill: Arc<Notify>,
-        addr: Option<IpAddr>,
+        ticket: Option<crate::budget::ConnTicket>,
         internal: bool,
     ) -> Player {
+        let addr = ticket.as_ref().map(crate::budget::ConnTicket::addr);
         Player {
             internal,
             shared,
@@ -78,6 +81,7 @@ impl Player {
             kill,
             bot: addr.is_none(),
             addr,
+            ticket,
             session: None,
             rtt_ms: None,
             watch: None,
@@ -105,8 +109,14 @@ impl Player {
         if !cluster.secret_ok(&hello.secret) {
             return refuse(ErrorCode::BadNodeSecret, "the cluster's secret is wrong");
         }
-        // The rooms budget counts the client's own address, not the forwarding node's.
+        // The budgets count the client's own address, not the forwarding node's: its
+        // connections (`max_connections_per_addr`, with its direct ones here) and rooms.
         if let Some(addr) = hello.client_addr.and_then(|a| a.parse().ok()) {
+            if let Some(ticket) = &mut self.ticket {
+                if let Err(e) = ticket.count_as(addr) {
+                    return refuse(e.code, &e.message);
+                }
+            }
             self.addr = Some(addr);
         }
         if let Some(id) = hello.room_id {
@@ -153,8 +163,16 @@ impl Player {
         self.outbox.send(msg);
     }
 
-    /// A pong to one of our pings: its payload is the server time the ping left.
+    /// A pong to one of our pings: its payload is the server time the ping left. On another
+    /// node's link only the client's own pongs count, which the forwarding node marks
+    /// ([`crate::cluster::proxy::RELAYED_PONG`]): the whole round trip, the hop included,
+    /// not the link's automatic pong (the hop alone).
     pub fn pong(&mut self, payload: &[u8]) {
+        let payload = match payload {
+            [time @ .., crate::cluster::proxy::RELAYED_PONG] if self.internal => time,
+            _ if self.internal => return,
+            _ => payload,
+        };
         let Ok(sent) = <[u8; 8]>::try_from(payload) else {
             return;
         };
@@ -645,6 +663,10 @@ impl Player {
         entry_code: Option<String>,
         seq: Seq,
     ) -> Result<(), WireError> {
+        // Several nodes: a new room's id is told (`joined`) only once every node finds it.
+        if let Some(cluster) = &self.shared.cluster {
+            cluster.listed(room.id).await;
+        }
         let (reply, answer) = oneshot::channel();
         let who = self.who(session);
         let join = Command::Join {

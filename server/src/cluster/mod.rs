@@ -20,6 +20,7 @@ pub mod drain;
 pub mod proxy;
 pub mod takeover;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -27,6 +28,7 @@ use std::time::{Duration, Instant};
 use qipai_protocol::{GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus};
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
+use tokio::sync::watch;
 
 use crate::config::Config;
 use crate::room::RoomHandle;
@@ -65,6 +67,13 @@ const METRICS: [(&str, &str, &str); 6] = [
         "Times the lease lapsed before a renewal.",
     ),
 ];
+
+/// The longest a player waits for a new room's directory entry ([`Cluster::listed`]).
+const CLAIM_WAIT: Duration = Duration::from_secs(2);
+
+/// A room the directory does not know is looked up once more after this long, in case it
+/// was opened by another path that did not wait for its entry (a competition's table).
+const RELOOK_AFTER: Duration = Duration::from_millis(50);
 
 /// Every Redis key starts with this.
 const P: &str = "qipai:";
@@ -163,6 +172,9 @@ pub struct Cluster {
     shared: std::sync::OnceLock<Weak<Shared>>,
     /// [`LIVE`], [`DRAINING`] or [`GONE`].
     state: AtomicU8,
+    /// Rooms opened here whose directory entry is being written: true once every node
+    /// can find them ([`Cluster::listed`]).
+    claims: std::sync::Mutex<HashMap<RoomId, watch::Receiver<bool>>>,
 }
 
 fn key(parts: &[&str]) -> String {
@@ -281,6 +293,7 @@ impl Cluster {
             metrics: ClusterMetrics::default(),
             shared: std::sync::OnceLock::new(),
             state: AtomicU8::new(LIVE),
+            claims: std::sync::Mutex::default(),
         });
         let _ = cluster.renew(0, 0).await?;
         tracing::info!(node = %cluster.node, advertise = %cluster.advertise, "joined the cluster");
@@ -409,13 +422,18 @@ impl Cluster {
     }
 
     /// Lists a room this node opened (or took over) in the directory and the lobby's
-    /// listing, keeps the listing current, and forgets it when the room closes.
+    /// listing, keeps the listing current, and forgets it when the room closes. The first
+    /// write (directory entry and listing in one pipeline) is awaited by [`Cluster::listed`]
+    /// before anyone is told the room's id.
     pub fn publish_room(self: &Arc<Self>, handle: &RoomHandle) {
         let me = Arc::clone(self);
         let mut info = handle.info.clone();
         let id = handle.id;
+        let (claimed_tx, claimed_rx) = watch::channel(false);
+        self.claims_map().insert(id, claimed_rx);
         tokio::spawn(async move {
             let mut conn = me.redis.clone();
+            let bytes = qipai_protocol::encode(&*info.borrow_and_update()).unwrap_or_default();
             let claimed: Result<(), _> = redis::pipe()
                 .cmd("SET")
                 .arg(room_key(id))
@@ -424,12 +442,19 @@ impl Cluster {
                 .ignore()
                 .sadd(node_rooms_key(&me.node), id)
                 .ignore()
+                .hset(LISTING, id, bytes)
+                .ignore()
+                .zadd(LISTING_IDS, id, id as f64)
+                .ignore()
                 .query_async(&mut conn)
                 .await;
             if let Err(error) = claimed {
                 tracing::warn!(%error, room = id, "cannot list the room in the directory");
             }
-            loop {
+            // Written (or given up on): whoever waits goes on.
+            let _ = claimed_tx.send(true);
+            me.claims_map().remove(&id);
+            while info.changed().await.is_ok() {
                 let bytes = qipai_protocol::encode(&*info.borrow_and_update()).unwrap_or_default();
                 let listed: Result<(), _> = redis::pipe()
                     .hset(LISTING, id, bytes)
@@ -440,9 +465,6 @@ impl Cluster {
                     .await;
                 if let Err(error) = listed {
                     tracing::debug!(%error, room = id, "listing");
-                }
-                if info.changed().await.is_err() {
-                    break;
                 }
             }
             // A room stopped by a drain or a shutdown, not closed: it stays in the
@@ -467,10 +489,27 @@ impl Cluster {
         });
     }
 
+    fn claims_map(&self) -> std::sync::MutexGuard<'_, HashMap<RoomId, watch::Receiver<bool>>> {
+        self.claims
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits until room `id`, opened here, is in the directory (every node finds it), so
+    /// that a player told its id can join it through any node at once. At most
+    /// [`CLAIM_WAIT`]: Redis unreachable delays nobody longer (the room still works here).
+    pub async fn listed(&self, id: RoomId) {
+        let Some(mut claimed) = self.claims_map().get(&id).cloned() else {
+            return;
+        };
+        let _ = tokio::time::timeout(CLAIM_WAIT, claimed.wait_for(|done| *done)).await;
+    }
+
     /// Where room `id` lives; a room whose owner's lease is gone is taken over here first
     /// (by another node when this one is draining: it waits for that).
     pub async fn locate(self: &Arc<Self>, shared: &Arc<Shared>, id: RoomId) -> Location {
         let mut waited_here = false;
+        let mut relooked = false;
         for _ in 0..60 {
             if shared.lobby.get(id).is_some() {
                 return Location::Local;
@@ -501,6 +540,10 @@ impl Cluster {
                     }
                     _ => return Location::Unknown,
                 },
+                Ok(None) if !relooked => {
+                    relooked = true;
+                    tokio::time::sleep(RELOOK_AFTER).await;
+                }
                 Ok(None) => return Location::Unknown,
                 Err(error) => {
                     tracing::warn!(%error, room = id, "directory lookup failed");

@@ -91,10 +91,20 @@ impl Cluster {
     }
 }
 
-/// Pipes the client's connection (`client`, and `outbox` towards it) to the node named in
-/// `forward` until either side closes.
-pub async fn pipe<S>(forward: Forward, client: &mut S, outbox: &Outbox, shared: &Arc<Shared>)
-where
+/// The byte a forwarding node appends to its client's pong before it passes it on to the
+/// owner: the owner measures the player's round trip from these (hop included), not from
+/// the link's own automatic pongs (the hop alone).
+pub const RELAYED_PONG: u8 = 1;
+
+/// Pipes the client's connection (`client`, and `outbox` towards it; `pings`, its socket's
+/// queue, for the owner's pings) to the node named in `forward` until either side closes.
+pub async fn pipe<S>(
+    forward: Forward,
+    client: &mut S,
+    outbox: &Outbox,
+    pings: &tokio::sync::mpsc::Sender<Message>,
+    shared: &Arc<Shared>,
+) where
     S: Stream<Item = Result<Message, WsError>> + Unpin,
 {
     let Some(cluster) = shared.cluster.clone() else {
@@ -149,6 +159,15 @@ where
                         break;
                     }
                 }
+                // The answer to the owner's ping (below): the whole round trip, for the
+                // owner's lag allowance.
+                Some(Ok(Message::Pong(payload))) if payload.len() == 8 => {
+                    let mut relayed = payload.to_vec();
+                    relayed.push(RELAYED_PONG);
+                    if up.send(Message::Pong(relayed.into())).await.is_err() {
+                        break;
+                    }
+                }
                 Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => {}
                 _ => break,
             },
@@ -158,7 +177,12 @@ where
                         break;
                     }
                 }
-                Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Text(_) | Message::Frame(_))) => {}
+                // The owner's ping goes on to the client (the link answers it too, by
+                // itself: the owner ignores that pong for the round trip).
+                Some(Ok(Message::Ping(payload))) => {
+                    let _ = pings.try_send(Message::Ping(payload));
+                }
+                Some(Ok(Message::Pong(_) | Message::Text(_) | Message::Frame(_))) => {}
                 _ => break,
             },
             () = shutdown.wait() => break,

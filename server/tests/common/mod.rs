@@ -162,13 +162,20 @@ impl Client {
 
     /// Connects from the local address `ip` (on Linux any 127.x.y.z), without saying hello;
     /// `None` when the server refused the upgrade.
-    pub async fn connect_from(server: &TestServer, ip: &str) -> Option<Client> {
+    pub async fn connect_from(server: &impl Endpoint, ip: &str) -> Option<Client> {
+        let url = server.ws_url();
+        let addr: SocketAddr = url
+            .trim_start_matches("ws://")
+            .split('/')
+            .next()
+            .and_then(|a| a.parse().ok())
+            .expect("ws://ADDR/…");
         let socket = tokio::net::TcpSocket::new_v4().expect("socket");
         socket
             .bind(SocketAddr::new(ip.parse().expect("ip"), 0))
             .expect("bind");
-        let tcp = socket.connect(server.addr).await.ok()?;
-        let (ws, _) = tokio_tungstenite::client_async(server.url(), MaybeTlsStream::Plain(tcp))
+        let tcp = socket.connect(addr).await.ok()?;
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
             .await
             .ok()?;
         Some(Client {
