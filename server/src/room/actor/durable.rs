@@ -38,7 +38,7 @@ pub struct Journal {
     /// The log of a room being reopened after a restart.
     replay: Option<RoomLog>,
     /// Every event of the game so far, for its record.
-    history: Vec<Emit<Event>>,
+    history: crate::persist::records::History,
     /// The store did not take a write after its retries: the room's state is ahead of its
     /// log, so the room closes (a restart reopens it as of its log).
     failed: bool,
@@ -71,7 +71,7 @@ impl Journal {
             logged_seats: Vec::new(),
             logged_end: false,
             replay: None,
-            history: Vec::new(),
+            history: crate::persist::records::History::default(),
             failed: false,
             epoch: 0,
             deadlines: Vec::new(),
@@ -328,7 +328,7 @@ impl<G: OnWire> Room<G> {
     /// Keeps the events for the game's record.
     pub(super) fn remember(&mut self, emits: &[Emit<Event>]) {
         if let Some(j) = self.journal.as_mut() {
-            j.history.extend(emits.iter().cloned());
+            j.history.push(emits);
         }
     }
 
@@ -505,7 +505,9 @@ impl<G: OnWire> Room<G> {
             // The events of the action that ended the game are still held for the commit
             // (published, and so remembered, only after it): the record needs them too.
             let mut history = std::mem::take(&mut j.history);
-            history.extend(j.held.iter().flat_map(|h| h.emits.iter().cloned()));
+            for held in &j.held {
+                history.push(&held.emits);
+            }
             let record = crate::persist::records::build(
                 room,
                 G::KIND.name(),
