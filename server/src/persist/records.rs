@@ -333,6 +333,44 @@ fn pgn_date(ms: i64) -> String {
 mod tests {
     use super::*;
 
+    /// The record keeps a card game's own side of a split event with its seat, the public
+    /// side of a duel's, and every event in order, through the encoding.
+    #[test]
+    fn history_reads_back_what_the_record_keeps() {
+        use qipai_games::Seat;
+        use qipai_protocol::tuolaji::TuolajiEvent;
+        let dealt = |card: Option<&str>| {
+            Event::Tuolaji(TuolajiEvent::Dealt {
+                seat: 2,
+                card: card.map(str::to_owned),
+            })
+        };
+        let offered = |by: Side| Event::Xiangqi(XiangqiEvent::DrawOffered { by });
+        let mut history = History::default();
+        history.push(&[
+            Emit::Split {
+                seat: Seat(2),
+                own: dealt(Some("As")),
+                others: dealt(None),
+            },
+            Emit::All(dealt(None)),
+        ]);
+        // The two sides differ only so that the test sees which one is kept.
+        history.push(&[Emit::Split {
+            seat: Seat(0),
+            own: offered(Side::Red),
+            others: offered(Side::Black),
+        }]);
+        assert_eq!(
+            history.events(),
+            [
+                (Some(2), dealt(Some("As"))),
+                (None, dealt(None)),
+                (None, offered(Side::Black)),
+            ]
+        );
+    }
+
     #[test]
     fn dates_and_moves() {
         assert_eq!(pgn_date(0), "1970.01.01");
