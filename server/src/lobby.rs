@@ -434,15 +434,7 @@ impl Lobby {
             .quick_play
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let found = {
-            let mut open = self
-                .open_seats
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            open.prune();
-            open.unclaimed(&wanted).cloned()
-        };
-        let room = match found {
+        let room = match self.first_unclaimed(&wanted) {
             Some(room) => room,
             None => self.create(options.clone(), false, owner)?,
         };
@@ -468,11 +460,17 @@ impl Lobby {
     /// `bad_options` when the options are invalid.
     pub fn has_waiting(&self, options: &RoomOptions) -> Result<bool, WireError> {
         let wanted = wire::normalize(options, &self.config)?;
+        Ok(self.first_unclaimed(&wanted).is_some())
+    }
+
+    /// The oldest room waiting with `wanted` (normalised) options and a seat no quick
+    /// player has been sent to, after forgetting the rooms that closed or started.
+    fn first_unclaimed(&self, wanted: &RoomOptions) -> Option<RoomHandle> {
         let mut open = self
             .open_seats
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         open.prune();
-        Ok(open.unclaimed(&wanted).is_some())
+        open.unclaimed(wanted).cloned()
     }
 }

@@ -103,7 +103,7 @@ impl Sessions {
     pub fn create(&self, name: String, conn_id: u64, kill: Arc<Notify>, bot: bool) -> Arc<Session> {
         let mut secret = [0u8; 16];
         rand::rng().fill_bytes(&mut secret);
-        let token: String = secret.iter().map(|b| format!("{b:02x}")).collect();
+        let token = qipai_store::hex(&secret);
         // Random, like room ids (lobby): never an earlier run's, not enumerable.
         let player_id = loop {
             let id = crate::lobby::random_id(|id| self.ids.contains(&id));

@@ -246,6 +246,25 @@ pub fn hash_token(token: &str) -> Vec<u8> {
     sha2::Sha256::digest(token.as_bytes()).to_vec()
 }
 
+/// `bytes` in lower-case hex (tokens, and hashes where text is kept).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes of hex text written by [`hex`]; `None` when it is not hex.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            text.get(i..i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect()
+}
+
 /// Unix time now, in milliseconds.
 pub fn unix_ms() -> i64 {
     std::time::SystemTime::now()
@@ -280,4 +299,20 @@ pub async fn open(url: &str) -> StoreResult<std::sync::Arc<dyn Store>> {
     let version = store.migrate().await?;
     tracing::info!(version, "store ready");
     Ok(store)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_reads_back_what_it_writes() {
+        let bytes = hash_token("ABCDEFGHJKLM");
+        let text = hex(&bytes);
+        assert_eq!(text.len(), 64);
+        assert_eq!(from_hex(&text), Some(bytes));
+        assert_eq!(hex(&[0, 15, 255]), "000fff");
+        assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("zz"), None);
+    }
 }

@@ -199,12 +199,17 @@ fn node_rooms_key(node: &str) -> String {
     key(&["node_rooms:", node])
 }
 
+/// Adds room `id`'s entry in the lobby's listing (`info`, as the lobby shows it) to `pipe`.
+fn add_listing(pipe: &mut redis::Pipeline, id: RoomId, info: &RoomInfo) {
+    let bytes = qipai_protocol::encode(info).unwrap_or_default();
+    pipe.hset(LISTING, id, bytes)
+        .ignore()
+        .zadd(LISTING_IDS, id, id as f64)
+        .ignore();
+}
+
 fn session_key(token: &str) -> String {
-    let hash: String = qipai_store::hash_token(token)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    key(&["sess:", &hash])
+    key(&["sess:", &qipai_store::hex(&qipai_store::hash_token(token))])
 }
 
 const NODES: &str = "qipai:nodes";
@@ -433,21 +438,17 @@ impl Cluster {
         self.claims_map().insert(id, claimed_rx);
         tokio::spawn(async move {
             let mut conn = me.redis.clone();
-            let bytes = qipai_protocol::encode(&*info.borrow_and_update()).unwrap_or_default();
-            let claimed: Result<(), _> = redis::pipe()
+            let mut claim = redis::pipe();
+            claim
                 .cmd("SET")
                 .arg(room_key(id))
                 .arg(&me.node)
                 .arg("NX")
                 .ignore()
                 .sadd(node_rooms_key(&me.node), id)
-                .ignore()
-                .hset(LISTING, id, bytes)
-                .ignore()
-                .zadd(LISTING_IDS, id, id as f64)
-                .ignore()
-                .query_async(&mut conn)
-                .await;
+                .ignore();
+            add_listing(&mut claim, id, &info.borrow_and_update());
+            let claimed: Result<(), _> = claim.query_async(&mut conn).await;
             if let Err(error) = claimed {
                 tracing::warn!(%error, room = id, "cannot list the room in the directory");
             }
@@ -455,14 +456,9 @@ impl Cluster {
             let _ = claimed_tx.send(true);
             me.claims_map().remove(&id);
             while info.changed().await.is_ok() {
-                let bytes = qipai_protocol::encode(&*info.borrow_and_update()).unwrap_or_default();
-                let listed: Result<(), _> = redis::pipe()
-                    .hset(LISTING, id, bytes)
-                    .ignore()
-                    .zadd(LISTING_IDS, id, id as f64)
-                    .ignore()
-                    .query_async(&mut conn)
-                    .await;
+                let mut listing = redis::pipe();
+                add_listing(&mut listing, id, &info.borrow_and_update());
+                let listed: Result<(), _> = listing.query_async(&mut conn).await;
                 if let Err(error) = listed {
                     tracing::debug!(%error, room = id, "listing");
                 }

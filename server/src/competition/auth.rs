@@ -319,7 +319,7 @@ impl Directors {
 /// 256 random bits, hex.
 fn new_token() -> String {
     let bytes: [u8; 32] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    qipai_store::hex(&bytes)
 }
 
 #[cfg(test)]

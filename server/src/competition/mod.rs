@@ -190,20 +190,6 @@ pub fn code_hash(code: &str) -> Vec<u8> {
     qipai_store::hash_token(&crate::room::normalize_code(code))
 }
 
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-        .collect()
-}
-
 /// The letters of entry codes: no 0/O or 1/I. There are 32, so five random bits pick one
 /// evenly.
 const CODE_ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
@@ -266,7 +252,10 @@ fn entry_row(
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let code_hash = hashes.get(i).map(|h| to_hex(h)).unwrap_or_default();
+            let code_hash = hashes
+                .get(i)
+                .map(|h| qipai_store::hex(h))
+                .unwrap_or_default();
             match &p.contact {
                 Some(c) => Some(ContactJson {
                     phone: c.0.phone.clone(),
@@ -385,7 +374,7 @@ impl Held {
             let hashes: Vec<Vec<u8>> = (0..players.len())
                 .map(|i| match contacts.get(i).and_then(Option::as_ref) {
                     Some(c) if !c.code.is_empty() => code_hash(&c.code),
-                    Some(c) => from_hex(&c.code_hash).unwrap_or_default(),
+                    Some(c) => qipai_store::from_hex(&c.code_hash).unwrap_or_default(),
                     None => Vec::new(),
                 })
                 .collect();
