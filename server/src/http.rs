@@ -82,10 +82,12 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         Method::GET => false,
         Method::HEAD => true,
         _ => {
-            let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "only GET and HEAD here\n");
-            r.headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-            return r;
+            return text_with(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "only GET and HEAD here\n",
+                header::ALLOW,
+                "GET, HEAD",
+            );
         }
     };
     let mut response = match path {
@@ -129,13 +131,12 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
         Method::GET => false,
         Method::HEAD => true,
         _ => {
-            let mut r = text(
+            return text_with(
                 StatusCode::METHOD_NOT_ALLOWED,
                 "the API is read-only: GET and HEAD\n",
+                header::ALLOW,
+                "GET, HEAD",
             );
-            r.headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-            return r;
         }
     };
     let target = req
@@ -224,13 +225,12 @@ fn upgrade(
     internal: bool,
 ) -> Answer {
     if req.method() != Method::GET {
-        let mut r = text(
+        return text_with(
             StatusCode::METHOD_NOT_ALLOWED,
             "the WebSocket is opened with GET\n",
+            header::ALLOW,
+            "GET",
         );
-        r.headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("GET"));
-        return r;
     }
     let headers = req.headers();
     let has = |name: header::HeaderName, want: &str| {
@@ -263,13 +263,12 @@ fn upgrade(
     } else if shared.budget.connect_rate(peer) {
         shared.budget.connection(peer)
     } else {
-        let mut r = text(
+        return text_with(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_connections: your address opens connections too often\n",
+            header::RETRY_AFTER,
+            "1",
         );
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        return r;
     };
     let upgraded = hyper::upgrade::on(&mut req);
     let shared = Arc::clone(shared);
@@ -306,6 +305,19 @@ fn text(status: StatusCode, body: impl Into<Bytes>) -> Answer {
     *r.status_mut() = status;
     r.headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(TEXT));
+    r
+}
+
+/// [`text`] with one more header (`Allow` for a wrong method, `Retry-After` for too many).
+fn text_with(
+    status: StatusCode,
+    body: &'static str,
+    name: header::HeaderName,
+    value: &'static str,
+) -> Answer {
+    let mut r = text(status, body);
+    r.headers_mut()
+        .insert(name, HeaderValue::from_static(value));
     r
 }
 
