@@ -26,6 +26,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0003_fencing.sql"),
         postgres: include_str!("../migrations/postgres/0003_fencing.sql"),
     },
+    Migration {
+        version: 4,
+        sqlite: include_str!("../migrations/sqlite/0004_step_log.sql"),
+        postgres: include_str!("../migrations/postgres/0004_step_log.sql"),
+    },
 ];
 
 /// The latest version.

@@ -2,6 +2,7 @@
 //! `synchronous = FULL` so a commit is on disk before it is acknowledged. rusqlite is
 //! blocking, so every call runs on tokio's blocking pool.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -105,11 +106,16 @@ fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &[Write]) -> rusqlite::Res
     Ok(())
 }
 
+/// Every open room with its log. The steps are one log in commit order (migration 4): it is
+/// read once, from the first step of the oldest open room on, and each step goes to its room
+/// in the order it was written (so a step index written twice shows as out of order to the
+/// room's replay).
 fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
     let mut rooms = conn.prepare(
-        "SELECT id, game, options, seed, created_ms, epoch, skew_ms FROM rooms WHERE status = 'open' ORDER BY id",
+        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from FROM rooms WHERE status = 'open' ORDER BY id",
     )?;
-    let rooms: Vec<(RoomRow, u64, u64)> = rooms
+    let mut from = i64::MAX;
+    let mut out: Vec<RoomLog> = rooms
         .query_map([], |r| {
             let room = RoomRow {
                 id: u(r.get(0)?),
@@ -118,35 +124,53 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                 seed: u(r.get(3)?),
                 created_ms: r.get(4)?,
             };
-            Ok((room, u(r.get(5)?), u(r.get(6)?)))
+            Ok((room, u(r.get(5)?), u(r.get(6)?), r.get::<_, i64>(7)?))
         })?
+        .map(|row| {
+            let (room, epoch, skew_ms, log_from) = row?;
+            from = from.min(log_from);
+            Ok(RoomLog {
+                room,
+                steps: Vec::new(),
+                seats: Vec::new(),
+                epoch,
+                skew_ms,
+            })
+        })
         .collect::<rusqlite::Result<_>>()?;
+    let at: HashMap<u64, usize> = out
+        .iter()
+        .enumerate()
+        .map(|(n, log)| (log.room.id, n))
+        .collect();
     let mut steps = conn.prepare(
-        "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps WHERE room = ?1 ORDER BY idx",
+        "SELECT room, idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps WHERE seq > ?1 ORDER BY seq",
     )?;
+    let mut rows = steps.query(params![from])?;
+    while let Some(r) = rows.next()? {
+        let room = u(r.get(0)?);
+        let Some(log) = at.get(&room).and_then(|&n| out.get_mut(n)) else {
+            continue;
+        };
+        let kind: i64 = r.get(2)?;
+        log.steps.push(StepRow {
+            room,
+            index: u(r.get(1)?),
+            kind: StepKind::from_i64(kind).unwrap_or(StepKind::Action),
+            seat: r.get(3)?,
+            at_ms: u(r.get(4)?),
+            lag_ms: u(r.get(5)?),
+            action: r.get(6)?,
+            event_seq: u(r.get(7)?),
+            epoch: u(r.get(8)?),
+        });
+    }
     let mut seats = conn.prepare(
         "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = ?1 ORDER BY id",
     )?;
-    let mut out = Vec::with_capacity(rooms.len());
-    for (room, epoch, skew_ms) in rooms {
-        let id = room.id;
-        let steps = steps
-            .query_map(params![i(id)], |r| {
-                let kind: i64 = r.get(1)?;
-                Ok(StepRow {
-                    room: id,
-                    index: u(r.get(0)?),
-                    kind: StepKind::from_i64(kind).unwrap_or(StepKind::Action),
-                    seat: r.get(2)?,
-                    at_ms: u(r.get(3)?),
-                    lag_ms: u(r.get(4)?),
-                    action: r.get(5)?,
-                    event_seq: u(r.get(6)?),
-                    epoch: u(r.get(7)?),
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let seats = seats
+    for log in &mut out {
+        let id = log.room.id;
+        log.seats = seats
             .query_map(params![i(id)], |r| {
                 Ok(SeatRow {
                     room: id,
@@ -158,13 +182,6 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        out.push(RoomLog {
-            room,
-            steps,
-            seats,
-            epoch,
-            skew_ms,
-        });
     }
     Ok(out)
 }

@@ -188,6 +188,55 @@ async fn an_open_room_comes_back_with_its_log() {
     .await;
 }
 
+/// Rooms opened at different times, their steps interleaved over many commits: each open
+/// room gets back exactly its own steps, in order; a finished room's are not read.
+#[tokio::test]
+async fn interleaved_logs_come_back_room_by_room() {
+    on_both(|store, name| async move {
+        store
+            .write(vec![Write::Room(room(1)), Write::Room(room(2))])
+            .await
+            .expect(name);
+        let mut next = [0u64; 5];
+        for round in 0..6u64 {
+            if round == 2 {
+                store.write(vec![Write::Room(room(3))]).await.expect(name);
+            }
+            if round == 4 {
+                store.write(vec![Write::Room(room(4))]).await.expect(name);
+            }
+            let live = if round < 2 { 1..=2 } else if round < 4 { 1..=3 } else { 1..=4 };
+            let batch = live
+                .map(|r| {
+                    let index = next[r as usize];
+                    next[r as usize] += 1;
+                    Write::Step(step(r, index, StepKind::Action))
+                })
+                .collect();
+            store.write(batch).await.expect(name);
+        }
+        store
+            .write(vec![Write::Result {
+                room: 2,
+                result: "{}".into(),
+                finished_ms: 1_700_000_000_000,
+            }])
+            .await
+            .expect(name);
+        let logs = store.unfinished().await.expect(name);
+        let ids: Vec<u64> = logs.iter().map(|l| l.room.id).collect();
+        assert_eq!(ids, [1, 3, 4], "{name}: the finished room 2 is not reopened");
+        for log in &logs {
+            let id = log.room.id;
+            let want: Vec<StepRow> = (0..next[id as usize])
+                .map(|i| step(id, i, StepKind::Action))
+                .collect();
+            assert_eq!(log.steps, want, "{name}: room {id}");
+        }
+    })
+    .await;
+}
+
 /// A batch is one transaction: one bad item and nothing of it is written.
 #[tokio::test]
 async fn a_failed_batch_writes_nothing() {
@@ -196,12 +245,9 @@ async fn a_failed_batch_writes_nothing() {
         let bad = vec![
             Write::Step(step(1, 0, StepKind::Start)),
             Write::Room(room(2)),
-            Write::Step(step(1, 0, StepKind::Action)),
+            Write::Room(room(1)),
         ];
-        assert!(
-            store.write(bad).await.is_err(),
-            "{name}: duplicate step index"
-        );
+        assert!(store.write(bad).await.is_err(), "{name}: duplicate room id");
         let logs = store.unfinished().await.expect(name);
         assert_eq!(logs.len(), 1, "{name}: room 2 was rolled back");
         assert!(logs[0].steps.is_empty(), "{name}: step 0 was rolled back");
@@ -339,8 +385,8 @@ async fn the_writer_batches_and_acknowledges_after_commit() {
         let logs = store.unfinished().await.expect(name);
         assert_eq!(logs[0].steps.len(), 200, "{name}");
         // A failed batch is acknowledged as not durable.
-        let ack = writer.send(Write::Step(step(1, 5, StepKind::Action))).await;
-        assert!(!ack.durable().await, "{name}: a duplicate index fails");
+        let ack = writer.send(Write::Room(room(1))).await;
+        assert!(!ack.durable().await, "{name}: a duplicate room id fails");
         assert_eq!(stats.failures.load(Ordering::Relaxed), 1, "{name}");
         drop(writer);
         task.await

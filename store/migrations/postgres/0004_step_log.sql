@@ -1,0 +1,4 @@
+-- qipai store, version 4 (PostgreSQL): nothing changes. SQLite's version 4 makes its steps a
+-- log in commit order because its WAL writes whole pages, one per room's index leaf a commit
+-- touches; PostgreSQL's WAL logs the rows (a whole page only at its first change after a
+-- checkpoint), and a node that takes a room over reads that room's steps by their key.
