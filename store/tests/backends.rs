@@ -205,7 +205,13 @@ async fn interleaved_logs_come_back_room_by_room() {
             if round == 4 {
                 store.write(vec![Write::Room(room(4))]).await.expect(name);
             }
-            let live = if round < 2 { 1..=2 } else if round < 4 { 1..=3 } else { 1..=4 };
+            let live = if round < 2 {
+                1..=2
+            } else if round < 4 {
+                1..=3
+            } else {
+                1..=4
+            };
             let batch = live
                 .map(|r| {
                     let index = next[r as usize];
@@ -225,7 +231,11 @@ async fn interleaved_logs_come_back_room_by_room() {
             .expect(name);
         let logs = store.unfinished().await.expect(name);
         let ids: Vec<u64> = logs.iter().map(|l| l.room.id).collect();
-        assert_eq!(ids, [1, 3, 4], "{name}: the finished room 2 is not reopened");
+        assert_eq!(
+            ids,
+            [1, 3, 4],
+            "{name}: the finished room 2 is not reopened"
+        );
         for log in &logs {
             let id = log.room.id;
             let want: Vec<StepRow> = (0..next[id as usize])

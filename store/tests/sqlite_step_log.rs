@@ -95,3 +95,53 @@ async fn a_version_3_store_keeps_its_open_rooms_logs() {
     drop(store);
     let _ = std::fs::remove_file(&path);
 }
+
+/// The point of the log: a commit of 100 steps of 100 different rooms writes a few pages
+/// to the WAL, not one per room (under the old (room, idx) key: ~111 a commit).
+#[tokio::test]
+async fn a_commit_of_many_rooms_steps_writes_a_few_pages() {
+    const ROOMS: u64 = 1000;
+    let path = std::env::temp_dir().join(format!("qipai_step_pages_{}.db", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let url = path.to_str().expect("a UTF-8 temp path");
+    let store = qipai_store::open(url).await.expect("opens");
+    let mut next = vec![0u64; ROOMS as usize + 1];
+    let mut step_of = |room: u64| {
+        let index = next[room as usize];
+        next[room as usize] += 1;
+        Write::Step(step(room, index))
+    };
+    store
+        .write((1..=ROOMS).map(|id| Write::Room(room(id))).collect())
+        .await
+        .expect("rooms");
+    for _ in 0..40 {
+        let batch = (1..=ROOMS).map(&mut step_of).collect();
+        store.write(batch).await.expect("warm-up steps");
+    }
+    let wal = format!("{}-wal", path.display());
+    let conn = Connection::open(&path).expect("a second connection");
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+        .expect("checkpoint");
+    assert_eq!(std::fs::metadata(&wal).map_or(0, |m| m.len()), 0);
+    const COMMITS: u64 = 20;
+    for k in 0..COMMITS {
+        let batch = (0..100)
+            .map(|j| step_of(1 + (k * 37 + j * 101) % ROOMS))
+            .collect();
+        store.write(batch).await.expect("steps");
+    }
+    let frame = 24 + 4096;
+    let frames = std::fs::metadata(&wal).map_or(0, |m| m.len()) / frame / COMMITS;
+    assert!(
+        frames <= 12,
+        "{frames} WAL pages a commit of 100 rooms' steps"
+    );
+    drop(conn);
+    drop(store);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
