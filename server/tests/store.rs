@@ -28,7 +28,7 @@ async fn http_get(server: &TestServer, path: &str) -> String {
     let mut stream = tokio::net::TcpStream::connect(server.addr)
         .await
         .expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\n\r\n");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.expect("write");
     let mut out = Vec::new();
     stream.read_to_end(&mut out).await.expect("read");
