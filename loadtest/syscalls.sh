@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Where a closed-loop action's server CPU goes, beside the raw stack's (issue 14): for the
+# ws-ceiling fan-out (1,000 connections) and each game at 250 tables (store off), the
+# server's user and kernel CPU (/proc/PID/stat) and its sendto/recvfrom calls (perf's
+# syscall tracepoints, when perf is there) over an 8 s window inside a 12 s run, per input
+# message (an action) and per delivered message.
+#
+#   CEILING=/path/to/ws-ceiling loadtest/syscalls.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ulimit -n "$(ulimit -Hn)"
+BIN=${BIN:-target/release}
+CEILING=${CEILING:?the ws-ceiling binary}
+PORT=$((20000 + RANDOM % 20000))
+TICK=$(getconf CLK_TCK)
+
+cpu() { # pid -> "utime stime" in clock ticks
+  awk '{ print $14, $15 }' "/proc/$1/stat"
+}
+
+window() { # pid -> "user_s sys_s sendto recvfrom" over 8 s
+  local pid=$1 u0 s0 u1 s1 calls
+  read -r u0 s0 < <(cpu "$pid")
+  if command -v perf >/dev/null; then
+    calls=$(perf stat -x, -e syscalls:sys_enter_sendto,syscalls:sys_enter_recvfrom -p "$pid" \
+      -- sleep 8 2>&1 | awk -F, '/sys_enter/ { printf "%s ", $1 }')
+  else
+    sleep 8
+    calls="- -"
+  fi
+  read -r u1 s1 < <(cpu "$pid")
+  echo "$(( (u1 - u0) )) $(( (s1 - s0) )) $calls"
+}
+
+report() { # label inputs/s delivered/s "user sys sendto recvfrom"
+  python3 - "$@" "$TICK" <<'PY'
+import sys
+label, ins, outs, w, tick = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4].split(), float(sys.argv[5])
+user, sys_ = float(w[0]) / tick / 8, float(w[1]) / tick / 8
+send = float(w[2]) / 8 if w[2] != "-" else float("nan")
+recv = float(w[3]) / 8 if w[3] != "-" else float("nan")
+print(f"| {label} | {ins:,.0f} | {outs / ins:.1f} | {user / ins * 1e6:.1f} | {sys_ / ins * 1e6:.1f} | "
+      f"{send / ins:.2f} | {recv / ins:.2f} | {outs / send:.2f} |")
+PY
+}
+
+echo "| run | inputs/s | delivered per input | user µs per input | kernel µs per input | sendto per input | recvfrom per input | delivered per sendto |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+
+"$CEILING" server --addr 127.0.0.1:$PORT --mode fanout4 --read-buf 4096 --max-secs 60 2>/dev/null &
+SP=$!
+sleep 0.5
+"$CEILING" client --addr 127.0.0.1:$PORT --mode fanout4 --conns 1000 --batch 250 --warmup 2 \
+  --duration 10 --server-pid $SP >/tmp/qipai-syscalls-ceiling.json &
+CP=$!
+sleep 3
+W=$(window $SP)
+wait $CP
+kill $SP 2>/dev/null || true
+wait $SP 2>/dev/null || true
+read -r SENT RECV < <(python3 -c "import json; r=json.load(open('/tmp/qipai-syscalls-ceiling.json')); print(r['sent_per_s'], r['recv_per_s'])")
+report "raw stack, fan-out 4" "$SENT" "$RECV" "$W"
+
+for game in tuolaji xiangqi; do
+  QIPAI_STORE__URL= QIPAI_SERVER__ADDR=127.0.0.1:$PORT RUST_LOG=warn \
+    "$BIN/qipai-server" --config loadtest/closed-loop.toml >/dev/null 2>&1 &
+  SP=$!
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
+  "$BIN/qipai-loadtest" --url "ws://127.0.0.1:$PORT/ws" --game $game --tables 250 --think 0 \
+    --warmup 2 --duration 10 --quiet --json-only >/tmp/qipai-syscalls-$game.json 2>/dev/null &
+  LP=$!
+  sleep 4
+  W=$(window $SP)
+  wait $LP
+  kill $SP 2>/dev/null || true
+  wait $SP 2>/dev/null || true
+  read -r ACT DEL < <(python3 -c "import json; r=json.loads(open('/tmp/qipai-syscalls-$game.json').read().strip().splitlines()[-1]); print(r['actions_per_sec'], r['msgs_in_per_sec'])")
+  report "$game, 250 tables" "$ACT" "$DEL" "$W"
+done
