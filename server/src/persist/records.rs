@@ -19,23 +19,46 @@ use serde::Deserialize;
 /// encoded as it happens. A Tuolaji hand is some 250 events: kept as values they were most of
 /// a table's memory with the store on (177 KiB a table against 73 without a store, at 4,750
 /// tables), and a record is read back once, when the game ends.
+///
+/// The bytes are kept in chunks of about [`CHUNK`] bytes rather than one vector: a vector
+/// grown by doubling holds up to twice what it keeps, a chunk at most [`CHUNK`] bytes (an
+/// event larger than that gets a chunk of its own).
 #[derive(Default)]
 pub struct History {
-    bytes: Vec<u8>,
+    chunks: Vec<Vec<u8>>,
 }
+
+/// The size of a [`History`] chunk.
+const CHUNK: usize = 4096;
 
 impl History {
     /// Keeps what the record needs of `emits`.
     pub fn push(&mut self, emits: &[Emit<Event>]) {
         for emit in emits {
+            if self.chunks.last().is_none_or(|c| c.len() >= CHUNK) {
+                self.chunks.push(Vec::with_capacity(CHUNK));
+            }
+            let Some(last) = self.chunks.last_mut() else {
+                return;
+            };
+            let start = last.len();
             // Our events always encode (the wire encodes the same values).
-            let _ = qipai_protocol::encode_into(&mut self.bytes, &kept(emit));
+            let _ = qipai_protocol::encode_into(last, &kept(emit));
+            if last.capacity() > CHUNK && start > 0 {
+                // The event did not fit: it starts the next chunk, and this one is trimmed.
+                let mut next = Vec::with_capacity(CHUNK.max(last.len() - start));
+                next.extend_from_slice(&last[start..]);
+                last.truncate(start);
+                last.shrink_to_fit();
+                self.chunks.push(next);
+            }
         }
     }
 
     /// The events kept, in order: (the seat that alone saw it, the event).
     fn events(&self) -> Vec<(Option<u8>, Event)> {
-        let mut reader = rmp_serde::Deserializer::from_read_ref(&self.bytes);
+        let bytes = self.chunks.concat();
+        let mut reader = rmp_serde::Deserializer::from_read_ref(&bytes);
         let mut out = Vec::new();
         while let Ok(kept) = <(Option<u8>, Event)>::deserialize(&mut reader) {
             out.push(kept);
@@ -369,6 +392,29 @@ mod tests {
                 (None, offered(Side::Black)),
             ]
         );
+    }
+
+    /// Thousands of events across many chunks come back whole and in order, and no chunk
+    /// holds much more than it keeps.
+    #[test]
+    fn history_keeps_chunks_small_and_reads_back_in_order() {
+        use qipai_protocol::tuolaji::TuolajiEvent;
+        let dealt = |n: usize| {
+            Event::Tuolaji(TuolajiEvent::Dealt {
+                seat: (n % 4) as u8,
+                card: Some(format!("{}{}", "A".repeat(n % 7), n)),
+            })
+        };
+        let mut history = History::default();
+        for n in 0..3000 {
+            history.push(&[Emit::All(dealt(n))]);
+        }
+        let want: Vec<_> = (0..3000).map(|n| (None, dealt(n))).collect();
+        assert_eq!(history.events(), want);
+        assert!(history.chunks.len() > 10);
+        for chunk in &history.chunks {
+            assert!(chunk.capacity() <= CHUNK, "{}", chunk.capacity());
+        }
     }
 
     #[test]
