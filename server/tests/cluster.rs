@@ -228,7 +228,7 @@ async fn xq_moves(clients: &mut [Client], rng: &mut Rng, n: usize) -> Vec<String
         if v.status != Status::Playing || v.legal_moves.is_empty() {
             break;
         }
-        let mv = rng.pick(&v.legal_moves).clone();
+        let mv = rng.pick(&v.legal_moves).to_string();
         clients[mover(v.side_to_move)].play(&mv).await;
         played.push(mv);
     }
@@ -712,7 +712,7 @@ async fn a_stale_owner_refuses_actions() {
     moves.extend(xq_moves(&mut fresh, &mut rng, 2).await);
     // On the old connection the side to move (as the old owner saw it) moves; the bytes
     // wait in the stopped node's socket.
-    let mv = rng.pick(&before.legal_moves).clone();
+    let mv = rng.pick(&before.legal_moves).to_string();
     let client = &mut stale[mover(before.side_to_move)];
     let seq = client.xq(XiangqiAction::Move { iccs: mv.clone() }).await;
     old.signal("CONT");

@@ -144,7 +144,7 @@ impl History {
         let check = after.in_check();
         self.moves.push(PlayedMove {
             mv,
-            iccs: mv.iccs(),
+            iccs: mv.iccs().to_string(),
             chinese,
             check,
             capture,

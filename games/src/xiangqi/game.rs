@@ -8,7 +8,8 @@
 //! falls on the server's own deadline.
 
 use qipai_protocol::xiangqi::{
-    self as wire, Clocks, GameResult, MoveRecord, Status, XiangqiAction, XiangqiEvent, XiangqiView,
+    self as wire, Clocks, GameResult, Iccs, MoveRecord, Status, XiangqiAction, XiangqiEvent,
+    XiangqiView,
 };
 use qipai_protocol::ErrorCode;
 
@@ -189,14 +190,14 @@ impl XiangqiGame {
 
     /// The side to move's legal moves, for `viewer`: only that side's seat gets them (the
     /// other seat and spectators cannot use them; most of a move's bytes were this list).
-    fn legal_moves_for(&self, viewer: Viewer) -> Vec<String> {
+    fn legal_moves_for(&self, viewer: Viewer) -> Vec<Iccs> {
         match self.seat_to_move() {
             Some(seat) if viewer == Viewer::Seat(seat) => self.legal_moves(),
             _ => Vec::new(),
         }
     }
 
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves(&self) -> Vec<Iccs> {
         if self.seat_to_move().is_none() {
             return Vec::new();
         }

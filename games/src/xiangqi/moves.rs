@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use qipai_protocol::xiangqi::Iccs;
+
 use super::board::Square;
 use super::error::XiangqiError;
 
@@ -53,12 +55,13 @@ impl FromStr for Move {
 
 /// ICCS: `h2e2`.
 impl Move {
-    /// The move in ICCS (`h2e2`), as [`Display`](fmt::Display) writes it, built directly.
-    pub fn iccs(&self) -> String {
-        let mut s = String::with_capacity(4);
-        s.extend(self.from.iccs_chars());
-        s.extend(self.to.iccs_chars());
-        s
+    /// The move in ICCS (`h2e2`), as [`Display`](fmt::Display) writes it, built directly
+    /// and held inline: every move event lists the legal moves by name.
+    pub const fn iccs(&self) -> Iccs {
+        Iccs::new(
+            (self.from.file(), self.from.rank()),
+            (self.to.file(), self.to.rank()),
+        )
     }
 }
 
@@ -178,8 +181,8 @@ mod tests {
         for from in Square::all() {
             for to in Square::all() {
                 let mv = Move { from, to };
-                assert_eq!(mv.iccs(), mv.to_string());
-                assert_eq!(Move::from_iccs(&mv.iccs()).unwrap(), mv);
+                assert_eq!(mv.iccs(), mv.to_string().as_str());
+                assert_eq!(Move::from_iccs(mv.iccs().as_str()).unwrap(), mv);
             }
         }
     }
