@@ -255,7 +255,7 @@ impl XiangqiGame {
             return Err(XiangqiGameError::NotYourTurn { to_move });
         }
         let mv = Move::from_iccs(iccs)?;
-        self.position().check_move(mv)?;
+        self.history.check_move(mv)?;
         let now = received.at;
         if self.first_move_deadline.is_some_and(|d| d < now) {
             // Too late, even if the room's timer has not fired yet.
@@ -295,14 +295,14 @@ impl XiangqiGame {
     }
 
     fn moved_event(&self, side: Side, now: Millis) -> Emit<XiangqiEvent> {
-        let (iccs, chinese) = self
+        // The move just played: whether it gave check is whether the side to move is in check.
+        let (iccs, chinese, in_check) = self
             .history
             .moves()
             .last()
-            .map(|m| (m.iccs.clone(), m.chinese.clone()))
+            .map(|m| (m.iccs.clone(), m.chinese.clone(), m.check))
             .unwrap_or_default();
         let fen = self.position().to_fen();
-        let in_check = self.position().in_check();
         let clocks = self.clocks(now);
         let first_move_deadline = self.first_move_deadline.map(|m| m.0);
         let draw_offer = self.draw_offer.map(wire_side);
