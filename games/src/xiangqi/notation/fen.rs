@@ -10,6 +10,8 @@
 //! the last capture and the move number. Only board and side are required; missing counters
 //! read as `0 1`. Output always has all six fields with `w`/`b`.
 
+use std::fmt::Write;
+
 use super::super::board::{Board, Kind, Piece, Side, Square, FILES, RANKS};
 use super::super::error::XiangqiError;
 use super::super::position::Position;
@@ -109,10 +111,20 @@ fn parse_board(field: &str) -> Result<Board, XiangqiError> {
 /// Writes a position as FEN (all six fields).
 pub fn write(position: &Position) -> String {
     let mut out = String::with_capacity(96);
-    for rank in (0..RANKS).rev() {
+    // The cells rank by rank, Red's back rank first: FEN starts from Black's.
+    for (i, rank) in position
+        .board
+        .cells
+        .chunks_exact(usize::from(FILES))
+        .rev()
+        .enumerate()
+    {
+        if i > 0 {
+            out.push('/');
+        }
         let mut empty = 0;
-        for file in 0..FILES {
-            match Square::new(file, rank).and_then(|sq| position.piece_at(sq)) {
+        for &cell in rank {
+            match Piece::from_code(cell) {
                 None => empty += 1,
                 Some(piece) => {
                     if empty > 0 {
@@ -126,18 +138,17 @@ pub fn write(position: &Position) -> String {
         if empty > 0 {
             out.push(char::from(b'0' + empty));
         }
-        if rank > 0 {
-            out.push('/');
-        }
     }
     let side = match position.side_to_move() {
         Side::Red => 'w',
         Side::Black => 'b',
     };
-    out.push_str(&format!(
+    // Writing to a String cannot fail.
+    let _ = write!(
+        out,
         " {side} - - {} {}",
         position.halfmoves(),
         position.fullmoves()
-    ));
+    );
     out
 }
