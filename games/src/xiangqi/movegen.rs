@@ -154,15 +154,32 @@ pub(crate) fn attacked(cells: &Cells, target: usize, by: Side) -> bool {
         .any(|&p| cells[p as usize] == pawn)
 }
 
-/// Whether a move from `from` to `to` (not by the king) could change whether the king on
-/// `king` is attacked: it leaves or enters the king's file or rank (a rook ray, a cannon
-/// screen, the kings' file), or leaves a horse-leg point diagonally next to the king.
+/// The points a move (not by the king) must leave or enter to change whether the king on
+/// `king` is attacked, one bit per point, as (left, entered): it leaves or enters the king's
+/// file or rank (a rook ray, a cannon screen, the kings' file), or leaves a horse-leg point
+/// diagonally next to the king. Any other move skips the check test.
 #[inline]
-fn may_expose(king: usize, from: usize, to: usize) -> bool {
-    let (kf, kr) = (king % 9, king / 9);
-    let (ff, fr) = (from % 9, from / 9);
-    let (tf, tr) = (to % 9, to / 9);
-    ff == kf || fr == kr || tf == kf || tr == kr || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1)
+fn exposing(king: usize) -> (u128, u128) {
+    /// File `a`: one bit on each rank.
+    const FILE_A: u128 = {
+        let mut mask = 0u128;
+        let mut rank = 0;
+        while rank < 10 {
+            mask |= 1 << (rank * 9);
+            rank += 1;
+        }
+        mask
+    };
+    let (kf, kr) = ((king % 9) as i32, (king / 9) as i32);
+    let lines = (FILE_A << kf) | (0x1ff << (kr * 9));
+    let mut legs = 0u128;
+    for (df, dr) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+        let (f, r) = (kf + df, kr + dr);
+        if (0..9).contains(&f) && (0..10).contains(&r) {
+            legs |= 1 << (r * 9 + f);
+        }
+    }
+    (lines | legs, lines)
 }
 
 /// Removes from `list` (candidates of `us`, whose king is on `king`) every move that leaves
@@ -170,11 +187,13 @@ fn may_expose(king: usize, from: usize, to: usize) -> bool {
 pub(crate) fn keep_legal(cells: &mut Cells, us: Side, king: usize, list: &mut MoveList) {
     let them = us.opponent();
     let in_check = attacked(cells, king, them);
+    let (leaving, entering) = exposing(king);
     list.retain(|mv| {
         let from = mv.from.index();
         let to = mv.to.index();
         let moving_king = from == king;
-        if !in_check && !moving_king && !may_expose(king, from, to) {
+        let may_expose = (leaving >> from) & 1 != 0 || (entering >> to) & 1 != 0;
+        if !in_check && !moving_king && !may_expose {
             return true;
         }
         let captured = cells[to];
