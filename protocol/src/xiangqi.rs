@@ -321,7 +321,7 @@ impl EndReason {
 /// One move of the record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
-    pub iccs: String,
+    pub iccs: Iccs,
     pub chinese: String,
 }
 
@@ -335,7 +335,7 @@ pub struct XiangqiView {
     /// playing, and for the other seat and spectators: nothing they could use).
     pub legal_moves: Vec<Iccs>,
     pub in_check: bool,
-    pub last_move: Option<String>,
+    pub last_move: Option<Iccs>,
     pub moves: Vec<MoveRecord>,
     pub clocks: Clocks,
     /// The time control in its text form (`"30+10"`).
@@ -368,7 +368,7 @@ pub enum XiangqiEvent {
     /// A move was played.
     Moved {
         side: Side,
-        iccs: String,
+        iccs: Iccs,
         chinese: String,
         fen: String,
         in_check: bool,
@@ -471,7 +471,7 @@ mod tests {
             server_time: 12,
             event: Event::Xiangqi(XiangqiEvent::Moved {
                 side: Side::Red,
-                iccs: "h2e2".into(),
+                iccs: Iccs::new((7, 2), (4, 2)),
                 chinese: "炮二平五".into(),
                 fen: "fen".into(),
                 in_check: false,

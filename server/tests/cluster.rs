@@ -391,7 +391,7 @@ impl Games {
     async fn kept(&mut self, before: &Before, what: &str) -> (u64, Duration) {
         let after = xq_view(&mut self.xq[0]).await;
         let since = before.at.elapsed();
-        let played: Vec<String> = after.moves.iter().map(|m| m.iccs.clone()).collect();
+        let played: Vec<String> = after.moves.iter().map(|m| m.iccs.to_string()).collect();
         assert_eq!(played, self.moves, "{what}");
         assert_eq!(after.fen, before.xq.fen);
         let (kept, kept_before, running, running_before) = match after.side_to_move {
@@ -752,7 +752,7 @@ async fn a_stale_owner_refuses_actions() {
     );
     // The game has exactly the moves acknowledged, on either node.
     let v = xq_view(&mut fresh[0]).await;
-    let played: Vec<String> = v.moves.iter().map(|m| m.iccs.clone()).collect();
+    let played: Vec<String> = v.moves.iter().map(|m| m.iccs.to_string()).collect();
     assert_eq!(played, moves);
     // Through the old owner, a player reaches the game on the new one (forwarded).
     let mut back = reconnect(&[old], &fresh[1].token).await;

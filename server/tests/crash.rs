@@ -342,7 +342,7 @@ async fn view(client: &mut Client) -> XiangqiView {
 }
 
 fn played(v: &XiangqiView) -> Vec<String> {
-    v.moves.iter().map(|m| m.iccs.clone()).collect()
+    v.moves.iter().map(|m| m.iccs.to_string()).collect()
 }
 
 fn mover(side: Side) -> usize {

@@ -2,6 +2,7 @@
 //! repetition, the natural move limit, dead positions, plus the reasons the room's glue
 //! decides (resignation, time, agreement, abandonment, abort).
 
+use qipai_protocol::xiangqi::Iccs;
 use serde::{Deserialize, Serialize};
 
 use super::board::Side;
@@ -76,7 +77,7 @@ impl EndRules {
 pub struct PlayedMove {
     pub mv: Move,
     /// ICCS, `h2e2`.
-    pub iccs: String,
+    pub iccs: Iccs,
     /// Chinese notation, `炮二平五`.
     pub chinese: String,
     /// Whether the move gave check.
@@ -152,7 +153,7 @@ impl History {
         let check = after.in_check();
         self.moves.push(PlayedMove {
             mv,
-            iccs: mv.iccs().to_string(),
+            iccs: mv.iccs(),
             chinese,
             check,
             capture,

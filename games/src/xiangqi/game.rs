@@ -280,7 +280,7 @@ impl XiangqiGame {
             self.draw_offer = None;
         }
         if self.history.outcome().is_some() {
-            let mut events = vec![self.moved_event(side, now)];
+            let mut events = vec![self.moved_event(side, mv, now)];
             events.extend(self.over(now));
             return Ok(events);
         }
@@ -291,17 +291,19 @@ impl XiangqiGame {
         } else {
             self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
         }
-        Ok(vec![self.moved_event(side, now)])
+        Ok(vec![self.moved_event(side, mv, now)])
     }
 
-    fn moved_event(&self, side: Side, now: Millis) -> Emit<XiangqiEvent> {
-        // The move just played: whether it gave check is whether the side to move is in check.
-        let (iccs, chinese, in_check) = self
+    /// The event of `mv`, just played by `side`.
+    fn moved_event(&self, side: Side, mv: Move, now: Millis) -> Emit<XiangqiEvent> {
+        // The record of `mv`: whether it gave check is whether the side to move is in check.
+        let (chinese, in_check) = self
             .history
             .moves()
             .last()
-            .map(|m| (m.iccs.clone(), m.chinese.clone(), m.check))
+            .map(|m| (m.chinese.clone(), m.check))
             .unwrap_or_default();
+        let iccs = mv.iccs();
         let fen = self.position().to_fen();
         let clocks = self.clocks(now);
         let first_move_deadline = self.first_move_deadline.map(|m| m.0);
@@ -309,7 +311,7 @@ impl XiangqiGame {
         Emit::part_for(self.seat_to_move(), self.legal_moves(), |legal_moves| {
             XiangqiEvent::Moved {
                 side: wire_side(side),
-                iccs: iccs.clone(),
+                iccs,
                 chinese: chinese.clone(),
                 fen: fen.clone(),
                 in_check,
@@ -511,13 +513,13 @@ impl Game for XiangqiGame {
             side_to_move: wire_side(position.side_to_move()),
             legal_moves: self.legal_moves_for(viewer),
             in_check: position.in_check(),
-            last_move: self.history.moves().last().map(|m| m.iccs.clone()),
+            last_move: self.history.moves().last().map(|m| m.iccs),
             moves: self
                 .history
                 .moves()
                 .iter()
                 .map(|m| MoveRecord {
-                    iccs: m.iccs.clone(),
+                    iccs: m.iccs,
                     chinese: m.chinese.clone(),
                 })
                 .collect(),

@@ -24,11 +24,13 @@ impl Move {
 
     /// Parses ICCS coordinates (`h2e2`: from, then to; files `a`–`i` from Red's left, ranks
     /// `0`–`9` from Red's side). Upper-case file letters and a `-` between the points
-    /// (`H2-E2`, as ICCS was first written) are accepted too.
+    /// (`H2-E2`, as ICCS was first written) are accepted too. Takes any text: a `&str`, a
+    /// `String`, an [`Iccs`] from the wire.
     ///
     /// # Errors
     /// [`XiangqiError::BadIccs`] when the text is not two points.
-    pub fn from_iccs(text: &str) -> Result<Move, XiangqiError> {
+    pub fn from_iccs(text: impl AsRef<str>) -> Result<Move, XiangqiError> {
+        let text = text.as_ref();
         let bad = || XiangqiError::BadIccs {
             text: text.chars().take(16).collect(),
         };
