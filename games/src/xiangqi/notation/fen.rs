@@ -16,6 +16,19 @@ use super::super::board::{Board, Kind, Piece, Side, Square, FILES, RANKS};
 use super::super::error::XiangqiError;
 use super::super::position::Position;
 
+/// Each board code's FEN letter ([`Piece::fen_letter`]), 0 for an empty point.
+const LETTERS: [u8; 16] = {
+    let mut letters = [0u8; 16];
+    let mut code = 0;
+    while code < letters.len() {
+        if let Some(piece) = Piece::from_code(code as u8) {
+            letters[code] = piece.fen_letter() as u8;
+        }
+        code += 1;
+    }
+    letters
+};
+
 /// Parses a FEN into a position checked by [`Position::new`].
 ///
 /// # Errors
@@ -124,14 +137,14 @@ pub fn write(position: &Position) -> String {
         }
         let mut empty = 0;
         for &cell in rank {
-            match Piece::from_code(cell) {
-                None => empty += 1,
-                Some(piece) => {
+            match LETTERS[usize::from(cell & 15)] {
+                0 => empty += 1,
+                letter => {
                     if empty > 0 {
                         out.push(char::from(b'0' + empty));
                         empty = 0;
                     }
-                    out.push(piece.fen_letter());
+                    out.push(char::from(letter));
                 }
             }
         }
