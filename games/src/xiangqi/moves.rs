@@ -31,6 +31,14 @@ impl Move {
     /// [`XiangqiError::BadIccs`] when the text is not two points.
     pub fn from_iccs(text: impl AsRef<str>) -> Result<Move, XiangqiError> {
         let text = text.as_ref();
+        // The form the server writes and clients echo, read without allocating.
+        let point =
+            |file: u8, rank: u8| Square::new(file.wrapping_sub(b'a'), rank.wrapping_sub(b'0'));
+        if let [f0, r0, f1, r1] = *text.as_bytes() {
+            if let (Some(from), Some(to)) = (point(f0, r0), point(f1, r1)) {
+                return Ok(Move { from, to });
+            }
+        }
         let bad = || XiangqiError::BadIccs {
             text: text.chars().take(16).collect(),
         };
