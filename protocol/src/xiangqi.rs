@@ -17,13 +17,39 @@ pub enum Side {
     Black,
 }
 
-/// A move as the server writes it in ICCS: four ASCII bytes, `h2e2` (files `a`–`i`, ranks
-/// `0`–`9`, from then to), kept inline and `Copy`, so a list of legal moves is one
-/// allocation rather than one per move. On the wire it is the same str a `String` holding
+/// A move as the server writes it in ICCS, `h2e2` (files `a`–`i`, ranks `0`–`9`, from then
+/// to): the number of its name in a table of all 8,100, so it is `Copy`, two bytes, and a
+/// list of legal moves is one allocation rather than one per move. On the wire it is the same str a `String` holding
 /// the name would be; reading one checks it is exactly that shape. (A client's own move,
 /// [`XiangqiAction::Move`], stays text: the server also accepts `H2-E2` there.)
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Iccs([u8; 4]);
+pub struct Iccs(u16);
+
+/// Points on the board: 9 files × 10 ranks.
+const POINTS: usize = 90;
+
+/// Every ICCS name, four bytes each, in the order of their number: from point × 90 + to
+/// point, a point being rank × 9 + file. Built at compile time (32,400 bytes), so naming a
+/// move is a slice, with no check of the bytes at run time.
+static NAMES: &str = {
+    static BYTES: [u8; 4 * POINTS * POINTS] = {
+        let mut bytes = [0u8; 4 * POINTS * POINTS];
+        let mut i = 0;
+        while i < POINTS * POINTS {
+            let (from, to) = (i / POINTS, i % POINTS);
+            bytes[4 * i] = b'a' + (from % 9) as u8;
+            bytes[4 * i + 1] = b'0' + (from / 9) as u8;
+            bytes[4 * i + 2] = b'a' + (to % 9) as u8;
+            bytes[4 * i + 3] = b'0' + (to / 9) as u8;
+            i += 1;
+        }
+        bytes
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(names) => names,
+        Err(_) => panic!("ICCS names are ASCII"),
+    }
+};
 
 /// Text that is not a move in the server's ICCS (`h2e2`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -35,19 +61,19 @@ impl Iccs {
     /// Red's left, ranks 0–9 from Red's side. A number past the board's edge is taken as
     /// the edge (the games' points never are), so every `Iccs` names two points.
     pub const fn new(from: (u8, u8), to: (u8, u8)) -> Iccs {
-        const fn file(f: u8) -> u8 {
-            b'a' + if f > 8 { 8 } else { f }
+        const fn point((file, rank): (u8, u8)) -> u16 {
+            let file = if file > 8 { 8 } else { file };
+            let rank = if rank > 9 { 9 } else { rank };
+            rank as u16 * 9 + file as u16
         }
-        const fn rank(r: u8) -> u8 {
-            b'0' + if r > 9 { 9 } else { r }
-        }
-        Iccs([file(from.0), rank(from.1), file(to.0), rank(to.1)])
+        Iccs(point(from) * POINTS as u16 + point(to))
     }
 
     /// The name, `h2e2`.
     pub fn as_str(&self) -> &str {
-        // Always ASCII: `new` and `from_str` make only letters and digits.
-        std::str::from_utf8(&self.0).unwrap_or_default()
+        let at = usize::from(self.0) * 4;
+        // Every number `new` and `from_str` make is below 8,100: the slice is always there.
+        NAMES.get(at..at + 4).unwrap_or_default()
     }
 }
 
@@ -60,7 +86,7 @@ impl FromStr for Iccs {
         let rank = |b: u8| b.is_ascii_digit();
         match *text.as_bytes() {
             [f0, r0, f1, r1] if file(f0) && rank(r0) && file(f1) && rank(r1) => {
-                Ok(Iccs([f0, r0, f1, r1]))
+                Ok(Iccs::new((f0 - b'a', r0 - b'0'), (f1 - b'a', r1 - b'0')))
             }
             _ => Err(NotIccs(text.chars().take(16).collect())),
         }
