@@ -10,8 +10,6 @@
 //! the last capture and the move number. Only board and side are required; missing counters
 //! read as `0 1`. Output always has all six fields with `w`/`b`.
 
-use std::fmt::Write;
-
 use super::super::board::{Board, Kind, Piece, Side, Square, FILES, RANKS};
 use super::super::error::XiangqiError;
 use super::super::position::Position;
@@ -123,7 +121,7 @@ fn parse_board(field: &str) -> Result<Board, XiangqiError> {
 
 /// Writes a position as FEN (all six fields).
 pub fn write(position: &Position) -> String {
-    let mut out = String::with_capacity(96);
+    let mut out = Vec::with_capacity(96);
     // The cells rank by rank, Red's back rank first: FEN starts from Black's.
     for (i, rank) in position
         .board
@@ -133,7 +131,7 @@ pub fn write(position: &Position) -> String {
         .enumerate()
     {
         if i > 0 {
-            out.push('/');
+            out.push(b'/');
         }
         let mut empty = 0;
         for &cell in rank {
@@ -141,27 +139,39 @@ pub fn write(position: &Position) -> String {
                 0 => empty += 1,
                 letter => {
                     if empty > 0 {
-                        out.push(char::from(b'0' + empty));
+                        out.push(b'0' + empty);
                         empty = 0;
                     }
-                    out.push(char::from(letter));
+                    out.push(letter);
                 }
             }
         }
         if empty > 0 {
-            out.push(char::from(b'0' + empty));
+            out.push(b'0' + empty);
         }
     }
-    let side = match position.side_to_move() {
-        Side::Red => 'w',
-        Side::Black => 'b',
-    };
-    // Writing to a String cannot fail.
-    let _ = write!(
-        out,
-        " {side} - - {} {}",
-        position.halfmoves(),
-        position.fullmoves()
-    );
-    out
+    out.extend_from_slice(match position.side_to_move() {
+        Side::Red => b" w - - ",
+        Side::Black => b" b - - ",
+    });
+    push_number(&mut out, position.halfmoves());
+    out.push(b' ');
+    push_number(&mut out, position.fullmoves());
+    // Only ASCII was written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
