@@ -52,7 +52,7 @@ impl Strategy for RandomXiangqi {
             return None;
         }
         let i = self.rng.random_range(0..view.legal_moves.len());
-        let iccs = view.legal_moves.get(i)?.clone();
+        let iccs = view.legal_moves.get(i)?.to_string();
         Some(XiangqiAction::Move { iccs })
     }
 }

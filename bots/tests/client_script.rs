@@ -140,7 +140,7 @@ async fn refusals_and_gaps_bring_snapshots() {
     assert!(matches!(server.recv().await, ClientMsg::Snapshot { .. }));
     let over = XiangqiView {
         status: Status::Over,
-        last_move: Some(iccs),
+        last_move: Some(iccs.parse().unwrap()),
         legal_moves: Vec::new(),
         result: Some(GameResult {
             winner: Some(Side::Red),

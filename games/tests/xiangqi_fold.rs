@@ -98,7 +98,7 @@ fn play_game(seed: u64) -> usize {
             60..62 => (other, XiangqiAction::AcceptDraw),
             _ => {
                 let legal = &view.legal_moves;
-                let iccs = legal[rng.random_range(0..legal.len())].clone();
+                let iccs = legal[rng.random_range(0..legal.len())].to_string();
                 moves += 1;
                 (mover, XiangqiAction::Move { iccs })
             }

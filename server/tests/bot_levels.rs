@@ -130,11 +130,11 @@ async fn the_level_reaches_the_seat_bot(name: &str) -> Vec<String> {
                 _ => {}
             }
         };
-        assert_eq!(iccs, expected.to_string(), "{name}, after {replies:?}");
+        assert_eq!(iccs, expected.iccs(), "{name}, after {replies:?}");
         history
-            .play(Move::from_iccs(&iccs).expect("iccs"))
+            .play(Move::from_iccs(iccs).expect("iccs"))
             .expect("legal");
-        replies.push(iccs);
+        replies.push(iccs.to_string());
     }
     me.xq(XiangqiAction::Resign).await;
     replies
@@ -190,7 +190,7 @@ async fn weak_game(server: &TestServer, game: u64) -> f64 {
             XiangqiEvent::Started { side_to_move, .. } => side_to_move == me_side,
             XiangqiEvent::Moved { side, iccs, .. } => {
                 history
-                    .play(Move::from_iccs(&iccs).expect("iccs"))
+                    .play(Move::from_iccs(iccs).expect("iccs"))
                     .expect("legal");
                 side != me_side
             }

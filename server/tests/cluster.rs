@@ -228,7 +228,7 @@ async fn xq_moves(clients: &mut [Client], rng: &mut Rng, n: usize) -> Vec<String
         if v.status != Status::Playing || v.legal_moves.is_empty() {
             break;
         }
-        let mv = rng.pick(&v.legal_moves).clone();
+        let mv = rng.pick(&v.legal_moves).to_string();
         clients[mover(v.side_to_move)].play(&mv).await;
         played.push(mv);
     }
@@ -391,7 +391,7 @@ impl Games {
     async fn kept(&mut self, before: &Before, what: &str) -> (u64, Duration) {
         let after = xq_view(&mut self.xq[0]).await;
         let since = before.at.elapsed();
-        let played: Vec<String> = after.moves.iter().map(|m| m.iccs.clone()).collect();
+        let played: Vec<String> = after.moves.iter().map(|m| m.iccs.to_string()).collect();
         assert_eq!(played, self.moves, "{what}");
         assert_eq!(after.fen, before.xq.fen);
         let (kept, kept_before, running, running_before) = match after.side_to_move {
@@ -712,7 +712,7 @@ async fn a_stale_owner_refuses_actions() {
     moves.extend(xq_moves(&mut fresh, &mut rng, 2).await);
     // On the old connection the side to move (as the old owner saw it) moves; the bytes
     // wait in the stopped node's socket.
-    let mv = rng.pick(&before.legal_moves).clone();
+    let mv = rng.pick(&before.legal_moves).to_string();
     let client = &mut stale[mover(before.side_to_move)];
     let seq = client.xq(XiangqiAction::Move { iccs: mv.clone() }).await;
     old.signal("CONT");
@@ -752,7 +752,7 @@ async fn a_stale_owner_refuses_actions() {
     );
     // The game has exactly the moves acknowledged, on either node.
     let v = xq_view(&mut fresh[0]).await;
-    let played: Vec<String> = v.moves.iter().map(|m| m.iccs.clone()).collect();
+    let played: Vec<String> = v.moves.iter().map(|m| m.iccs.to_string()).collect();
     assert_eq!(played, moves);
     // Through the old owner, a player reaches the game on the new one (forwarded).
     let mut back = reconnect(&[old], &fresh[1].token).await;

@@ -342,7 +342,7 @@ async fn view(client: &mut Client) -> XiangqiView {
 }
 
 fn played(v: &XiangqiView) -> Vec<String> {
-    v.moves.iter().map(|m| m.iccs.clone()).collect()
+    v.moves.iter().map(|m| m.iccs.to_string()).collect()
 }
 
 fn mover(side: Side) -> usize {
@@ -404,7 +404,7 @@ impl Table for Xiangqi {
                 over = true;
                 break;
             }
-            let mv = rng.pick(&v.legal_moves).clone();
+            let mv = rng.pick(&v.legal_moves).to_string();
             let sender = &mut clients[mover(v.side_to_move)];
             assert!(try_move(sender, &mv).await, "a legal move {mv} was refused");
             self.acked.push(mv);
@@ -421,7 +421,7 @@ impl Table for Xiangqi {
         if last.status != Status::Playing || last.legal_moves.is_empty() {
             return None;
         }
-        let mv = rng.pick(&last.legal_moves).clone();
+        let mv = rng.pick(&last.legal_moves).to_string();
         let sender = mover(last.side_to_move);
         let seq = clients[sender]
             .xq(XiangqiAction::Move { iccs: mv.clone() })

@@ -54,7 +54,7 @@ async fn play(
         }
         let mv = match script.get(ply) {
             Some(m) => (*m).to_owned(),
-            None => rng.pick(&v.legal_moves).clone(),
+            None => rng.pick(&v.legal_moves).to_string(),
         };
         mover.play(&mv).await;
     }

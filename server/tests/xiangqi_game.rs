@@ -5,7 +5,7 @@ mod common;
 
 use common::{xiangqi_pair, Client, TestServer};
 use qipai_protocol::xiangqi::{
-    EndReason, GameResult, Side, Status, XiangqiAction, XiangqiEvent, XiangqiOptions,
+    EndReason, GameResult, Iccs, Side, Status, XiangqiAction, XiangqiEvent, XiangqiOptions,
 };
 use qipai_protocol::{Event, ServerMsg, View};
 
@@ -53,14 +53,14 @@ async fn full_game_to_checkmate_with_a_spectator() {
     assert_eq!(result_of(&mut black).await, expected);
     assert_eq!(result_of(&mut watcher).await, expected);
 
-    let seen: Vec<(String, String)> = watcher
+    let seen: Vec<(Iccs, String)> = watcher
         .log
         .iter()
         .filter_map(|m| match m {
             ServerMsg::Event {
                 event: Event::Xiangqi(XiangqiEvent::Moved { iccs, chinese, .. }),
                 ..
-            } => Some((iccs.clone(), chinese.clone())),
+            } => Some((*iccs, chinese.clone())),
             _ => None,
         })
         .collect();

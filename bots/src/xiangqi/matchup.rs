@@ -214,7 +214,7 @@ impl Strategy for EngineStrategy {
         if view.moves.is_empty() {
             let _ = self.engine.new_game();
         }
-        let moves: Vec<String> = view.moves.iter().map(|m| m.iccs.clone()).collect();
+        let moves: Vec<String> = view.moves.iter().map(|m| m.iccs.to_string()).collect();
         match self.engine.best_move(&self.start_fen, &moves, self.go) {
             Ok(Some(iccs)) => Some(XiangqiAction::Move { iccs }),
             Ok(None) => Some(XiangqiAction::Resign),

@@ -276,7 +276,7 @@ mod tests {
             last_move: None,
             moves: vec![
                 MoveRecord {
-                    iccs: String::new(),
+                    iccs: "h2e2".parse().unwrap(),
                     chinese: String::new(),
                 };
                 moves

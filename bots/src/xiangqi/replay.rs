@@ -17,7 +17,7 @@ pub fn history_from_view(view: &XiangqiView, rules: EndRules) -> Option<History>
     let moves: Vec<Move> = view
         .moves
         .iter()
-        .map(|m| Move::from_iccs(&m.iccs))
+        .map(|m| Move::from_iccs(m.iccs.as_str()))
         .collect::<Result<_, _>>()
         .unwrap_or_default();
     let same = |h: &History| same_position(h.position(), &current);
@@ -88,7 +88,7 @@ mod tests {
             moves: moves
                 .iter()
                 .map(|m| MoveRecord {
-                    iccs: (*m).into(),
+                    iccs: m.parse().unwrap(),
                     chinese: String::new(),
                 })
                 .collect(),

@@ -259,8 +259,7 @@ impl Square {
 
 /// ICCS coordinates: file letter then rank digit, `e0`.
 impl Square {
-    /// The ICCS name's two characters (`a0` … `i9`), without the formatting machinery:
-    /// every move event lists the legal moves by name.
+    /// The ICCS name's two characters (`a0` … `i9`).
     pub(crate) const fn iccs_chars(self) -> [char; 2] {
         [(b'a' + self.file()) as char, (b'0' + self.rank()) as char]
     }

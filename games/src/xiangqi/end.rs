@@ -2,6 +2,7 @@
 //! repetition, the natural move limit, dead positions, plus the reasons the room's glue
 //! decides (resignation, time, agreement, abandonment, abort).
 
+use qipai_protocol::xiangqi::Iccs;
 use serde::{Deserialize, Serialize};
 
 use super::board::Side;
@@ -76,7 +77,7 @@ impl EndRules {
 pub struct PlayedMove {
     pub mv: Move,
     /// ICCS, `h2e2`.
-    pub iccs: String,
+    pub iccs: Iccs,
     /// Chinese notation, `炮二平五`.
     pub chinese: String,
     /// Whether the move gave check.
@@ -138,7 +139,15 @@ impl History {
             return Err(XiangqiError::GameOver);
         }
         let before = self.position();
-        let after = before.after(mv)?;
+        // A move of the legal list needs no second check; any other is checked, for the
+        // reason it is refused.
+        let after = if self.legal.contains(mv) {
+            let mut after = before.clone();
+            after.make(mv);
+            after
+        } else {
+            before.after(mv)?
+        };
         let chinese = notation::chinese(before, mv);
         let capture = before.piece_at(mv.to).is_some();
         let check = after.in_check();
@@ -175,6 +184,18 @@ impl History {
         }
         self.outcome = Some(outcome);
         Ok(())
+    }
+
+    /// Checks `mv` against the rules in the current position without playing it: a move of
+    /// the legal list at once, any other for the reason it is refused.
+    ///
+    /// # Errors
+    /// As [`Position::check_move`].
+    pub fn check_move(&self, mv: Move) -> Result<(), XiangqiError> {
+        if self.legal.contains(mv) {
+            return Ok(());
+        }
+        self.position().check_move(mv)
     }
 
     /// The legal moves of the side to move in the current position.

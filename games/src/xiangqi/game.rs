@@ -8,7 +8,8 @@
 //! falls on the server's own deadline.
 
 use qipai_protocol::xiangqi::{
-    self as wire, Clocks, GameResult, MoveRecord, Status, XiangqiAction, XiangqiEvent, XiangqiView,
+    self as wire, Clocks, GameResult, Iccs, MoveRecord, Status, XiangqiAction, XiangqiEvent,
+    XiangqiView,
 };
 use qipai_protocol::ErrorCode;
 
@@ -189,14 +190,14 @@ impl XiangqiGame {
 
     /// The side to move's legal moves, for `viewer`: only that side's seat gets them (the
     /// other seat and spectators cannot use them; most of a move's bytes were this list).
-    fn legal_moves_for(&self, viewer: Viewer) -> Vec<String> {
+    fn legal_moves_for(&self, viewer: Viewer) -> Vec<Iccs> {
         match self.seat_to_move() {
             Some(seat) if viewer == Viewer::Seat(seat) => self.legal_moves(),
             _ => Vec::new(),
         }
     }
 
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves(&self) -> Vec<Iccs> {
         if self.seat_to_move().is_none() {
             return Vec::new();
         }
@@ -254,7 +255,7 @@ impl XiangqiGame {
             return Err(XiangqiGameError::NotYourTurn { to_move });
         }
         let mv = Move::from_iccs(iccs)?;
-        self.position().check_move(mv)?;
+        self.history.check_move(mv)?;
         let now = received.at;
         if self.first_move_deadline.is_some_and(|d| d < now) {
             // Too late, even if the room's timer has not fired yet.
@@ -279,7 +280,7 @@ impl XiangqiGame {
             self.draw_offer = None;
         }
         if self.history.outcome().is_some() {
-            let mut events = vec![self.moved_event(side, now)];
+            let mut events = vec![self.moved_event(side, mv, now)];
             events.extend(self.over(now));
             return Ok(events);
         }
@@ -290,25 +291,27 @@ impl XiangqiGame {
         } else {
             self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
         }
-        Ok(vec![self.moved_event(side, now)])
+        Ok(vec![self.moved_event(side, mv, now)])
     }
 
-    fn moved_event(&self, side: Side, now: Millis) -> Emit<XiangqiEvent> {
-        let (iccs, chinese) = self
+    /// The event of `mv`, just played by `side`.
+    fn moved_event(&self, side: Side, mv: Move, now: Millis) -> Emit<XiangqiEvent> {
+        // The record of `mv`: whether it gave check is whether the side to move is in check.
+        let (chinese, in_check) = self
             .history
             .moves()
             .last()
-            .map(|m| (m.iccs.clone(), m.chinese.clone()))
+            .map(|m| (m.chinese.clone(), m.check))
             .unwrap_or_default();
+        let iccs = mv.iccs();
         let fen = self.position().to_fen();
-        let in_check = self.position().in_check();
         let clocks = self.clocks(now);
         let first_move_deadline = self.first_move_deadline.map(|m| m.0);
         let draw_offer = self.draw_offer.map(wire_side);
         Emit::part_for(self.seat_to_move(), self.legal_moves(), |legal_moves| {
             XiangqiEvent::Moved {
                 side: wire_side(side),
-                iccs: iccs.clone(),
+                iccs,
                 chinese: chinese.clone(),
                 fen: fen.clone(),
                 in_check,
@@ -510,13 +513,13 @@ impl Game for XiangqiGame {
             side_to_move: wire_side(position.side_to_move()),
             legal_moves: self.legal_moves_for(viewer),
             in_check: position.in_check(),
-            last_move: self.history.moves().last().map(|m| m.iccs.clone()),
+            last_move: self.history.moves().last().map(|m| m.iccs),
             moves: self
                 .history
                 .moves()
                 .iter()
                 .map(|m| MoveRecord {
-                    iccs: m.iccs.clone(),
+                    iccs: m.iccs,
                     chinese: m.chinese.clone(),
                 })
                 .collect(),

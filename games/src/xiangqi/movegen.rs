@@ -124,27 +124,7 @@ pub(crate) fn candidates(cells: &Cells, us: Side, list: &mut MoveList) {
 /// other king faces it on an open file).
 pub(crate) fn attacked(cells: &Cells, target: usize, by: Side) -> bool {
     let t = &TABLES;
-    let rook = code(ROOK, by);
-    let king = code(KING, by);
-    let cannon = code(CANNON, by);
-    for d in 0..4 {
-        let ray = &t.ray[target][d][..t.ray_len[target][d] as usize];
-        let mut points = ray.iter().map(|&p| cells[p as usize]).filter(|&c| c != 0);
-        if let Some(first) = points.next() {
-            if first == rook || first == king {
-                return true;
-            }
-            if points.next() == Some(cannon) {
-                return true;
-            }
-        }
-    }
-    let horse = code(HORSE, by);
-    let horses = &t.horse_attack[target][..t.horse_attack_len[target] as usize];
-    if horses
-        .iter()
-        .any(|&(h, leg)| cells[h as usize] == horse && cells[leg as usize] == 0)
-    {
+    if (0..4).any(|d| ray_attacks(cells, target, d, by)) || horse_attacks(cells, target, by) {
         return true;
     }
     let pawn = code(PAWN, by);
@@ -154,15 +134,71 @@ pub(crate) fn attacked(cells: &Cells, target: usize, by: Side) -> bool {
         .any(|&p| cells[p as usize] == pawn)
 }
 
-/// Whether a move from `from` to `to` (not by the king) could change whether the king on
-/// `king` is attacked: it leaves or enters the king's file or rank (a rook ray, a cannon
-/// screen, the kings' file), or leaves a horse-leg point diagonally next to the king.
+/// Whether a piece of `by` attacks point `target` along ray `d` (see the tables' `ray`): a
+/// rook or king first, or a cannon second.
 #[inline]
-fn may_expose(king: usize, from: usize, to: usize) -> bool {
+fn ray_attacks(cells: &Cells, target: usize, d: usize, by: Side) -> bool {
+    let t = &TABLES;
+    let ray = &t.ray[target][d][..t.ray_len[target][d] as usize];
+    let mut points = ray.iter().map(|&p| cells[p as usize]).filter(|&c| c != 0);
+    match points.next() {
+        Some(first) if first == code(ROOK, by) || first == code(KING, by) => true,
+        Some(_) => points.next() == Some(code(CANNON, by)),
+        None => false,
+    }
+}
+
+/// Whether a horse of `by` attacks point `target`, its leg free.
+#[inline]
+fn horse_attacks(cells: &Cells, target: usize, by: Side) -> bool {
+    let t = &TABLES;
+    let horse = code(HORSE, by);
+    t.horse_attack[target][..t.horse_attack_len[target] as usize]
+        .iter()
+        .any(|&(h, leg)| cells[h as usize] == horse && cells[leg as usize] == 0)
+}
+
+/// The ray (see the tables' `ray`) from `king` through `point`, if they share a file or a
+/// rank.
+#[inline]
+fn ray_through(king: usize, point: usize) -> Option<usize> {
     let (kf, kr) = (king % 9, king / 9);
-    let (ff, fr) = (from % 9, from / 9);
-    let (tf, tr) = (to % 9, to / 9);
-    ff == kf || fr == kr || tf == kf || tr == kr || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1)
+    let (pf, pr) = (point % 9, point / 9);
+    match (pf == kf, pr == kr) {
+        (true, _) if pr > kr => Some(0),
+        (true, _) => Some(1),
+        (_, true) if pf > kf => Some(2),
+        (_, true) => Some(3),
+        _ => None,
+    }
+}
+
+/// The points a move (not by the king) must leave or enter to change whether the king on
+/// `king` is attacked, one bit per point, as (left, entered): it leaves or enters the king's
+/// file or rank (a rook ray, a cannon screen, the kings' file), or leaves a horse-leg point
+/// diagonally next to the king. Any other move skips the check test.
+#[inline]
+fn exposing(king: usize) -> (u128, u128) {
+    /// File `a`: one bit on each rank.
+    const FILE_A: u128 = {
+        let mut mask = 0u128;
+        let mut rank = 0;
+        while rank < 10 {
+            mask |= 1 << (rank * 9);
+            rank += 1;
+        }
+        mask
+    };
+    let (kf, kr) = ((king % 9) as i32, (king / 9) as i32);
+    let lines = (FILE_A << kf) | (0x1ff << (kr * 9));
+    let mut legs = 0u128;
+    for (df, dr) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
+        let (f, r) = (kf + df, kr + dr);
+        if (0..9).contains(&f) && (0..10).contains(&r) {
+            legs |= 1 << (r * 9 + f);
+        }
+    }
+    (lines | legs, lines)
 }
 
 /// Removes from `list` (candidates of `us`, whose king is on `king`) every move that leaves
@@ -170,17 +206,28 @@ fn may_expose(king: usize, from: usize, to: usize) -> bool {
 pub(crate) fn keep_legal(cells: &mut Cells, us: Side, king: usize, list: &mut MoveList) {
     let them = us.opponent();
     let in_check = attacked(cells, king, them);
+    let (leaving, entering) = exposing(king);
     list.retain(|mv| {
         let from = mv.from.index();
         let to = mv.to.index();
         let moving_king = from == king;
-        if !in_check && !moving_king && !may_expose(king, from, to) {
+        let may_expose = (leaving >> from) & 1 != 0 || (entering >> to) & 1 != 0;
+        if !in_check && !moving_king && !may_expose {
             return true;
         }
         let captured = cells[to];
         cells[to] = cells[from];
         cells[from] = 0;
-        let safe = !attacked(cells, if moving_king { to } else { king }, them);
+        let safe = if in_check || moving_king {
+            !attacked(cells, if moving_king { to } else { king }, them)
+        } else {
+            // The king was safe and only `from` and `to` changed: only a ray through one of
+            // them, or a horse whose leg `from` was, can attack it now.
+            let cells = &*cells;
+            let ray = |p| ray_through(king, p).is_some_and(|d| ray_attacks(cells, king, d, them));
+            let leg = ((leaving & !entering) >> from) & 1 != 0;
+            !(ray(from) || ray(to) || (leg && horse_attacks(cells, king, them)))
+        };
         cells[from] = cells[to];
         cells[to] = captured;
         safe

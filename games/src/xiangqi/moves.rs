@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use qipai_protocol::xiangqi::Iccs;
+
 use super::board::Square;
 use super::error::XiangqiError;
 
@@ -22,11 +24,21 @@ impl Move {
 
     /// Parses ICCS coordinates (`h2e2`: from, then to; files `a`–`i` from Red's left, ranks
     /// `0`–`9` from Red's side). Upper-case file letters and a `-` between the points
-    /// (`H2-E2`, as ICCS was first written) are accepted too.
+    /// (`H2-E2`, as ICCS was first written) are accepted too. Takes any text: a `&str`, a
+    /// `String`, an [`Iccs`] from the wire.
     ///
     /// # Errors
     /// [`XiangqiError::BadIccs`] when the text is not two points.
-    pub fn from_iccs(text: &str) -> Result<Move, XiangqiError> {
+    pub fn from_iccs(text: impl AsRef<str>) -> Result<Move, XiangqiError> {
+        let text = text.as_ref();
+        // The form the server writes and clients echo, read without allocating.
+        let point =
+            |file: u8, rank: u8| Square::new(file.wrapping_sub(b'a'), rank.wrapping_sub(b'0'));
+        if let [f0, r0, f1, r1] = *text.as_bytes() {
+            if let (Some(from), Some(to)) = (point(f0, r0), point(f1, r1)) {
+                return Ok(Move { from, to });
+            }
+        }
         let bad = || XiangqiError::BadIccs {
             text: text.chars().take(16).collect(),
         };
@@ -53,12 +65,13 @@ impl FromStr for Move {
 
 /// ICCS: `h2e2`.
 impl Move {
-    /// The move in ICCS (`h2e2`), as [`Display`](fmt::Display) writes it, built directly.
-    pub fn iccs(&self) -> String {
-        let mut s = String::with_capacity(4);
-        s.extend(self.from.iccs_chars());
-        s.extend(self.to.iccs_chars());
-        s
+    /// The move in ICCS (`h2e2`), as [`Display`](fmt::Display) writes it, built directly
+    /// and held inline: every move event lists the legal moves by name.
+    pub const fn iccs(&self) -> Iccs {
+        Iccs::new(
+            (self.from.file(), self.from.rank()),
+            (self.to.file(), self.to.rank()),
+        )
     }
 }
 
@@ -178,8 +191,8 @@ mod tests {
         for from in Square::all() {
             for to in Square::all() {
                 let mv = Move { from, to };
-                assert_eq!(mv.iccs(), mv.to_string());
-                assert_eq!(Move::from_iccs(&mv.iccs()).unwrap(), mv);
+                assert_eq!(mv.iccs(), mv.to_string().as_str());
+                assert_eq!(Move::from_iccs(mv.iccs().as_str()).unwrap(), mv);
             }
         }
     }

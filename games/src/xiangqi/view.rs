@@ -44,9 +44,9 @@ pub fn fold(view: &mut XiangqiView, event: &XiangqiEvent) {
             };
             view.in_check = *in_check;
             view.legal_moves = legal_moves.clone();
-            view.last_move = Some(iccs.clone());
+            view.last_move = Some(*iccs);
             view.moves.push(MoveRecord {
-                iccs: iccs.clone(),
+                iccs: *iccs,
                 chinese: chinese.clone(),
             });
             view.clocks = *clocks;

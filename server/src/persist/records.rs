@@ -205,7 +205,7 @@ pub fn xiangqi_pgn(
     let moves = v
         .moves
         .iter()
-        .map(|m| format!("{} {{{}}}", iccs_dashed(&m.iccs), m.chinese));
+        .map(|m| format!("{} {{{}}}", iccs_dashed(m.iccs.as_str()), m.chinese));
     finish(
         &mut out,
         start_fen.filter(|f| *f != START_FEN),

@@ -14,6 +14,19 @@ use super::super::board::{Board, Kind, Piece, Side, Square, FILES, RANKS};
 use super::super::error::XiangqiError;
 use super::super::position::Position;
 
+/// Each board code's FEN letter ([`Piece::fen_letter`]), 0 for an empty point.
+const LETTERS: [u8; 16] = {
+    let mut letters = [0u8; 16];
+    let mut code = 0;
+    while code < letters.len() {
+        if let Some(piece) = Piece::from_code(code as u8) {
+            letters[code] = piece.fen_letter() as u8;
+        }
+        code += 1;
+    }
+    letters
+};
+
 /// Parses a FEN into a position checked by [`Position::new`].
 ///
 /// # Errors
@@ -108,36 +121,57 @@ fn parse_board(field: &str) -> Result<Board, XiangqiError> {
 
 /// Writes a position as FEN (all six fields).
 pub fn write(position: &Position) -> String {
-    let mut out = String::with_capacity(96);
-    for rank in (0..RANKS).rev() {
+    let mut out = Vec::with_capacity(96);
+    // The cells rank by rank, Red's back rank first: FEN starts from Black's.
+    for (i, rank) in position
+        .board
+        .cells
+        .chunks_exact(usize::from(FILES))
+        .rev()
+        .enumerate()
+    {
+        if i > 0 {
+            out.push(b'/');
+        }
         let mut empty = 0;
-        for file in 0..FILES {
-            match Square::new(file, rank).and_then(|sq| position.piece_at(sq)) {
-                None => empty += 1,
-                Some(piece) => {
+        for &cell in rank {
+            match LETTERS[usize::from(cell & 15)] {
+                0 => empty += 1,
+                letter => {
                     if empty > 0 {
-                        out.push(char::from(b'0' + empty));
+                        out.push(b'0' + empty);
                         empty = 0;
                     }
-                    out.push(piece.fen_letter());
+                    out.push(letter);
                 }
             }
         }
         if empty > 0 {
-            out.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            out.push('/');
+            out.push(b'0' + empty);
         }
     }
-    let side = match position.side_to_move() {
-        Side::Red => 'w',
-        Side::Black => 'b',
-    };
-    out.push_str(&format!(
-        " {side} - - {} {}",
-        position.halfmoves(),
-        position.fullmoves()
-    ));
-    out
+    out.extend_from_slice(match position.side_to_move() {
+        Side::Red => b" w - - ",
+        Side::Black => b" b - - ",
+    });
+    push_number(&mut out, position.halfmoves());
+    out.push(b' ');
+    push_number(&mut out, position.fullmoves());
+    // Only ASCII was written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
