@@ -32,6 +32,12 @@ window() { # pid -> "user_s sys_s sendto recvfrom" over 8 s
   echo "$(( (u1 - u0) )) $(( (s1 - s0) )) $calls"
 }
 
+finish() { # client pid, server pid: waits for the client, then stops the server
+  wait "$1"
+  kill "$2" 2>/dev/null || true
+  wait "$2" 2>/dev/null || true
+}
+
 report() { # label inputs/s delivered/s "user sys sendto recvfrom"
   python3 - "$@" "$TICK" <<'PY'
 import sys
@@ -44,6 +50,16 @@ print(f"| {label} | {ins:,.0f} | {outs / ins:.1f} | {user / ins * 1e6:.1f} | {sy
 PY
 }
 
+measure() { # label, server pid, client pid, the client's JSON file
+  local w rates
+  w=$(window "$2")
+  finish "$3" "$2"
+  # ws-ceiling says sent/recv_per_s, qipai-loadtest actions/msgs_in_per_sec (its last line).
+  rates=$(python3 -c "import json, sys; r = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(r.get('sent_per_s', r.get('actions_per_sec')), r.get('recv_per_s', r.get('msgs_in_per_sec')))" "$4")
+  # shellcheck disable=SC2086
+  report "$1" $rates "$w"
+}
+
 echo "| run | inputs/s | delivered per input | user µs per input | kernel µs per input | sendto per input | recvfrom per input | delivered per sendto |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 
@@ -54,12 +70,7 @@ sleep 0.5
   --duration 10 --server-pid $SP >/tmp/qipai-syscalls-ceiling.json &
 CP=$!
 sleep 3
-W=$(window $SP)
-wait $CP
-kill $SP 2>/dev/null || true
-wait $SP 2>/dev/null || true
-read -r SENT RECV < <(python3 -c "import json; r=json.load(open('/tmp/qipai-syscalls-ceiling.json')); print(r['sent_per_s'], r['recv_per_s'])")
-report "raw stack, fan-out 4" "$SENT" "$RECV" "$W"
+measure "raw stack, fan-out 4" $SP $CP /tmp/qipai-syscalls-ceiling.json
 
 for game in tuolaji xiangqi; do
   QIPAI_STORE__URL= QIPAI_SERVER__ADDR=127.0.0.1:$PORT RUST_LOG=warn \
@@ -70,10 +81,5 @@ for game in tuolaji xiangqi; do
     --warmup 2 --duration 10 --quiet --json-only >/tmp/qipai-syscalls-$game.json 2>/dev/null &
   LP=$!
   sleep 4
-  W=$(window $SP)
-  wait $LP
-  kill $SP 2>/dev/null || true
-  wait $SP 2>/dev/null || true
-  read -r ACT DEL < <(python3 -c "import json; r=json.loads(open('/tmp/qipai-syscalls-$game.json').read().strip().splitlines()[-1]); print(r['actions_per_sec'], r['msgs_in_per_sec'])")
-  report "$game, 250 tables" "$ACT" "$DEL" "$W"
+  measure "$game, 250 tables" $SP $LP /tmp/qipai-syscalls-$game.json
 done
