@@ -31,27 +31,21 @@ impl Move {
     /// [`XiangqiError::BadIccs`] when the text is not two points.
     pub fn from_iccs(text: impl AsRef<str>) -> Result<Move, XiangqiError> {
         let text = text.as_ref();
-        // The form the server writes and clients echo, read without allocating.
-        let point =
-            |file: u8, rank: u8| Square::new(file.wrapping_sub(b'a'), rank.wrapping_sub(b'0'));
-        if let [f0, r0, f1, r1] = *text.as_bytes() {
-            if let (Some(from), Some(to)) = (point(f0, r0), point(f1, r1)) {
-                return Ok(Move { from, to });
-            }
-        }
-        let bad = || XiangqiError::BadIccs {
-            text: text.chars().take(16).collect(),
+        let point = |file: u8, rank: u8| {
+            Square::new(
+                file.to_ascii_lowercase().wrapping_sub(b'a'),
+                rank.wrapping_sub(b'0'),
+            )
         };
-        let lower = text.trim().to_ascii_lowercase();
-        let compact: String = match lower.len() {
-            5 if lower.as_bytes().get(2) == Some(&b'-') => lower.replacen('-', "", 1),
-            _ => lower,
+        let points = match *text.trim().as_bytes() {
+            [f0, r0, f1, r1] | [f0, r0, b'-', f1, r1] => point(f0, r0).zip(point(f1, r1)),
+            _ => None,
         };
-        let (from, to) = compact.get(0..2).zip(compact.get(2..)).ok_or_else(bad)?;
-        match (Square::parse(from), Square::parse(to)) {
-            (Some(from), Some(to)) => Ok(Move { from, to }),
-            _ => Err(bad()),
-        }
+        points
+            .map(|(from, to)| Move { from, to })
+            .ok_or_else(|| XiangqiError::BadIccs {
+                text: text.chars().take(16).collect(),
+            })
     }
 }
 
