@@ -154,24 +154,9 @@ pub fn write(position: &Position) -> String {
         Side::Red => b" w - - ",
         Side::Black => b" b - - ",
     });
-    push_number(&mut out, position.halfmoves());
+    out.extend_from_slice(itoa::Buffer::new().format(position.halfmoves()).as_bytes());
     out.push(b' ');
-    push_number(&mut out, position.fullmoves());
+    out.extend_from_slice(itoa::Buffer::new().format(position.fullmoves()).as_bytes());
     // Only ASCII was written.
     String::from_utf8(out).unwrap_or_default()
-}
-
-/// Appends `n` in decimal.
-fn push_number(out: &mut Vec<u8>, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
 }
