@@ -149,6 +149,22 @@ export async function shot(page, test, name) {
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
+/**
+ * What a page shows, in one line, for a failure message: the visible screen, the
+ * connection's state, the Tuolaji phase and action buttons if a table is open, and the
+ * errors the page recorded (so a step that waits in vain says what the page did instead).
+ */
+export async function describePage(page) {
+  const seen = await page.evaluate(() => ({
+    screens: [...document.querySelectorAll("main > section")]
+      .filter((el) => !el.hidden).map((el) => el.id).filter(Boolean),
+    connection: document.querySelector("#conn-state")?.dataset.state ?? null,
+    phase: document.querySelector("#tl-phase")?.textContent ?? null,
+    actions: [...document.querySelectorAll("#tl-actions button")].map((b) => `${b.id || b.textContent}${b.disabled ? " (disabled)" : ""}`),
+  }));
+  return JSON.stringify({ ...seen, errors: page.errors });
+}
+
 /** Opens the page and enters the lobby as `name`. */
 export async function enterLobby(page, url, name) {
   await page.goto(url);
