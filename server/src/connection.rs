@@ -217,7 +217,16 @@ async fn run<W>(
         }
     };
     if let Some(f) = forward {
-        crate::cluster::proxy::pipe(*f, &mut stream, &outbox, &tx, &shared).await;
+        // Boxed: piping to another node holds a 4.6 KB future that only clusters use; in
+        // place it would make every connection's task that much bigger.
+        Box::pin(crate::cluster::proxy::pipe(
+            *f,
+            &mut stream,
+            &outbox,
+            &tx,
+            &shared,
+        ))
+        .await;
     }
     if let Some(msg) = farewell {
         outbox.send(&msg);
