@@ -20,50 +20,68 @@ use serde::Deserialize;
 /// a table's memory with the store on (177 KiB a table against 73 without a store, at 4,750
 /// tables), and a record is read back once, when the game ends.
 ///
-/// The bytes are kept in chunks of about [`CHUNK`] bytes rather than one vector: a vector
-/// grown by doubling holds up to twice what it keeps, a chunk at most [`CHUNK`] bytes (an
-/// event larger than that gets a chunk of its own).
+/// The bytes go into an open chunk of about [`CHUNK`] bytes; a full chunk is LZ4-compressed
+/// and kept at its compressed size. Encoded events repeat their field names and card codes,
+/// so a chunk keeps about a third of its bytes; compressing a chunk costs a few microseconds,
+/// once per some 35 events, and the record reads them back once.
 #[derive(Default)]
 pub struct History {
-    chunks: Vec<Vec<u8>>,
+    /// Full chunks, each compressed with its length in front (`lz4_flex`'s size-prepended
+    /// block format).
+    packed: Vec<Box<[u8]>>,
+    /// The chunk being filled.
+    open: Vec<u8>,
 }
 
-/// The size of a [`History`] chunk.
+/// How many encoded bytes a [`History`] chunk collects before it is compressed.
 const CHUNK: usize = 4096;
 
 impl History {
     /// Keeps what the record needs of `emits`.
     pub fn push(&mut self, emits: &[Emit<Event>]) {
         for emit in emits {
-            if self.chunks.last().is_none_or(|c| c.len() >= CHUNK) {
-                self.chunks.push(Vec::with_capacity(CHUNK));
+            if self.open.capacity() == 0 {
+                self.open.reserve_exact(CHUNK);
             }
-            let Some(last) = self.chunks.last_mut() else {
-                return;
-            };
-            let start = last.len();
             // Our events always encode (the wire encodes the same values).
-            let _ = qipai_protocol::encode_into(last, &kept(emit));
-            if last.capacity() > CHUNK && start > 0 {
-                // The event did not fit: it starts the next chunk, and this one is trimmed.
-                let mut next = Vec::with_capacity(CHUNK.max(last.len() - start));
-                next.extend_from_slice(&last[start..]);
-                last.truncate(start);
-                last.shrink_to_fit();
-                self.chunks.push(next);
+            let _ = qipai_protocol::encode_into(&mut self.open, &kept(emit));
+            if self.open.len() >= CHUNK {
+                self.pack();
             }
         }
     }
 
+    /// Compresses the open chunk into `packed`; an event larger than a chunk grew it, and
+    /// it shrinks back.
+    fn pack(&mut self) {
+        let packed = lz4_flex::compress_prepend_size(&self.open);
+        self.packed.push(packed.into_boxed_slice());
+        self.open.clear();
+        self.open.shrink_to(CHUNK);
+    }
+
     /// The events kept, in order: (the seat that alone saw it, the event).
     fn events(&self) -> Vec<(Option<u8>, Event)> {
-        let bytes = self.chunks.concat();
+        let mut bytes = Vec::new();
+        for packed in &self.packed {
+            // Only `pack` wrote these blocks, so they decompress.
+            if let Ok(chunk) = lz4_flex::decompress_size_prepended(packed) {
+                bytes.extend_from_slice(&chunk);
+            }
+        }
+        bytes.extend_from_slice(&self.open);
         let mut reader = rmp_serde::Deserializer::from_read_ref(&bytes);
         let mut out = Vec::new();
         while let Ok(kept) = <(Option<u8>, Event)>::deserialize(&mut reader) {
             out.push(kept);
         }
         out
+    }
+
+    /// The bytes this history holds (compressed chunks and the open one's capacity).
+    #[cfg(test)]
+    fn held_bytes(&self) -> usize {
+        self.open.capacity() + self.packed.iter().map(|p| p.len()).sum::<usize>()
     }
 }
 
@@ -411,10 +429,61 @@ mod tests {
         }
         let want: Vec<_> = (0..3000).map(|n| (None, dealt(n))).collect();
         assert_eq!(history.events(), want);
-        assert!(history.chunks.len() > 10);
-        for chunk in &history.chunks {
-            assert!(chunk.capacity() <= CHUNK, "{}", chunk.capacity());
+        assert!(history.packed.len() > 10);
+        assert!(history.open.capacity() <= CHUNK, "{}", history.open.capacity());
+    }
+
+    /// An event larger than a chunk is kept whole, and the open chunk shrinks back after it.
+    #[test]
+    fn history_keeps_an_event_larger_than_a_chunk() {
+        use qipai_protocol::tuolaji::TuolajiEvent;
+        let big = Event::Tuolaji(TuolajiEvent::Dealt {
+            seat: 1,
+            card: Some("K".repeat(3 * CHUNK)),
+        });
+        let small = Event::Tuolaji(TuolajiEvent::Dealt {
+            seat: 1,
+            card: Some("Qh".into()),
+        });
+        let mut history = History::default();
+        for event in [&small, &big, &small] {
+            history.push(&[Emit::All(event.clone())]);
         }
+        assert_eq!(
+            history.events(),
+            [(None, small.clone()), (None, big), (None, small)]
+        );
+        assert!(history.open.capacity() <= CHUNK, "{}", history.open.capacity());
+    }
+
+    /// Four Tuolaji deals as the record keeps them (each seat's own dealt card, with its seat)
+    /// takes much less than its encoded size: the point of compressing the chunks.
+    #[test]
+    fn history_of_a_deal_is_kept_compressed() {
+        use qipai_games::Seat;
+        use qipai_protocol::tuolaji::TuolajiEvent;
+        const SUITS: [char; 4] = ['s', 'h', 'c', 'd'];
+        const RANKS: [&str; 13] = [
+            "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+        ];
+        let mut history = History::default();
+        let mut encoded = 0;
+        for n in 0..624usize {
+            let seat = (n % 4) as u8;
+            let card = format!("{}{}", RANKS[(n * 7) % 13], SUITS[(n * 3) % 4]);
+            let dealt = |card: Option<String>| Event::Tuolaji(TuolajiEvent::Dealt { seat, card });
+            let own = dealt(Some(card));
+            encoded += qipai_protocol::encode(&(Some(seat), &own)).map_or(0, |b| b.len());
+            history.push(&[Emit::Split {
+                seat: Seat(seat),
+                own,
+                others: dealt(None),
+            }]);
+        }
+        assert_eq!(history.events().len(), 624);
+        let packed: usize = history.packed.iter().map(|p| p.len()).sum();
+        assert!(packed > 0 && packed * 2 < CHUNK * history.packed.len(), "{packed}");
+        assert!(history.held_bytes() < encoded, "{} of {encoded}", history.held_bytes());
     }
 
     #[test]
