@@ -430,7 +430,11 @@ mod tests {
         let want: Vec<_> = (0..3000).map(|n| (None, dealt(n))).collect();
         assert_eq!(history.events(), want);
         assert!(history.packed.len() > 10);
-        assert!(history.open.capacity() <= CHUNK, "{}", history.open.capacity());
+        assert!(
+            history.open.capacity() <= CHUNK,
+            "{}",
+            history.open.capacity()
+        );
     }
 
     /// An event larger than a chunk is kept whole, and the open chunk shrinks back after it.
@@ -453,7 +457,11 @@ mod tests {
             history.events(),
             [(None, small.clone()), (None, big), (None, small)]
         );
-        assert!(history.open.capacity() <= CHUNK, "{}", history.open.capacity());
+        assert!(
+            history.open.capacity() <= CHUNK,
+            "{}",
+            history.open.capacity()
+        );
     }
 
     /// Four Tuolaji deals as the record keeps them (each seat's own dealt card, with its seat)
@@ -482,8 +490,15 @@ mod tests {
         }
         assert_eq!(history.events().len(), 624);
         let packed: usize = history.packed.iter().map(|p| p.len()).sum();
-        assert!(packed > 0 && packed * 2 < CHUNK * history.packed.len(), "{packed}");
-        assert!(history.held_bytes() < encoded, "{} of {encoded}", history.held_bytes());
+        assert!(
+            packed > 0 && packed * 2 < CHUNK * history.packed.len(),
+            "{packed}"
+        );
+        assert!(
+            history.held_bytes() < encoded,
+            "{} of {encoded}",
+            history.held_bytes()
+        );
     }
 
     #[test]
