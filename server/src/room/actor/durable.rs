@@ -84,7 +84,9 @@ impl Journal {
             return;
         };
         let later: Vec<u64> = self.deadlines[1..].iter().map(|(at, _)| at.0).collect();
-        self.deadlines.clear();
+        // Taken, not cleared: a paced deal grows the list to hundreds of entries, and a
+        // cleared list would keep their 4 KiB for the rest of the room's life.
+        self.deadlines = Vec::new();
         let action = (!later.is_empty())
             .then(|| qipai_protocol::encode(&later).ok())
             .flatten();
