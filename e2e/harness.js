@@ -165,6 +165,17 @@ export async function describePage(page) {
   return JSON.stringify({ ...seen, errors: page.errors });
 }
 
+/**
+ * The dealer puts back the six cards the server suggests: Suggest selects them, which
+ * enables Put back. If it never is, the failure says what the page shows instead.
+ */
+export async function putBackSuggested(page) {
+  await page.click("#btn-hint");
+  await page.waitForSelector("#btn-put-back:not([disabled])", { timeout: 10000 })
+    .catch(async (err) => { throw new Error(`${err.message}\npage: ${await describePage(page)}`); });
+  await page.click("#btn-put-back");
+}
+
 /** Opens the page and enters the lobby as `name`. */
 export async function enterLobby(page, url, name) {
   await page.goto(url);

@@ -6,7 +6,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serverAndBrowser, personPage, shot, sleep, clickMove, waitMoves } from "../harness.js";
+import { serverAndBrowser, personPage, shot, sleep, clickMove, waitMoves, putBackSuggested } from "../harness.js";
 
 const T = "i18n_zh";
 const env = serverAndBrowser({
@@ -51,8 +51,7 @@ test("a Tuolaji hand in Chinese, with a refused follow explained in Chinese", { 
       await person.locator("[data-suit]").first().click();
     } else if (await person.locator("#btn-put-back").count()) {
       await shot(person, T, "02-bottom-zh");
-      await person.click("#btn-hint");
-      await person.click("#btn-put-back");
+      await putBackSuggested(person);
     } else if (await person.locator("#btn-play").count() && await person.locator("#btn-hint").count()) {
       const following = /跟/.test(await person.textContent("#tl-actions"));
       await person.click("#btn-hint");

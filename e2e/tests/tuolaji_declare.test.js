@@ -9,7 +9,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serverAndBrowser, personPage, enterLobby, shot, sleep } from "../harness.js";
+import { serverAndBrowser, personPage, enterLobby, shot, sleep, putBackSuggested } from "../harness.js";
 
 const T = "tuolaji_declare";
 const env = serverAndBrowser({
@@ -72,8 +72,7 @@ test("a throw that needs a declaration is declared through the page", { timeout:
     } else if (await person.locator("[data-suit]").count()) {
       await person.locator("[data-suit]").first().click();
     } else if (await person.locator("#btn-put-back").count()) {
-      await person.click("#btn-hint");
-      await person.click("#btn-put-back");
+      await putBackSuggested(person);
     } else if (await person.locator("#btn-play").count()) {
       const leading = /Your lead/.test(await person.textContent("#tl-actions"));
       const pick = leading ? pickThrow(await groups(person), tried) : null;

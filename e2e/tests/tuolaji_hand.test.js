@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serverAndBrowser, personPage, enterLobby, shot, sleep, describePage } from "../harness.js";
+import { serverAndBrowser, personPage, enterLobby, shot, sleep, putBackSuggested } from "../harness.js";
 
 const T = "tuolaji_hand";
 const env = serverAndBrowser({
@@ -88,12 +88,7 @@ test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, as
       await person.locator("[data-suit]").first().click();
     } else if (await person.locator("#btn-put-back").count()) {
       await shot(person, T, "03-bottom-exchange");
-      await person.click("#btn-hint");
-      // The six suggested cards are selected, so Put back is enabled; if it never is, the
-      // failure says what the page shows instead.
-      await person.waitForSelector("#btn-put-back:not([disabled])", { timeout: 10000 })
-        .catch(async (err) => assert.fail(`${err.message}\npage: ${await describePage(person)}`));
-      await person.click("#btn-put-back");
+      await putBackSuggested(person);
       exchanged = true;
     } else if (await person.locator("#btn-play").count() && await person.locator("#btn-hint").count()) {
       if (plays === 5) {
