@@ -168,6 +168,11 @@ async fn run<W>(
     let mut heard: Option<tokio::time::Instant> = None;
     // Several nodes: the connection goes on piped to another node.
     let mut forward = None;
+    // Made once, not in every turn of the loop: each new one registered its waker again
+    // (and took it back on drop) for every frame.
+    let killed = kill.notified();
+    let stopping = shutdown.wait();
+    tokio::pin!(killed, stopping);
 
     let farewell: Option<Box<ServerMsg>> = loop {
         tokio::select! {
@@ -190,8 +195,8 @@ async fn run<W>(
                     heard = Some(now);
                 }
             }
-            () = kill.notified() => break None,
-            () = shutdown.wait() => break Some(Box::new(ServerMsg::Shutdown {
+            () = &mut killed => break None,
+            () = &mut stopping => break Some(Box::new(ServerMsg::Shutdown {
                 message: "the server is shutting down".into(),
             })),
             () = &mut deadline, if !(bot && player.has_said_hello()) => {

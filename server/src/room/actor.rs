@@ -218,15 +218,26 @@ impl<G: OnWire> Room<G> {
     async fn run(&mut self) {
         tracing::debug!("open");
         let mut shutdown = self.shutdown.clone();
+        // One shutdown wait and one timer for the room's life, the timer moved only when the
+        // next deadline moves: a new watch wait and a new `Sleep` in every turn of the loop
+        // were a waker registration and a timer-wheel insert and removal per command.
+        let stopping = shutdown.wait();
+        let timer = tokio::time::sleep_until(tokio::time::Instant::now());
+        tokio::pin!(stopping, timer);
+        let mut armed = None;
         loop {
             let deadline = self.next_deadline().map(|d| self.clock.instant(d));
+            if let Some(at) = deadline.filter(|&at| armed != Some(at)) {
+                timer.as_mut().reset(at);
+            }
+            armed = deadline;
             tokio::select! {
                 cmd = self.inbox.recv() => match cmd {
                     Some(cmd) => self.take_commands(cmd),
                     None => break,
                 },
-                () = sleep_until(deadline) => self.on_deadline(),
-                () = shutdown.wait() => break,
+                () = &mut timer, if armed.is_some() => self.on_deadline(),
+                () = &mut stopping => break,
             }
             self.note_people();
             self.settle().await;
@@ -587,13 +598,6 @@ impl<G: OnWire> Room<G> {
 
     pub(super) fn outbox(&self, seat: Seat) -> Option<&Outbox> {
         self.seats.get(seat.index())?.as_ref()?.outbox.as_ref()
-    }
-}
-
-async fn sleep_until(deadline: Option<tokio::time::Instant>) {
-    match deadline {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 
