@@ -23,7 +23,7 @@ use serde::Deserialize;
 /// The bytes go into an open chunk of about [`CHUNK`] bytes; a full chunk is LZ4-compressed
 /// and kept at its compressed size. Encoded events repeat their field names and card codes,
 /// so a chunk compresses several times over (6.4 KiB a table less at 4,750 Tuolaji tables);
-/// compressing a chunk costs a few microseconds, once per some 35 events, and the record
+/// compressing a chunk costs a few microseconds, once per several dozen events, and the record
 /// reads them back once.
 #[derive(Default)]
 pub struct History {
