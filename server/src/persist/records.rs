@@ -431,11 +431,13 @@ mod tests {
         let want: Vec<_> = (0..3000).map(|n| (None, dealt(n))).collect();
         assert_eq!(history.events(), want);
         assert!(history.packed.len() > 10);
-        assert!(
-            history.open.capacity() <= CHUNK,
-            "{}",
-            history.open.capacity()
-        );
+        assert_open_chunk_small(&history);
+    }
+
+    /// The open chunk keeps at most a chunk's room, whatever it held before.
+    fn assert_open_chunk_small(history: &History) {
+        let capacity = history.open.capacity();
+        assert!(capacity <= CHUNK, "an open chunk of {capacity} bytes");
     }
 
     /// An event larger than a chunk is kept whole, and the open chunk shrinks back after it.
@@ -458,11 +460,7 @@ mod tests {
             history.events(),
             [(None, small.clone()), (None, big), (None, small)]
         );
-        assert!(
-            history.open.capacity() <= CHUNK,
-            "{}",
-            history.open.capacity()
-        );
+        assert_open_chunk_small(&history);
     }
 
     /// Four Tuolaji deals as the record keeps them (each seat's own dealt card, with its seat)
