@@ -225,41 +225,32 @@ mod tests {
         }
     }
 
-    fn moved(legal_moves: Vec<Iccs>) -> ServerMsg {
-        ServerMsg::Event {
-            room_id: 7,
-            event_seq: 3,
-            server_time: 12,
-            event: Event::Xiangqi(XiangqiEvent::Moved {
-                side: Side::Red,
-                iccs: Iccs::new((7, 2), (4, 2)),
-                chinese: "炮二平五".into(),
-                fen: "fen".into(),
-                in_check: false,
-                legal_moves,
-                clocks: clocks(),
-                first_move_deadline: None,
-                draw_offer: None,
-            }),
+    /// The moves of `msg`'s move event: (the move, the legal moves).
+    fn moves_of(msg: &ServerMsg) -> Option<(Iccs, &[Iccs])> {
+        match msg {
+            ServerMsg::Event {
+                event:
+                    Event::Xiangqi(XiangqiEvent::Moved {
+                        iccs, legal_moves, ..
+                    }),
+                ..
+            } => Some((*iccs, legal_moves)),
+            _ => None,
         }
     }
 
-    /// A move event with its legal moves as [`Iccs`] is, byte for byte, the frame it was
-    /// with them as strings; and it reads back.
+    /// A move event as it was written with its legal moves as strings reads back with them
+    /// as [`Iccs`], and is written again byte for byte the frame it was.
     #[test]
     fn iccs_list_encodes_as_the_strings_did() {
-        let text: Vec<String> = MOVES.iter().map(|m| m.to_string()).collect();
         let iccs: Vec<Iccs> = MOVES.iter().map(|m| m.parse().unwrap()).collect();
-        let bytes = encode(&moved(iccs.clone())).unwrap();
-        assert_eq!(bytes, encode(&text_moved(text)).unwrap());
-        assert_eq!(
-            decode::<ServerMsg>(&bytes, &["event"]).unwrap(),
-            moved(iccs)
-        );
-        assert_eq!(
-            encode(&moved(Vec::new())).unwrap(),
-            encode(&text_moved(Vec::new())).unwrap()
-        );
+        for (text, want) in [(MOVES.to_vec(), iccs.as_slice()), (Vec::new(), &[])] {
+            let text = text.into_iter().map(str::to_owned).collect();
+            let bytes = encode(&text_moved(text)).unwrap();
+            let msg = decode::<ServerMsg>(&bytes, &["event"]).unwrap();
+            assert_eq!(moves_of(&msg), Some((Iccs::new((7, 2), (4, 2)), want)));
+            assert_eq!(encode(&msg).unwrap(), bytes);
+        }
     }
 
     /// A frame whose legal moves hold anything but `h2e2`-shaped ICCS is refused as
