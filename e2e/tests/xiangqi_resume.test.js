@@ -47,6 +47,8 @@ test("a page reloaded mid-game resumes its seat", async () => {
   await shot(a, T, "03-draw-offered");
   await a.click("#btn-decline-draw");
   await b.waitForSelector("#btn-offer-draw");
+  // Each page hears of the decline in its own time: the decliner's offer buttons go too.
+  await a.waitForSelector("#btn-accept-draw", { state: "detached" });
   assert.equal(await a.locator("#btn-accept-draw").count(), 0);
   // A second offer so soon is refused, and the page says why in words.
   await b.click("#btn-offer-draw");
