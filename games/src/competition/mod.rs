@@ -1,7 +1,7 @@
 //! A competition (竞赛) as the seed's notice runs it: department teams enter Tuolaji pairs and
 //! xiangqi players, Swiss rounds (积分编排) are paired by computer, round points 2/1/0 ranked
 //! by 对手分, then 级差, then lots, team totals from each department's two best entries, award
-//! places capped at two thirds. Target: `shared/rules/tournaments.md`.
+//! places capped at two thirds. Target: `docs/rules/tournaments.md`.
 //!
 //! Pure and deterministic like the rest of `games`: lots come from the competition's recorded
 //! seed, so every round and every ranking replays.

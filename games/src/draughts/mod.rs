@@ -1,7 +1,7 @@
 //! International draughts (国际跳棋, 10×10): the board, legal moves, notation and how a game
 //! ends.
 //!
-//! Rules: `shared/rules/draughts.md`, from the FMJD rules (第五条 11–14, 第六条, 第七条).
+//! Rules: `docs/rules/draughts.md`, from the FMJD rules (第五条 11–14, 第六条, 第七条).
 //!
 //! - [`board`]: [`Square`] (1–50), [`Side`], [`Kind`], [`Board`] as bitboards with ghost squares.
 //! - [`moves`]: [`Move`] and the numeric notation (`32-28`, `28x19x8`).

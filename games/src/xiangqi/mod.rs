@@ -1,6 +1,6 @@
 //! Xiangqi (象棋): the board, legal moves, notation and how a game ends.
 //!
-//! Rules: `shared/rules/xiangqi.md`, from the 2011 competition rules (第1–10条).
+//! Rules: `docs/rules/xiangqi.md`, from the 2011 competition rules (第1–10条).
 //!
 //! - [`board`]: points ([`Square`], ICCS coordinates), [`Side`], [`Kind`], [`Piece`], [`Board`].
 //! - [`moves`]: [`Move`] (ICCS in and out) and the stack [`MoveList`].
