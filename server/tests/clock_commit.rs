@@ -8,7 +8,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Client, TestServer};
+use common::{store_file, Client, TestServer};
 use qipai_protocol::xiangqi::{Clocks, Side, XiangqiEvent, XiangqiOptions};
 use qipai_protocol::{Event, View};
 
@@ -16,16 +16,6 @@ use qipai_protocol::{Event, View};
 const HOLD: Duration = Duration::from_millis(30);
 /// The group commit's wait: every step is committed at least this long after it is made.
 const COMMIT_MS: u64 = 50;
-
-fn store_file(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    std::env::temp_dir()
-        .join(format!("qipai_{name}_{}_{nanos}.db", std::process::id()))
-        .display()
-        .to_string()
-}
 
 /// A server on `file` whose commits wait `COMMIT_MS`, with no lag allowance (so the time
 /// charged is exactly the time between the send and the move's arrival).
