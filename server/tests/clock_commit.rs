@@ -92,6 +92,7 @@ async fn the_commit_is_charged_to_nobody() {
         got[other] = Some((at, time_of(&clocks, players[other].1)));
     }
     assert_eq!(gaps.len(), moves.len() - 2);
+    eprintln!("charged − held per timed move, ms: {gaps:.1?}");
     // Milliseconds are whole on the server: a move held 30.6 ms may be charged 30 or 31.
     for gap in &gaps {
         assert!(
