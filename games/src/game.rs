@@ -202,6 +202,15 @@ pub trait Game: Send + Sized + 'static {
         received: Received,
     ) -> Result<Vec<Emit<Self::Event>>, Self::Error>;
 
+    /// The events of the last accepted action left the server at `now`, after the store
+    /// committed it: a clock that action started runs from here, so the commit is charged
+    /// to nobody (xiangqi rules, "Clocks" **\[D\]**). Returns whether anything changed (the
+    /// room logs only those, for its replay); games without a running clock ignore it.
+    fn sent(&mut self, now: Millis) -> bool {
+        let _ = now;
+        false
+    }
+
     /// The earliest moment at which the game must act by itself (a flag, a turn timer).
     fn deadline(&self) -> Option<Millis>;
 

@@ -4,19 +4,9 @@
 
 mod common;
 
-use common::{Client, TestServer};
+use common::{store_file, Client, TestServer};
 use qipai_protocol::xiangqi::{EndReason, XiangqiEvent, XiangqiOptions};
 use qipai_protocol::{Event, View};
-
-fn store_file(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    std::env::temp_dir()
-        .join(format!("qipai_{name}_{}_{nanos}.db", std::process::id()))
-        .display()
-        .to_string()
-}
 
 async fn with_store(file: &str) -> TestServer {
     let file = file.to_owned();

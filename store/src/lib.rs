@@ -71,6 +71,9 @@ pub enum StepKind {
     Reseat = 4,
     /// An arbiter's ruling (a competition's lateness): `Game::rule`, the ruling in `action`.
     Ruling = 5,
+    /// The last action's events left the server (after its commit): `Game::sent`, from
+    /// which a clock that action started runs. Logged with the next write.
+    Sent = 6,
 }
 
 impl StepKind {
@@ -83,6 +86,7 @@ impl StepKind {
             3 => StepKind::Forfeit,
             4 => StepKind::Reseat,
             5 => StepKind::Ruling,
+            6 => StepKind::Sent,
             _ => return None,
         })
     }

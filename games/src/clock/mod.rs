@@ -5,10 +5,12 @@
 //! - [`error`]: [`ClockError`] (a control refused) and [`TurnError`] (a clock misused).
 //! - this file: [`Clock`], two sides' time under one control, driven by the room's `now`.
 //!
-//! The room owns the only clock (xiangqi rules, "Clocks"). It calls [`Clock::start`] when it
-//! sends a side the position, [`Clock::press`] when that side's move arrives, and
-//! [`Clock::check_flag`] when its timer reaches [`Clock::flag_deadline`]. Nothing here
-//! reads a clock: every instant is an argument, on the room's monotonic time line.
+//! The room owns the only clock (xiangqi rules, "Clocks"). The game calls [`Clock::start`]
+//! when it plays the move that hands a side the position, [`Clock::sent`] when the room has
+//! stored that move and sent the position (so the store's commit is charged to nobody),
+//! [`Clock::press`] when that side's move arrives, and [`Clock::check_flag`] when its timer
+//! reaches [`Clock::flag_deadline`]. Nothing here reads a clock: every instant is an
+//! argument, on the room's monotonic time line.
 
 pub mod control;
 pub mod error;
@@ -50,6 +52,9 @@ struct Side {
 struct Running {
     side: usize,
     since_ms: u64,
+    /// Whether the position has been sent since this side's time started ([`Clock::sent`]):
+    /// its start moves at most once, to the moment the position left the server.
+    sent: bool,
 }
 
 /// Two sides' time under one [`TimeControl`]: side 0 is red (the first player), side 1 the
@@ -87,7 +92,8 @@ impl Clock {
         &self.control
     }
 
-    /// `side`'s time starts running at `now_ms`, the moment the server sent it the position.
+    /// `side`'s time starts running at `now_ms`, when its position is made; [`Clock::sent`]
+    /// moves the start to the moment the position leaves the server.
     ///
     /// # Errors
     /// [`TurnError::NoSuchSide`], [`TurnError::Flagged`], or [`TurnError::AlreadyRunning`]
@@ -100,8 +106,26 @@ impl Clock {
         self.running = Some(Running {
             side,
             since_ms: now_ms,
+            sent: false,
         });
         Ok(())
+    }
+
+    /// The position that started the running side's time left the server at `now_ms`
+    /// (after the store committed the move that made it): that side's time runs from then,
+    /// so the commit is charged to nobody (xiangqi rules, "Clocks" **\[D\]**: time is
+    /// charged from the moment the server sends the position). Only the first call after
+    /// [`Clock::start`] counts, and never moves the start earlier; a later send (the answer
+    /// to a draw offer, say) does not give the side its thinking time back. Returns whether
+    /// this call moved the start (a room logs only those, for its replay).
+    pub fn sent(&mut self, now_ms: u64) -> bool {
+        let Some(r) = self.running.as_mut().filter(|r| !r.sent) else {
+            return false;
+        };
+        r.sent = true;
+        let moved = now_ms > r.since_ms;
+        r.since_ms = r.since_ms.max(now_ms);
+        moved
     }
 
     /// `side`'s move arrived at `received_ms`, having spent about `lag_ms` on the way.

@@ -393,6 +393,12 @@ impl Game for DraughtsGame {
         }
     }
 
+    /// The next side's time, started by the move, runs from the moment the move left the
+    /// server.
+    fn sent(&mut self, now: Millis) -> bool {
+        self.clock.sent(now.0)
+    }
+
     /// The flag is checked `max_lag_ms` after the clock reaches zero, so that a move already
     /// on its way is judged by its own lag allowance.
     fn deadline(&self) -> Option<Millis> {

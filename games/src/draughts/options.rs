@@ -40,6 +40,11 @@ impl TableOptions for DraughtsOptions {
                 .map_err(|e| OptionsError(format!("start_fen `{fen}`: {e}")))?,
             None => Position::start(),
         };
+        if let Some(why) = start.cannot_arise() {
+            return Err(OptionsError(format!(
+                "start_fen: this position cannot arise in play: {why}"
+            )));
+        }
         if start.legal_moves().is_empty() {
             return Err(OptionsError(
                 "start_fen: the game would be over before the first move".into(),
@@ -99,6 +104,36 @@ mod tests {
 
     /// A change that makes options bad.
     type Spoil = fn(&mut DraughtsOptions);
+
+    /// 6.14 and the end of the game: a start position that no game can reach is refused,
+    /// naming why; one that can arise (a man on the opponent's promotion row, kings only,
+    /// the side not to move blocked) is taken.
+    #[test]
+    fn start_positions_that_cannot_arise_are_refused() {
+        let refused = [
+            ("W:W3,40:B30", "white man stands on its promotion row"),
+            ("B:W40:B30,48", "black man stands on its promotion row"),
+            ("W:WK5:B", "Black has no pieces"),
+            ("B:W:BK5", "White has no pieces"),
+            ("W:W:B10", "White has no pieces"),
+        ];
+        for (fen, why) in refused {
+            let o = DraughtsOptions {
+                start_fen: Some(fen.into()),
+                ..DraughtsOptions::default()
+            };
+            let err = settle(o).unwrap_err();
+            assert!(err.0.contains("start_fen"), "{fen}: {err}");
+            assert!(err.0.contains(why), "{fen}: {err}");
+        }
+        for fen in ["W:WK3,40:B30", "W:W40:B30,K48", "B:W46,41:B3", "W:WK1:BK50"] {
+            let o = DraughtsOptions {
+                start_fen: Some(fen.into()),
+                ..DraughtsOptions::default()
+            };
+            assert!(settle(o).is_ok(), "{fen}");
+        }
+    }
 
     /// Each check names its option.
     #[test]

@@ -58,6 +58,32 @@ impl Position {
         out
     }
 
+    /// Why this position cannot arise in a game from the usual start, if it cannot
+    /// (checked for a table's `start_fen`, which must be a position one could reach):
+    /// - a man on its own promotion row: a man that ends a move there is crowned (6.14), and
+    ///   a man only moves forward, so none can stand there otherwise;
+    /// - a side with no pieces: the game ended when its last piece was taken (or, to move,
+    ///   it has no move and has lost).
+    ///
+    /// A side of more than 20 pieces is refused by [`Position::from_fen`] already.
+    pub fn cannot_arise(&self) -> Option<&'static str> {
+        let board = &self.board;
+        let men = |side: Side| board.side(side) & !board.kings;
+        if men(Side::White) & promotion_row(Side::White) != 0 {
+            return Some("a white man stands on its promotion row (1–5): it would be a king");
+        }
+        if men(Side::Black) & promotion_row(Side::Black) != 0 {
+            return Some("a black man stands on its promotion row (46–50): it would be a king");
+        }
+        if board.white == 0 {
+            return Some("White has no pieces: the game would be over");
+        }
+        if board.black == 0 {
+            return Some("Black has no pieces: the game would be over");
+        }
+        None
+    }
+
     /// Whether the side to move must capture.
     pub fn must_capture(&self) -> bool {
         let mut out = Vec::new();

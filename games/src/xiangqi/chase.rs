@@ -4,17 +4,36 @@
 //!
 //! A move chases an opponent piece when, after it, one of the mover's pieces attacks that
 //! piece with an attack the move created (the piece moved there, or uncovered the line), and
-//! - the attacker is not the king or a pawn (their attacks are not chases);
+//! - the attacker is not the king or a pawn, crossed the river or not (their attacks are
+//!   not chases);
 //! - the victim is not the king (that is check) nor a pawn still on its own half;
 //! - the attacker could legally capture it (a pinned piece chases only along its pin);
-//! - either a horse or cannon attacks a rook (a chase whether the rook is protected or not),
-//!   or the victim is unprotected: after the capture its side has no legal recapture;
-//! - and the victim cannot simply take the attacker back (two pieces of one kind attacking
-//!   each other chase nobody).
+//! - either a lesser piece attacks a greater one — a horse or cannon a rook, an advisor or
+//!   elephant a rook, horse or cannon — which is a chase whether the victim is protected or
+//!   not, or the victim is unprotected: after the capture its side has no legal recapture;
+//! - and the victim cannot take the attacker back by a legal move (two pieces of one kind
+//!   attacking each other offer an exchange, 兑, and chase nobody).
 //!
-//! This follows Fairy-Stockfish's xiangqi chase rule closely; the golden file
-//! `games/tests/data/xiangqi_chase.txt` (written by `games/tests/data/gen_chase.py` with
-//! `pyffish`) lists where the two agree and, case by case, why they differ.
+//! The source's 4.1.7 (应变着而不变) and 4.2.3 refer to the 棋例 without stating them; what
+//! a chase is comes from the 棋例's definition of 捉 — a move that makes a capture possible on
+//! the next move — and from the Asian rules as Fairy-Stockfish implements them. Where the
+//! two engines differ, we decided **\[D\]** (`rules/xiangqi.md`, "Perpetual chase"):
+//! - a pinned piece's attack (Fairy-Stockfish: a chase; we: none). A capture that would
+//!   leave one's own king attacked is no legal move (4.1.2, 3.1), so it threatens nothing
+//!   next move: it is not a 捉.
+//! - an advisor or elephant attacking a protected rook, horse or cannon: a chase, as
+//!   Fairy-Stockfish says. The exchange the protection offers would still win material, as
+//!   a horse's or cannon's attack on a protected rook does, and we count both alike.
+//! - two pieces of one kind attacking each other where the victim's take-back is illegal
+//!   (its side is in check, say) (Fairy-Stockfish: no chase unless the victim is pinned;
+//!   we: a chase). An exchange the other side may not accept is no exchange offer; the
+//!   attack is a plain threat. Fairy-Stockfish makes the same exception for a pinned victim
+//!   only; we apply its reason to every illegal take-back.
+//!
+//! The golden file `games/tests/data/xiangqi_chase.txt` (written by
+//! `games/tests/data/gen_chase.py` with `pyffish`) holds random cycles and one hand-made
+//! cycle for each of these classes and for pawns, with Fairy-Stockfish's verdict and ours
+//! where it differs on purpose, with the reason.
 
 use super::board::{Kind, Side, Square};
 use super::moves::Move;
@@ -61,15 +80,29 @@ fn chasing_attacks(pos: &Position, side: Side) -> Vec<(Square, Square)> {
         .collect()
 }
 
+/// Whether `attacker` is a lesser piece than `victim`, so that attacking it is a chase even
+/// when it is protected: a horse or cannon against a rook, an advisor or elephant against a
+/// rook, horse or cannon.
+fn lesser(attacker: Kind, victim: Kind) -> bool {
+    match attacker {
+        Kind::Horse | Kind::Cannon => victim == Kind::Rook,
+        Kind::Advisor | Kind::Elephant => {
+            matches!(victim, Kind::Rook | Kind::Horse | Kind::Cannon)
+        }
+        Kind::King | Kind::Rook | Kind::Pawn => false,
+    }
+}
+
 /// Whether the attack of `from` on `to` (by the side not to move in `pos`) is a chase.
 fn is_chase(pos: &Position, from: Square, to: Square) -> bool {
     let (Some(attacker), Some(victim)) = (pos.piece_at(from), pos.piece_at(to)) else {
         return false;
     };
-    if matches!(attacker.kind, Kind::Horse | Kind::Cannon) && victim.kind == Kind::Rook {
+    if lesser(attacker.kind, victim.kind) {
         return true;
     }
-    // Mutual: the victim, of the same kind, can take the attacker back right away.
+    // Mutual: the victim, of the same kind, can take the attacker back by a legal move (an
+    // exchange offer, 兑); when the take-back is illegal the attack is a threat like any.
     if attacker.kind == victim.kind {
         let back = with_side(pos, victim.side);
         if back.is_legal(Move::new(to, from)) {

@@ -226,3 +226,40 @@ fn misuse_is_an_error_not_a_panic() {
     assert_eq!(clock.moves(2), 0);
     assert_eq!(clock.period_moves_left(0), None, "Fischer has no periods");
 }
+
+/// Rules page, "Clocks" **[D]**: time runs from the moment the position leaves the server.
+/// A move made at 1 000 and stored by 1 060 starts the next side's time at 1 060: the
+/// commit is charged to nobody, and a later send does not move the start again.
+#[test]
+fn time_runs_from_the_send_not_the_move() {
+    let mut clock = competition(1_000);
+    assert_eq!(clock.flag_deadline(), Some(1_000 + min(30)));
+    assert!(clock.sent(1_060));
+    assert_eq!(
+        clock.remaining(0, 1_060),
+        min(30),
+        "nothing charged before the send"
+    );
+    assert_eq!(clock.flag_deadline(), Some(1_060 + min(30)));
+    assert!(!clock.sent(5_000));
+    assert_eq!(
+        clock.remaining(0, 5_000),
+        min(30) - 3_940,
+        "only the first send after the start counts"
+    );
+    let press = clock.press(0, 1_060 + sec(25), 0).unwrap();
+    assert_eq!(
+        press,
+        Press::Ok {
+            charged_ms: sec(25),
+            remaining_ms: min(30) - sec(25) + sec(10),
+        }
+    );
+    clock.start(1, 2_000).unwrap();
+    assert!(!clock.sent(1_500));
+    assert_eq!(
+        clock.flag_deadline(),
+        Some(2_000 + min(30)),
+        "never earlier"
+    );
+}

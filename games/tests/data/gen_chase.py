@@ -15,6 +15,11 @@ whether a side checks, the outcome) so that the file covers: chases of unprotect
 a rook chased by a horse or cannon, mutual chases, chase against check, kings and pawns
 that do not chase, and protected pieces (draws).
 
+After the random cases come the hand-made ones of HAND: one cycle for each class where the
+rules had to decide (rules/xiangqi.md, "Perpetual chase"): a pinned piece's attack, an
+elephant on a protected cannon, two pieces of one kind whose take-back is illegal, a pawn's
+attack, and a crossed pawn chased. Their tags start with `hand:`.
+
 Where qipai's rule differs from Fairy-Stockfish's on purpose, DIFFERS below names the case
 by its position and moves, with qipai's outcome and why; the generator writes both.
 
@@ -34,8 +39,38 @@ TARGET = 260
 LIMIT_S = 150
 EXTRA = 200
 
+PINNED = ("4k4/9/9/9/9/9/9/6c2/5R3/3K1N2r w - - 0 1", "f1f3 g2g1 f3f1 g1g2 " * 2)
+TAKE_BACK = ("9/9/4bkC2/3n5/6b2/3r5/5R3/6c2/4K4/9 b - - 1 1", "d4f4 f3g3 f4d4 g3f3 " * 2)
+
+# Hand-made cycles, one per decided class: (fen, moves (ICCS), tags, why).
+HAND = [
+    PINNED + ("hand:pinned-attacker red:r black:c",
+              "f1f3 uncovers the pinned horse's attack on the cannon: no legal capture, no chase"),
+    ("9/9/3k5/9/9/2c6/9/1n4R2/4K4/6B2 w - - 0 1",
+     "g0e2 c4i4 g2g4 i4i2 e2g0 i2c2 g4g2 c2c4 " * 2,
+     "hand:elephant-on-protected red:b black:c",
+     "an elephant attacking a cannon chases it though a horse protects it"),
+    TAKE_BACK + ("hand:illegal-take-back red:r black:r",
+                 "g3f3 checks and uncovers cannon on cannon: Black may not take back, so Red chases"),
+    ("3k5/9/4c4/3P5/9/9/9/9/5K3/9 w - - 0 1", "d6e6 e7d7 e6d6 d7e7 " * 2,
+     "hand:pawn-attacker red:p black:c", "a crossed pawn's attacks are no chase"),
+    ("5k3/9/9/9/9/2p6/9/9/3R5/4K4 w - - 0 1", "d1c1 c4d4 c1d1 d4c4 " * 2,
+     "hand:crossed-pawn-chased red:r black:p", "a pawn across the river may be chased"),
+]
+
 # Cases where qipai differs on purpose: (fen, moves) -> (qipai's outcome, why).
-DIFFERS = {}
+DIFFERS = {
+    (PINNED[0], PINNED[1].strip()): (
+        "draw",
+        "a pinned piece cannot legally capture, so its attack threatens nothing next move "
+        "(rules/xiangqi.md, Perpetual chase [D])",
+    ),
+    (TAKE_BACK[0], TAKE_BACK[1].strip()): (
+        "black",
+        "an exchange the victim may not legally accept (in check) is no exchange offer: the "
+        "attack is a chase (rules/xiangqi.md, Perpetual chase [D])",
+    ),
+}
 
 
 def iccs_to_uci(m):
@@ -194,12 +229,11 @@ def judge(fen, moves):
     end, value = sf.is_optional_game_end(V, fen, moves)
     if not end:
         return None
-    # Red is to move after 8 plies; value is from the side to move's view.
-    if value > 0:
-        return "red"
-    if value < 0:
-        return "black"
-    return "draw"
+    # value is from the view of the side to move at the end.
+    if value == 0:
+        return "draw"
+    red_to_move = sf.get_fen(V, fen, moves).split()[1] == "w"
+    return "red" if (value > 0) == red_to_move else "black"
 
 
 def category(fen, board, moves):
@@ -279,12 +313,15 @@ def main():
         if checks[1]:
             new_tags += " black-checks"
         cases.append((new_fen, new_iccs, result, new_tags))
+    for fen, iccs, tags, why in HAND:
+        result = judge(fen, [iccs_to_uci(m) for m in iccs.split()])
+        cases.append((fen, iccs.strip(), result, tags, why))
     out = sys.stdout
     out.write("# Xiangqi repetition cycles judged by Fairy-Stockfish (pyffish %s), written by\n" % ".".join(map(str, sf.version())))
     out.write("# games/tests/data/gen_chase.py (seed %d). One case a line, fields separated by ' | ':\n" % seed)
     out.write("# fen | moves (ICCS) | Fairy-Stockfish's outcome | qipai's outcome when it differs, '-' else | tags | why\n")
-    for fen, iccs, result, tags in cases:
-        ours, why = DIFFERS.get((fen, iccs), ("-", ""))
+    for fen, iccs, result, tags, *said in cases:
+        ours, why = DIFFERS.get((fen, iccs), ("-", "".join(said)))
         out.write(f"{fen} | {iccs} | {result} | {ours} | {tags} | {why}\n")
     sys.stderr.write(f"{len(cases)} cases from {tries} tries; {len(kept)} categories\n")
 

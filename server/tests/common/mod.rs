@@ -62,6 +62,17 @@ pub async fn metric(server: &TestServer, name: &str) -> f64 {
         .unwrap_or_else(|| panic!("{name} missing from /metrics:\n{page}"))
 }
 
+/// A new SQLite file in the temp folder, for one test's store.
+pub fn store_file(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir()
+        .join(format!("qipai_{name}_{}_{nanos}.db", std::process::id()))
+        .display()
+        .to_string()
+}
+
 /// A server running in this test's runtime.
 pub struct TestServer {
     pub addr: SocketAddr,

@@ -14,6 +14,10 @@
 //! with the next write that must be durable: a deadline's events are not held, and a log
 //! that lacks the last few still replays — the reopened room finds the deadline past and the
 //! game does the same again (a Tuolaji card dealt again is the same card).
+//!
+//! The moment an action's answer is sent is logged the same lazy way ([`StepKind::Sent`]):
+//! a clock the action started runs from then, not from the action's arrival, so the commit
+//! is charged to nobody, and a replay starts it at the same moment.
 
 use qipai_store::writer::Writer;
 use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
@@ -46,6 +50,9 @@ pub struct Journal {
     epoch: u64,
     /// Deadlines fired since the last step was queued, not yet logged: (time, event seq).
     deadlines: Vec<(Millis, u64)>,
+    /// When the last held answers were sent, if that moved a clock and is not logged yet:
+    /// (time, event seq). Always older than the deadlines waiting beside it.
+    sent: Option<(Millis, u64)>,
 }
 
 /// How many fired deadlines may wait for the next durable write (more than a whole
@@ -75,11 +82,16 @@ impl Journal {
             failed: false,
             epoch: 0,
             deadlines: Vec::new(),
+            sent: None,
         }
     }
 
-    /// Queues the deadlines fired since the last step as one step.
+    /// Queues the deadlines fired since the last step as one step, after the send they
+    /// followed.
     fn queue_deadlines(&mut self, room: u64) {
+        if let Some((at, event_seq)) = self.sent.take() {
+            self.push_step(room, StepKind::Sent, 0, Received::at(at), None, event_seq);
+        }
         let Some(&(first, event_seq)) = self.deadlines.first() else {
             return;
         };
@@ -252,6 +264,10 @@ impl<G: OnWire> Room<G> {
                 StepKind::Forfeit => self.game.forfeit(seat, at),
                 StepKind::Reseat => self.game.reseat(seat, at),
                 StepKind::Ruling => self.game.rule(logged(step)?, at),
+                StepKind::Sent => {
+                    self.game.sent(at);
+                    Vec::new()
+                }
             };
             self.event_seq = step.event_seq + emits.len() as u64;
             let emits = Self::wire_emits(emits);
@@ -385,6 +401,7 @@ impl<G: OnWire> Room<G> {
             outbox.send(&ServerMsg::Ok { seq });
             self.publish_game(emits);
             self.note_over();
+            self.game.sent(self.clock.now());
             return;
         }
         self.queue_step(StepKind::Action, seat, received, logged);
@@ -430,11 +447,28 @@ impl<G: OnWire> Room<G> {
             }
             return;
         }
+        let answered = !held.is_empty();
         for h in held {
             h.outbox.send(&ServerMsg::Ok { seq: h.seq });
             self.publish(h.emits);
         }
         self.note_over();
+        if answered {
+            self.answers_sent();
+        }
+    }
+
+    /// The held answers have just left: a clock they started runs from now, and the moment
+    /// is logged with the next write for the replay.
+    fn answers_sent(&mut self) {
+        let now = self.clock.now();
+        if !self.game.sent(now) {
+            return;
+        }
+        let event_seq = self.event_seq;
+        if let Some(j) = self.journal.as_mut() {
+            j.sent = Some((now, event_seq));
+        }
     }
 
     /// The room is closing (the server stops, say): what waits in the queue is handed to the
