@@ -346,7 +346,7 @@ impl Held {
         for (n, c) in log.corrections.into_iter().enumerate() {
             let row = || {
                 format!(
-                    "competition_corrections (competition {id}, round {}, table {}, the {} correction)",
+                    "competition_corrections (competition {id}, round {}, table {}, correction {})",
                     c.round,
                     c.table,
                     n + 1
@@ -388,5 +388,132 @@ impl Held {
             code_hashes,
         };
         Ok((held, in_clear))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use qipai_store::competition::{CompetitionRow, CorrectionRow};
+
+    use super::*;
+
+    const SETTINGS: &str = r#"{"event":"xiangqi","format":"swiss","rounds":3,"best_of_three":false,"one_event_only":true,"xiangqi_lateness_limit_min":15,"seed":5,"partner":null}"#;
+
+    /// Competition 7 with two xiangqi players, round 1 played, and one correction.
+    fn log() -> CompetitionLog {
+        let entry = |index: u32, name: &str| EntryRow {
+            competition: 7,
+            index,
+            team: "工会甲".into(),
+            pair_number: None,
+            players: format!("[\"{name}\"]"),
+            contacts: "[null]".into(),
+        };
+        CompetitionLog {
+            competition: CompetitionRow {
+                id: 7,
+                name: "象棋".into(),
+                settings: SETTINGS.into(),
+                created_ms: 1,
+            },
+            entries: vec![entry(0, "赵一"), entry(1, "钱一")],
+            rounds: vec![RoundRow {
+                competition: 7,
+                number: 1,
+                seed: 9,
+                bye: None,
+                started_ms: 2,
+            }],
+            pairings: vec![PairingRow {
+                competition: 7,
+                round: 1,
+                table: 1,
+                first: 0,
+                second: 1,
+                room: None,
+                result: Some("draw".into()),
+                note: String::new(),
+            }],
+            corrections: vec![CorrectionRow {
+                competition: 7,
+                round: 1,
+                table: 1,
+                before: Some("first_wins".into()),
+                after: "draw".into(),
+                reason: "录错".into(),
+                author: "director".into(),
+                at_ms: 3,
+            }],
+        }
+    }
+
+    fn refusal(log: CompetitionLog) -> String {
+        match Held::from_log(log) {
+            Ok(_) => panic!("read"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// What the server writes, it reads back.
+    #[test]
+    fn a_stored_competition_is_read_back() {
+        let (held, in_clear) = Held::from_log(log()).expect("read");
+        assert!(in_clear.is_empty());
+        assert_eq!(held.core.settings.format, Format::Swiss);
+        assert_eq!(held.core.corrections.len(), 1);
+        let settings = serde_json::to_value(held.stored_settings()).expect("json");
+        assert_eq!(
+            (settings["event"].as_str(), settings["format"].as_str()),
+            (Some("xiangqi"), Some("swiss"))
+        );
+    }
+
+    /// An unknown format is not Swiss: the row is named.
+    #[test]
+    fn an_unknown_format_is_refused() {
+        let mut l = log();
+        l.competition.settings = SETTINGS.replace("swiss", "round_robin");
+        let e = refusal(l);
+        assert!(
+            e.starts_with("competitions (id 7): settings: unknown variant `round_robin`"),
+            "{e}"
+        );
+    }
+
+    /// Unreadable contacts are not "none": the entry is named.
+    #[test]
+    fn unreadable_contacts_are_refused() {
+        let mut l = log();
+        l.entries[1].contacts = "{".into();
+        let e = refusal(l);
+        assert!(
+            e.starts_with("competition_entries (competition 7, entry 1): contacts:"),
+            "{e}"
+        );
+        let mut l = log();
+        l.entries[0].contacts = r#"[{"phone":"","joined_group":"","code_hash":"zz"}]"#.into();
+        let e = refusal(l);
+        assert!(e.contains("code_hash is not hex"), "{e}");
+    }
+
+    /// A result or a correction with an unknown result is not dropped: its row is named.
+    #[test]
+    fn unknown_results_are_refused() {
+        let mut l = log();
+        l.pairings[0].result = Some("win".into());
+        let e = refusal(l);
+        assert_eq!(
+            e,
+            "competition_pairings (competition 7, round 1, table 1): unknown result \"win\""
+        );
+        let mut l = log();
+        l.corrections[0].after = "win".into();
+        let e = refusal(l);
+        assert!(
+            e.starts_with(
+                "competition_corrections (competition 7, round 1, table 1, correction 1)"
+            ),
+            "{e}"
+        );
     }
 }
