@@ -97,7 +97,7 @@ async fn serve(
         .lobby
         .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
     if let Some(persist) = &shared.persist {
-        if let Err(error) = shared.competitions.load(persist.store.as_ref()).await {
+        if let Err(error) = shared.competitions.load(Arc::clone(&persist.store)).await {
             tracing::error!(%error, "cannot read the competitions: not serving");
             return;
         }

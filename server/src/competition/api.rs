@@ -425,7 +425,7 @@ async fn director_route(
         }
         (&Method::POST, ["director", "competitions"]) => {
             let create: CreateRequest = parse_json(&read_body(req).await?)?;
-            let id = comps.create(create, st).await?;
+            let id = comps.create(create).await?;
             Ok(ok(&comps.read(id, |h, _| view::summary(h)).await?))
         }
         (&Method::GET, ["director", "competitions", id, "entries"]) => Ok(ok(&comps
@@ -444,7 +444,7 @@ async fn director_route(
             let id = competition_id(id)?;
             let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
             let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
-            let issued = comps.reissue(id, entry, player, st).await?;
+            let issued = comps.reissue(id, entry, player).await?;
             super::tables::reissued(shared, id, entry).await?;
             let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
             Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
@@ -454,7 +454,7 @@ async fn director_route(
             let body = read_body(req).await?;
             let text =
                 std::str::from_utf8(&body).map_err(|_| body_error("the form must be UTF-8 CSV"))?;
-            let (mine, partner, codes) = comps.import(id, text, st).await?;
+            let (mine, partner, codes) = comps.import(id, text).await?;
             Ok(ok(&json!({
                 "competition": id,
                 "imported": mine,
@@ -465,7 +465,7 @@ async fn director_route(
         }
         (&Method::POST, ["director", "competitions", id, "rounds"]) => {
             let id = competition_id(id)?;
-            let round = comps.start_round(id, st).await?;
+            let round = comps.start_round(id).await?;
             super::tables::open_round(shared, id, &round).await?;
             let room_open = |room: u64| room_status(shared, room);
             Ok(ok(&comps
@@ -480,11 +480,11 @@ async fn director_route(
             })?;
             if *kind == "results" {
                 comps
-                    .record(id, (b.round, b.table), result, &b.note, st)
+                    .record(id, (b.round, b.table), result, &b.note)
                     .await?;
             } else {
                 comps
-                    .correct(id, (b.round, b.table), result, &b.reason, director, st)
+                    .correct(id, (b.round, b.table), result, &b.reason, director)
                     .await?;
             }
             Ok(ok(

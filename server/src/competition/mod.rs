@@ -3,6 +3,10 @@
 //!
 //! - [`Competitions`]: every competition held in memory and written through to the store
 //!   (`qipai_store::competition`) before a change is acknowledged; loaded back at start-up.
+//! - [`desk`]: one task per competition owns it and commits its changes; every read is
+//!   answered from the board it publishes to, never waiting for the store
+//!   (docs/competitions-design.md).
+//! - [`stored`]: a competition as the store's rows, and back, every value typed.
 //! - [`auth`]: directors' credential and sessions.
 //! - [`api`]: the HTTP API under `/api/director/…` (directors) and `/api/competitions/…`
 //!   (public, read-only; contacts never leave through it).
@@ -18,28 +22,27 @@
 
 pub mod api;
 pub mod auth;
+mod desk;
+pub mod stored;
 pub mod tables;
 pub mod view;
 pub mod watch;
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use qipai_games::competition::import::import_form;
 use qipai_games::competition::pairing::pair_next_round;
-use qipai_games::competition::{
-    Bye, Competition, Contact, DirectorOnly, EntryId, Event, Format, GameResult, Pairing, Player,
-    Round, Settings,
-};
+use qipai_games::competition::{Competition, EntryId, Event, Format, GameResult, Round, Settings};
 use qipai_games::Coded;
 use qipai_protocol::{ErrorCode, WireError};
-use qipai_store::competition::{
-    CompetitionLog, CompetitionRow, CompetitionWrite, CorrectionRow, EntryRow, PairingRow, RoundRow,
-};
+use qipai_store::competition::{CompetitionRow, CompetitionWrite, CorrectionRow};
 use qipai_store::{unix_ms, Store};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::config::Config;
+use stored::{entry_row, round_rows};
 
 /// The stable name of a result on the wire and in the store.
 pub const fn result_name(r: GameResult) -> &'static str {
@@ -78,27 +81,6 @@ fn format_name(f: Format) -> &'static str {
         Format::Swiss => "swiss",
         Format::Knockout => "knockout",
     }
-}
-
-/// A competition's settings as created and stored (JSON in the store).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StoredSettings {
-    pub event: String,
-    pub format: String,
-    pub rounds: u32,
-    pub best_of_three: bool,
-    pub one_event_only: bool,
-    pub xiangqi_lateness_limit_min: u32,
-    pub seed: u64,
-    /// The competition of the other event this one is run with.
-    pub partner: Option<u64>,
-    /// The tables' `RoomOptions` (JSON); absent: the game's `"competition"` preset.
-    #[serde(default)]
-    pub table_options: Option<serde_json::Value>,
-    /// How long a "minute" of lateness is, in ms (60000; tests make it short).
-    #[serde(default)]
-    pub lateness_unit_ms: Option<u64>,
 }
 
 /// `POST /api/director/competitions`: what a director gives; the rest takes the notice's
@@ -220,6 +202,13 @@ fn store_failed(e: &qipai_store::StoreError) -> WireError {
     bad(ErrorCode::StoreUnavailable, format!("the store: {e}"))
 }
 
+fn no_partner() -> WireError {
+    bad(
+        ErrorCode::BadRequestBody,
+        "partner: a competition of the other event that has no partner yet",
+    )
+}
+
 fn unknown(id: u64) -> WireError {
     bad(
         ErrorCode::UnknownCompetition,
@@ -227,232 +216,7 @@ fn unknown(id: u64) -> WireError {
     )
 }
 
-/// Contacts of an entry's players and their entry codes, director only (JSON in the store).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContactJson {
-    pub phone: String,
-    pub joined_group: String,
-    /// The entry code in clear, as servers before the codes were hashed kept it: read
-    /// only to hash it when the store is loaded ([`Competitions::load`]), never written.
-    #[serde(default, skip_serializing)]
-    pub code: String,
-    /// The SHA-256 of the player's entry code ([`code_hash`]), in hex.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub code_hash: String,
-}
-
-fn entry_row(
-    competition: u64,
-    e: &qipai_games::competition::Entry,
-    hashes: &[Vec<u8>],
-) -> EntryRow {
-    let names: Vec<&str> = e.players.iter().map(|p| p.name.as_str()).collect();
-    let contacts: Vec<Option<ContactJson>> = e
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let code_hash = hashes
-                .get(i)
-                .map(|h| qipai_store::hex(h))
-                .unwrap_or_default();
-            match &p.contact {
-                Some(c) => Some(ContactJson {
-                    phone: c.0.phone.clone(),
-                    joined_group: c.0.joined_group.clone(),
-                    code_hash,
-                    ..ContactJson::default()
-                }),
-                None if !code_hash.is_empty() => Some(ContactJson {
-                    code_hash,
-                    ..ContactJson::default()
-                }),
-                None => None,
-            }
-        })
-        .collect();
-    EntryRow {
-        competition,
-        index: e.id.0,
-        team: e.team.0.clone(),
-        pair_number: e.pair_number,
-        players: serde_json::to_string(&names).unwrap_or_default(),
-        contacts: serde_json::to_string(&contacts).unwrap_or_default(),
-    }
-}
-
-fn round_rows(competition: u64, r: &Round, started_ms: i64) -> (RoundRow, Vec<PairingRow>) {
-    (
-        RoundRow {
-            competition,
-            number: r.number,
-            seed: r.seed,
-            bye: r.bye.map(|b| b.entry.0),
-            started_ms,
-        },
-        r.pairings
-            .iter()
-            .map(|p| PairingRow {
-                competition,
-                round: r.number,
-                table: p.table,
-                first: p.first.0,
-                second: p.second.0,
-                room: None,
-                result: p.result.map(|x| result_name(x).to_owned()),
-                note: String::new(),
-            })
-            .collect(),
-    )
-}
-
 impl Held {
-    fn settings_json(&self) -> StoredSettings {
-        let s = &self.core.settings;
-        StoredSettings {
-            event: event_name(s.event).into(),
-            format: format_name(s.format).into(),
-            rounds: s.rounds,
-            best_of_three: s.best_of_three,
-            one_event_only: s.one_event_only,
-            xiangqi_lateness_limit_min: s.xiangqi_lateness_limit_min,
-            seed: s.seed,
-            partner: self.partner,
-            table_options: serde_json::to_value(&self.table_options).ok(),
-            lateness_unit_ms: Some(self.lateness_unit_ms),
-        }
-    }
-
-    /// Rebuilds a competition from what the store kept; with the entries whose codes the
-    /// store kept in clear (an older server's), now hashed, to write back.
-    fn from_log(log: CompetitionLog) -> Result<(Held, Vec<u32>), String> {
-        let s: StoredSettings =
-            serde_json::from_str(&log.competition.settings).map_err(|e| e.to_string())?;
-        let event = match s.event.as_str() {
-            "tuolaji" => Event::TuolajiPairs,
-            "xiangqi" => Event::XiangqiSingles,
-            other => return Err(format!("unknown event {other}")),
-        };
-        let format = if s.format == "knockout" {
-            Format::Knockout
-        } else {
-            Format::Swiss
-        };
-        let mut core = Competition::new(Settings {
-            event,
-            format,
-            rounds: s.rounds,
-            best_of_three: s.best_of_three,
-            one_event_only: s.one_event_only,
-            xiangqi_lateness_limit_min: s.xiangqi_lateness_limit_min,
-            seed: s.seed,
-        });
-        let mut code_hashes = BTreeMap::new();
-        let mut in_clear = Vec::new();
-        for e in log.entries {
-            let names: Vec<String> = serde_json::from_str(&e.players).map_err(|e| e.to_string())?;
-            let contacts: Vec<Option<ContactJson>> =
-                serde_json::from_str(&e.contacts).unwrap_or_default();
-            let players: Vec<Player> = names
-                .into_iter()
-                .enumerate()
-                .map(|(i, name)| Player {
-                    name,
-                    contact: contacts
-                        .get(i)
-                        .cloned()
-                        .flatten()
-                        .filter(|c| !c.phone.is_empty() || !c.joined_group.is_empty())
-                        .map(|c| {
-                            DirectorOnly(Contact {
-                                phone: c.phone,
-                                joined_group: c.joined_group,
-                            })
-                        }),
-                })
-                .collect();
-            let hashes: Vec<Vec<u8>> = (0..players.len())
-                .map(|i| match contacts.get(i).and_then(Option::as_ref) {
-                    Some(c) if !c.code.is_empty() => code_hash(&c.code),
-                    Some(c) => qipai_store::from_hex(&c.code_hash).unwrap_or_default(),
-                    None => Vec::new(),
-                })
-                .collect();
-            if contacts.iter().flatten().any(|c| !c.code.is_empty()) {
-                in_clear.push(e.index);
-            }
-            code_hashes.insert(e.index, hashes);
-            core.entries.push(qipai_games::competition::Entry {
-                id: EntryId(e.index),
-                team: qipai_games::competition::Team(e.team),
-                pair_number: e.pair_number,
-                players,
-            });
-        }
-        let mut tables = HashMap::new();
-        let mut round_started_ms = BTreeMap::new();
-        for r in &log.rounds {
-            round_started_ms.insert(r.number, r.started_ms);
-            let pairings = log
-                .pairings
-                .iter()
-                .filter(|p| p.round == r.number)
-                .map(|p| {
-                    tables.insert(
-                        (p.round, p.table),
-                        TableExtra {
-                            room: p.room,
-                            note: p.note.clone(),
-                        },
-                    );
-                    Pairing {
-                        table: p.table,
-                        first: EntryId(p.first),
-                        second: EntryId(p.second),
-                        result: p.result.as_deref().and_then(parse_result),
-                    }
-                })
-                .collect();
-            core.rounds.push(Round {
-                number: r.number,
-                pairings,
-                bye: r.bye.map(|b| Bye { entry: EntryId(b) }),
-                seed: r.seed,
-            });
-        }
-        let mut correction_meta = Vec::new();
-        for c in log.corrections {
-            let Some(after) = parse_result(&c.after) else {
-                continue;
-            };
-            core.corrections.push(qipai_games::competition::Correction {
-                round: c.round,
-                table: c.table,
-                before: c.before.as_deref().and_then(parse_result),
-                after,
-                reason: c.reason,
-            });
-            correction_meta.push(CorrectionMeta {
-                author: c.author,
-                at_ms: c.at_ms,
-            });
-        }
-        let held = Held {
-            id: log.competition.id,
-            name: log.competition.name,
-            created_ms: log.competition.created_ms,
-            partner: s.partner,
-            table_options: table_options(event, s.table_options)?,
-            lateness_unit_ms: s.lateness_unit_ms.unwrap_or(60_000).max(1),
-            core,
-            tables,
-            correction_meta,
-            round_started_ms,
-            code_hashes,
-        };
-        Ok((held, in_clear))
-    }
-
     /// Gives every entry from `from` on a new entry code per player; returns their rows
     /// for the store (hashes only) and the codes, in clear this once.
     fn issue_codes(&mut self, from: usize) -> (Vec<CompetitionWrite>, Vec<IssuedCode>) {
@@ -500,16 +264,33 @@ impl Held {
     }
 }
 
+/// Why the competitions could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("the store: {0}")]
+    Store(#[from] qipai_store::StoreError),
+    #[error("an unreadable stored value: {0}")]
+    Unreadable(#[from] stored::Unreadable),
+}
+
 /// Every competition, and the directors.
+///
+/// Each competition's state is owned by its task ([`desk`]); every read is answered from the
+/// [`desk::Board`], which holds what was last committed, so no read waits for the store or
+/// for another competition's edit.
 pub struct Competitions {
     pub directors: auth::Directors,
     /// Joins with an entry code, per address: guesses are limited like director logins.
     pub entry_codes: auth::Limiter,
-    held: tokio::sync::Mutex<BTreeMap<u64, Held>>,
-    /// Bumped on every change: the public pages poll or watch it.
-    version: tokio::sync::watch::Sender<u64>,
-    /// The version at which each competition last changed (the WebSocket watch, `watch`).
-    changed_at: std::sync::Mutex<HashMap<u64, u64>>,
+    board: Arc<desk::Board>,
+    /// Each competition's desk, by id (two partners share one). Never held across an await.
+    desks: std::sync::Mutex<BTreeMap<u64, desk::Inbox>>,
+    /// The store the desks commit to, once [`Competitions::load`] has read it; none: the
+    /// competitions live in memory only.
+    store: std::sync::OnceLock<Arc<dyn Store>>,
+    /// Held while a competition is created, so that ids are given in order without a gap
+    /// (a creation the store refused gives its id to the next); nothing else takes it.
+    creating: tokio::sync::Mutex<()>,
 }
 
 impl Competitions {
@@ -522,42 +303,40 @@ impl Competitions {
                 config.director.login_delay_ms,
                 "entry codes",
             ),
-            held: tokio::sync::Mutex::new(BTreeMap::new()),
-            version: tokio::sync::watch::channel(0).0,
-            changed_at: std::sync::Mutex::new(HashMap::new()),
+            board: Arc::new(desk::Board::new()),
+            desks: std::sync::Mutex::new(BTreeMap::new()),
+            store: std::sync::OnceLock::new(),
+            creating: tokio::sync::Mutex::new(()),
         }
     }
 
-    /// Loads every competition the store kept. A competition that cannot be rebuilt is
-    /// logged and left out; the others go on.
+    /// Loads every competition the store kept, and commits every later change to it.
     ///
     /// # Errors
-    /// The store's error when it cannot be read.
-    pub async fn load(&self, store: &dyn Store) -> Result<usize, qipai_store::StoreError> {
+    /// The store's error when it cannot be read; [`stored::Unreadable`] naming the first row
+    /// with a value this server cannot read (serving without that competition would give
+    /// its id to the next one created).
+    pub async fn load(&self, store: Arc<dyn Store>) -> Result<usize, LoadError> {
         let logs = store.competitions().await?;
-        let mut held = self.held.lock().await;
+        let mut held = BTreeMap::new();
         let mut partners = Vec::new();
         let mut hashed = Vec::new();
         for log in logs {
             let id = log.competition.id;
-            match Held::from_log(log) {
-                Ok((h, in_clear)) => {
-                    if let Some(p) = h.partner {
-                        partners.push((p, id));
-                    }
-                    hashed.extend(in_clear.into_iter().filter_map(|index| {
-                        let e = h.core.entries.iter().find(|e| e.id.0 == index)?;
-                        let hashes = h.code_hashes.get(&index).map_or(&[][..], Vec::as_slice);
-                        Some(CompetitionWrite::EntryContacts {
-                            competition: id,
-                            index,
-                            contacts: entry_row(id, e, hashes).contacts,
-                        })
-                    }));
-                    held.insert(id, h);
-                }
-                Err(error) => tracing::error!(competition = id, %error, "cannot rebuild"),
+            let (h, in_clear) = Held::from_log(log)?;
+            if let Some(p) = h.partner {
+                partners.push((p, id));
             }
+            hashed.extend(in_clear.into_iter().filter_map(|index| {
+                let e = h.core.entries.iter().find(|e| e.id.0 == index)?;
+                let hashes = h.code_hashes.get(&index).map_or(&[][..], Vec::as_slice);
+                Some(CompetitionWrite::EntryContacts {
+                    competition: id,
+                    index,
+                    contacts: entry_row(id, e, hashes).contacts,
+                })
+            }));
+            held.insert(id, h);
         }
         for (a, b) in partners {
             if let Some(h) = held.get_mut(&a) {
@@ -571,77 +350,111 @@ impl Competitions {
             tracing::info!(entries = hashed.len(), "hashing entry codes kept in clear");
             store.competition_write(hashed).await?;
         }
-        Ok(held.len())
-    }
-
-    /// A change was made to these competitions: wake whoever watches, and note the version
-    /// each of them changed at.
-    fn changed_ids(&self, ids: &[u64]) {
-        self.version.send_modify(|v| {
-            *v += 1;
-            if let Ok(mut at) = self.changed_at.lock() {
-                for id in ids {
-                    at.insert(*id, *v);
-                }
+        let count = held.len();
+        let mut held: BTreeMap<u64, Arc<Held>> =
+            held.into_iter().map(|(id, h)| (id, Arc::new(h))).collect();
+        let mut desks = BTreeMap::new();
+        while let Some((_, h)) = held.pop_first() {
+            let mut group = vec![h];
+            group.extend(group[0].partner.and_then(|p| held.remove(&p)));
+            self.board.publish(&group);
+            let ids: Vec<u64> = group.iter().map(|h| h.id).collect();
+            let inbox = desk::spawn(group, Some(Arc::clone(&store)), Arc::clone(&self.board));
+            for i in ids {
+                desks.insert(i, inbox.clone());
             }
-        });
+        }
+        if let Ok(mut d) = self.desks.lock() {
+            *d = desks;
+        }
+        let _ = self.store.set(store);
+        Ok(count)
     }
 
     /// The version at which the competition `id` last changed (0: not since the start).
     pub fn changed_at(&self, id: u64) -> u64 {
-        self.changed_at
-            .lock()
-            .ok()
-            .and_then(|at| at.get(&id).copied())
-            .unwrap_or(0)
+        self.board.changed_at(id)
     }
 
     /// A receiver that sees every change's version.
     pub fn watch(&self) -> tokio::sync::watch::Receiver<u64> {
-        self.version.subscribe()
+        self.board.watch()
     }
 
-    /// Runs `f` on a copy of the competition `id` (and of its partner, when it has one) and
-    /// the writes it returns; the writes go to the store first, and only when they are
-    /// committed do the copies replace the held ones. Nothing changes on an error.
-    async fn change<T>(
+    /// The desk of competition `id`.
+    fn desk(&self, id: u64) -> Result<desk::Inbox, WireError> {
+        self.desks
+            .lock()
+            .ok()
+            .and_then(|d| d.get(&id).cloned())
+            .ok_or_else(|| unknown(id))
+    }
+
+    /// Sends `edit` to `inbox` and waits for its answer (after its commit).
+    async fn send<T: Send + 'static>(
+        inbox: &desk::Inbox,
+        id: u64,
+        edit: impl FnOnce(
+                &BTreeMap<u64, Arc<Held>>,
+            ) -> Result<(T, Vec<CompetitionWrite>, Vec<Held>), WireError>
+            + Send
+            + 'static,
+    ) -> Result<T, WireError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let edit: desk::Edit = Box::new(move |held| match edit(held) {
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                None
+            }
+            Ok((out, writes, edited)) => Some(desk::Staged {
+                writes,
+                edited,
+                done: Box::new(move |committed| {
+                    let _ = tx.send(committed.map(|()| out));
+                }),
+            }),
+        });
+        inbox.send(edit).await.map_err(|_| unknown(id))?;
+        rx.await.map_err(|_| unknown(id))?
+    }
+
+    /// Has the desk of competition `id` run `f` on a copy of it (and of its partner, when it
+    /// has one) and commit the writes `f` returns; only when they are committed do the copies
+    /// replace the held ones, and are published. Nothing changes on an error.
+    async fn change<T: Send + 'static>(
         &self,
         id: u64,
-        store: Option<&dyn Store>,
-        f: impl FnOnce(&mut Held, Option<&mut Held>) -> Result<(T, Vec<CompetitionWrite>), WireError>,
+        f: impl FnOnce(&mut Held, Option<&mut Held>) -> Result<(T, Vec<CompetitionWrite>), WireError>
+            + Send
+            + 'static,
     ) -> Result<T, WireError> {
-        let mut held = self.held.lock().await;
-        let mut mine = held.get(&id).cloned().ok_or_else(|| unknown(id))?;
-        let mut partner = mine.partner.and_then(|p| held.get(&p).cloned());
-        let (out, writes) = f(&mut mine, partner.as_mut())?;
-        if let Some(store) = store {
-            if !writes.is_empty() {
-                store
-                    .competition_write(writes)
-                    .await
-                    .map_err(|e| store_failed(&e))?;
-            }
-        }
-        let touched = [Some(id), partner.as_ref().map(|p| p.id)];
-        if let Some(p) = partner {
-            held.insert(p.id, p);
-        }
-        held.insert(id, mine);
-        drop(held);
-        self.changed_ids(&touched.into_iter().flatten().collect::<Vec<_>>());
-        Ok(out)
+        let inbox = self.desk(id)?;
+        Self::send(&inbox, id, move |held| {
+            let mut mine = held
+                .get(&id)
+                .map(|h| Held::clone(h))
+                .ok_or_else(|| unknown(id))?;
+            let mut partner = mine
+                .partner
+                .and_then(|p| held.get(&p))
+                .map(|h| Held::clone(h));
+            let (out, writes) = f(&mut mine, partner.as_mut())?;
+            Ok((
+                out,
+                writes,
+                [Some(mine), partner].into_iter().flatten().collect(),
+            ))
+        })
+        .await
     }
 
-    /// Creates a competition; returns its id.
+    /// Creates a competition; returns its id. A competition with a partner joins its
+    /// partner's desk.
     ///
     /// # Errors
     /// `bad_request_body` for an unknown event or format, rounds out of 1–20, or a partner
     /// that is not a competition of the other event without a partner.
-    pub async fn create(
-        &self,
-        req: CreateRequest,
-        store: Option<&dyn Store>,
-    ) -> Result<u64, WireError> {
+    pub async fn create(&self, req: CreateRequest) -> Result<u64, WireError> {
         let body = |m: &str| bad(ErrorCode::BadRequestBody, m);
         let event = match req.event.as_str() {
             "tuolaji" => Event::TuolajiPairs,
@@ -670,18 +483,17 @@ impl Competitions {
             settings.xiangqi_lateness_limit_min = m.min(24 * 60);
         }
         let table_options = table_options(event, req.table_options).map_err(|m| body(&m))?;
-        let mut held = self.held.lock().await;
-        if let Some(p) = req.partner {
-            let ok = held
-                .get(&p)
-                .is_some_and(|h| h.partner.is_none() && h.core.settings.event != event);
-            if !ok {
-                return Err(body(
-                    "partner: a competition of the other event that has no partner yet",
-                ));
-            }
-        }
-        let id = held.keys().next_back().map_or(1, |k| k + 1);
+        let creating = self.creating.lock().await;
+        let partner_desk = match req.partner {
+            Some(p) => Some(self.desk(p).map_err(|_| no_partner())?),
+            None => None,
+        };
+        let id = self
+            .desks
+            .lock()
+            .ok()
+            .and_then(|d| d.keys().next_back().copied())
+            .map_or(1, |k| k + 1);
         let h = Held {
             id,
             name,
@@ -695,29 +507,38 @@ impl Competitions {
             round_started_ms: BTreeMap::new(),
             code_hashes: BTreeMap::new(),
         };
-        if let Some(store) = store {
-            let row = CompetitionRow {
-                id,
-                name: h.name.clone(),
-                settings: serde_json::to_string(&h.settings_json()).unwrap_or_default(),
-                created_ms: h.created_ms,
-            };
-            store
-                .competition_write(vec![CompetitionWrite::Competition(row)])
-                .await
-                .map_err(|e| store_failed(&e))?;
+        let write = CompetitionWrite::Competition(CompetitionRow {
+            id,
+            name: h.name.clone(),
+            settings: serde_json::to_string(&h.stored_settings()).unwrap_or_default(),
+            created_ms: h.created_ms,
+        });
+        let inbox = partner_desk.unwrap_or_else(|| {
+            desk::spawn(
+                Vec::new(),
+                self.store.get().cloned(),
+                Arc::clone(&self.board),
+            )
+        });
+        let partner = req.partner;
+        Self::send(&inbox, id, move |held| {
+            let mut edited = vec![h];
+            if let Some(p) = partner {
+                let mut p = held
+                    .get(&p)
+                    .filter(|p| p.partner.is_none() && p.core.settings.event != event)
+                    .map(|p| Held::clone(p))
+                    .ok_or_else(no_partner)?;
+                p.partner = Some(id);
+                edited.push(p);
+            }
+            Ok(((), vec![write], edited))
+        })
+        .await?;
+        if let Ok(mut d) = self.desks.lock() {
+            d.insert(id, inbox);
         }
-        if let Some(p) = req.partner.and_then(|p| held.get_mut(&p)) {
-            p.partner = Some(id);
-        }
-        held.insert(id, h);
-        drop(held);
-        self.changed_ids(
-            &[Some(id), req.partner]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>(),
-        );
+        drop(creating);
         Ok(id)
     }
 
@@ -733,9 +554,9 @@ impl Competitions {
         &self,
         id: u64,
         csv: &str,
-        store: Option<&dyn Store>,
     ) -> Result<(usize, usize, Vec<IssuedCode>), WireError> {
-        self.change(id, store, |mine, partner| {
+        let csv = csv.to_owned();
+        self.change(id, move |mine, partner| {
             let closed = !mine.core.rounds.is_empty()
                 || partner.as_ref().is_some_and(|p| !p.core.rounds.is_empty());
             if closed {
@@ -748,14 +569,14 @@ impl Competitions {
             let (gained_other, mut writes, mut issued) = match partner {
                 Some(p) => {
                     let start = p.core.entries.len();
-                    import_both(csv, &mut mine.core, &mut p.core)?;
+                    import_both(&csv, &mut mine.core, &mut p.core)?;
                     let (rows, issued) = p.issue_codes(start);
                     (p.core.entries.len() - start, rows, issued)
                 }
                 None => {
                     let other = other_event(mine.core.settings.event);
                     let mut scratch = Competition::new(Settings::new(other, 0));
-                    import_both(csv, &mut mine.core, &mut scratch)?;
+                    import_both(&csv, &mut mine.core, &mut scratch)?;
                     if !scratch.entries.is_empty() {
                         return Err(bad(
                             ErrorCode::BadEntryForm,
@@ -791,9 +612,8 @@ impl Competitions {
         id: u64,
         entry: u32,
         player: usize,
-        store: Option<&dyn Store>,
     ) -> Result<IssuedCode, WireError> {
-        self.change(id, store, |mine, _| {
+        self.change(id, move |mine, _| {
             let e = mine
                 .core
                 .entries
@@ -841,12 +661,8 @@ impl Competitions {
     ///
     /// # Errors
     /// `no_round_left`, `round_unfinished`, `too_few_entries`.
-    pub async fn start_round(
-        &self,
-        id: u64,
-        store: Option<&dyn Store>,
-    ) -> Result<Round, WireError> {
-        self.change(id, store, |mine, _| {
+    pub async fn start_round(&self, id: u64) -> Result<Round, WireError> {
+        self.change(id, |mine, _| {
             let round = pair_next_round(&mine.core).map_err(|e| bad(e.code(), e.to_string()))?;
             let started_ms = unix_ms();
             let (row, pairings) = round_rows(mine.id, &round, started_ms);
@@ -869,9 +685,9 @@ impl Competitions {
         (round, table): (u32, u32),
         result: GameResult,
         note: &str,
-        store: Option<&dyn Store>,
     ) -> Result<(), WireError> {
-        self.change(id, store, |mine, _| {
+        let note = note.to_owned();
+        self.change(id, move |mine, _| {
             let recorded = mine
                 .core
                 .rounds
@@ -888,7 +704,11 @@ impl Competitions {
             mine.core
                 .record(round, table, result)
                 .map_err(|e| bad(e.code(), e.to_string()))?;
-            mine.tables.entry((round, table)).or_default().note = note.to_owned();
+            mine.tables
+                .entry((round, table))
+                .or_default()
+                .note
+                .clone_from(&note);
             Ok((
                 (),
                 vec![CompetitionWrite::Result {
@@ -896,7 +716,7 @@ impl Competitions {
                     round,
                     table,
                     result: result_name(result).into(),
-                    note: note.to_owned(),
+                    note,
                 }],
             ))
         })
@@ -914,15 +734,15 @@ impl Competitions {
         result: GameResult,
         reason: &str,
         author: &str,
-        store: Option<&dyn Store>,
     ) -> Result<(), WireError> {
-        self.change(id, store, |mine, _| {
+        let (reason, author) = (reason.to_owned(), author.to_owned());
+        self.change(id, move |mine, _| {
             mine.core
-                .correct(round, table, result, reason)
+                .correct(round, table, result, &reason)
                 .map_err(|e| bad(e.code(), e.to_string()))?;
             let before = mine.core.corrections.last().and_then(|c| c.before);
             let meta = CorrectionMeta {
-                author: author.to_owned(),
+                author,
                 at_ms: unix_ms(),
             };
             let note = mine
@@ -944,7 +764,7 @@ impl Competitions {
                     table,
                     before: before.map(|b| result_name(b).into()),
                     after: result_name(result).into(),
-                    reason: reason.to_owned(),
+                    reason,
                     author: meta.author.clone(),
                     at_ms: meta.at_ms,
                 }),
@@ -955,7 +775,33 @@ impl Competitions {
         .await
     }
 
-    /// Runs `f` on the competition `id` and its partner, as held now.
+    /// Notes the room a table plays in (opened by [`tables`]).
+    ///
+    /// # Errors
+    /// `unknown_competition`, the store's error.
+    pub async fn set_room(
+        &self,
+        id: u64,
+        (round, table): (u32, u32),
+        room: u64,
+    ) -> Result<(), WireError> {
+        self.change(id, move |mine, _| {
+            mine.tables.entry((round, table)).or_default().room = Some(room);
+            Ok((
+                (),
+                vec![CompetitionWrite::TableRoom {
+                    competition: mine.id,
+                    round,
+                    table,
+                    room,
+                }],
+            ))
+        })
+        .await
+    }
+
+    /// Runs `f` on the competition `id` and its partner, as last committed. Answered from
+    /// the board: it never waits for a desk or the store.
     ///
     /// # Errors
     /// `unknown_competition`.
@@ -964,10 +810,10 @@ impl Competitions {
         id: u64,
         f: impl FnOnce(&Held, Option<&Held>) -> T,
     ) -> Result<T, WireError> {
-        let held = self.held.lock().await;
-        let mine = held.get(&id).ok_or_else(|| unknown(id))?;
-        let partner = mine.partner.and_then(|p| held.get(&p));
-        Ok(f(mine, partner))
+        let all = self.board.published();
+        let mine = all.get(&id).ok_or_else(|| unknown(id))?;
+        let partner = mine.partner.and_then(|p| all.get(&p));
+        Ok(f(mine, partner.map(Arc::as_ref)))
     }
 
     /// Where the holder of the entry code whose hash is `hash` plays next
@@ -977,8 +823,7 @@ impl Competitions {
         hash: &[u8],
         room: &(dyn Fn(u64) -> Option<&'static str> + Sync),
     ) -> Option<Value> {
-        let held = self.held.lock().await;
-        held.values().find_map(|h| {
+        self.board.published().values().find_map(|h| {
             let (entry, player) = h.holder(hash)?;
             Some(view::next_table(h, entry, player, room))
         })
@@ -986,9 +831,8 @@ impl Competitions {
 
     /// Every competition's id, name and event, by id.
     pub async fn list(&self) -> Vec<(u64, String, &'static str)> {
-        self.held
-            .lock()
-            .await
+        self.board
+            .published()
             .values()
             .map(|h| (h.id, h.name.clone(), event_name(h.core.settings.event)))
             .collect()
@@ -1014,35 +858,6 @@ fn table_options(
         return Err(format!("table_options: the tables play {}", game.name()));
     }
     Ok(options)
-}
-
-/// Sets the room of a table (opened by [`tables`]).
-impl Competitions {
-    /// Notes the room a table plays in.
-    ///
-    /// # Errors
-    /// `unknown_competition`, the store's error.
-    pub async fn set_room(
-        &self,
-        id: u64,
-        (round, table): (u32, u32),
-        room: u64,
-        store: Option<&dyn Store>,
-    ) -> Result<(), WireError> {
-        self.change(id, store, |mine, _| {
-            mine.tables.entry((round, table)).or_default().room = Some(room);
-            Ok((
-                (),
-                vec![CompetitionWrite::TableRoom {
-                    competition: mine.id,
-                    round,
-                    table,
-                    room,
-                }],
-            ))
-        })
-        .await
-    }
 }
 
 fn other_event(e: Event) -> Event {

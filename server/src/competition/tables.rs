@@ -94,12 +94,9 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
             )
         })
         .await?;
-    let store = shared.persist.as_ref().map(|p| p.store.as_ref());
     for (table, names, side_of_seat) in seats {
         let handle = shared.lobby.open_table(options.clone(), names.into())?;
-        comps
-            .set_room(id, (round.number, table), handle.id, store)
-            .await?;
+        comps.set_room(id, (round.number, table), handle.id).await?;
         let t = Table {
             competition: id,
             round: round.number,
@@ -332,10 +329,9 @@ fn note(t: &Table, late: [u64; 2]) -> String {
 }
 
 async fn record(shared: &Shared, t: &Table, result: GameResult, note: &str) {
-    let store = shared.persist.as_ref().map(|p| p.store.as_ref());
     if let Err(e) = shared
         .competitions
-        .record(t.competition, (t.round, t.table), result, note, store)
+        .record(t.competition, (t.round, t.table), result, note)
         .await
     {
         tracing::warn!(competition = t.competition, round = t.round, table = t.table, code = ?e.code, message = %e.message, "table result not recorded");
