@@ -119,6 +119,10 @@ pub struct ServerConfig {
     pub reconnect_grace_ms: u64,
     pub room_linger_ms: u64,
     pub room_inbox: usize,
+    /// Reverse proxies whose `X-Forwarded-For`/`Forwarded` name the client
+    /// ([`crate::forwarded`]); empty: those headers are ignored.
+    #[serde(default)]
+    pub trusted_proxies: Vec<crate::forwarded::Cidr>,
 }
 
 /// One game's section (`[xiangqi]`, `[draughts]`, `[tuolaji]`): the defaults of its table
@@ -314,6 +318,14 @@ fn override_value(old: &toml::Value, text: &str) -> Option<toml::Value> {
         toml::Value::Integer(_) => toml::Value::Integer(text.trim().parse().ok()?),
         toml::Value::Float(_) => toml::Value::Float(text.trim().parse().ok()?),
         toml::Value::Boolean(_) => toml::Value::Boolean(text.trim().parse().ok()?),
+        // A list is written with commas: `10.0.0.0/8,127.0.0.1`; empty text, an empty list.
+        toml::Value::Array(_) => toml::Value::Array(
+            text.split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(|item| toml::Value::String(item.to_owned()))
+                .collect(),
+        ),
         _ => return None,
     })
 }
@@ -364,6 +376,7 @@ mod tests {
                 ("QIPAI_SERVER__ADDR", "0.0.0.0:9000"),
                 ("QIPAI_SERVER__RATE_PER_SEC", "7"),
                 ("QIPAI_XIANGQI__NATURAL_LIMIT_COUNTS_CHECKS", "false"),
+                ("QIPAI_SERVER__TRUSTED_PROXIES", "127.0.0.1/32, 10.0.0.0/8"),
                 ("UNRELATED", "x"),
             ]),
         )
@@ -371,6 +384,17 @@ mod tests {
         assert_eq!(c.server.addr.port(), 9000);
         assert_eq!(c.server.rate_per_sec, 7);
         assert_eq!(c.xiangqi.table.natural_limit_counts_checks, Some(false));
+        let proxies: Vec<String> = c
+            .server
+            .trusted_proxies
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(proxies, ["127.0.0.1/32", "10.0.0.0/8"]);
+        let none = Config::layered(None, env(&[("QIPAI_SERVER__TRUSTED_PROXIES", "")])).unwrap();
+        assert!(none.server.trusted_proxies.is_empty());
+        let bad = Config::layered(None, env(&[("QIPAI_SERVER__TRUSTED_PROXIES", "localhost")]));
+        assert!(bad.unwrap_err().to_string().contains("`localhost`"));
     }
 
     #[test]

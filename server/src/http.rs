@@ -26,7 +26,7 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::WebSocketStream;
 
-use crate::{connection, static_files, Shared};
+use crate::{connection, forwarded, static_files, Shared};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
 const MAX_HEAD: usize = 80 * 1024;
@@ -52,7 +52,9 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, peer: IpAddr) {
                 || path.starts_with("/api/competitions")
                 || path == "/api/entry"
             {
-                competition_api(req, &shared, peer).await
+                // Director logins and entry codes are limited per address: the client's.
+                let client = peer.map(|p| client_addr(p, &req, &shared));
+                competition_api(req, &shared, client).await
             } else if path.starts_with("/api/") {
                 api(req, &shared).await
             } else {
@@ -254,6 +256,11 @@ fn upgrade(
     let Some(peer) = ticket.lock().unwrap_or_else(PoisonError::into_inner).take() else {
         return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n");
     };
+    let peer = if internal {
+        peer
+    } else {
+        client_addr(peer, &req, shared)
+    };
     // Over a budget, a WebSocket is told `too_many_connections` and closed, or, from an
     // address that connects too often, refused before its handshake. Another node's link
     // carries one of its clients: that client's address is counted once the link names it
@@ -296,6 +303,12 @@ fn upgrade(
         h.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
     }
     r
+}
+
+/// The address a request's budgets count: the client behind a trusted reverse proxy
+/// (`server.trusted_proxies`), else the peer.
+fn client_addr(peer: IpAddr, req: &Request<Incoming>, shared: &Shared) -> IpAddr {
+    forwarded::client_addr(peer, req.headers(), &shared.config.server.trusted_proxies)
 }
 
 const TEXT: &str = "text/plain; charset=utf-8";

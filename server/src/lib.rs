@@ -9,7 +9,8 @@
 //! - [`lobby`]: the registry of rooms and quick play.
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
-//! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
+//! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend;
+//!   [`forwarded`]: the client's address behind a trusted reverse proxy.
 //! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
 //! - [`cluster`]: several nodes on Redis and PostgreSQL: directory, leases, forwarding,
@@ -23,6 +24,7 @@ pub mod cluster;
 pub mod competition;
 pub mod config;
 pub mod connection;
+pub mod forwarded;
 pub mod http;
 pub mod listener;
 pub mod lobby;

@@ -1,16 +1,18 @@
 //! `qipai-server`: reads the configuration, serves until SIGINT or SIGTERM. With
-//! `[cluster]` on, SIGTERM drains the node first (README "Several nodes"): it hands its
-//! rooms over to the other nodes, then stops; SIGINT (or a second SIGTERM) stops at once.
+//! `[cluster]` on, SIGTERM drains the node first (docs/architecture.md, "Several nodes"): it
+//! hands its rooms over to the other nodes, then stops; SIGINT (or a second SIGTERM) stops
+//! at once.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Parser;
+use qipai_protocol::GameKind;
 use qipai_server::{shutdown, Config};
 
-/// qipai's game server: Tuolaji and xiangqi over WebSockets.
+// The description names every game of the protocol's registry, so a new game is named too.
 #[derive(Parser)]
-#[command(version)]
+#[command(version, about = about())]
 struct Args {
     /// A configuration file (the compiled-in `config/default.toml` when absent). Every key
     /// can also be set with QIPAI_<SECTION>__<KEY>.
@@ -27,6 +29,17 @@ enum Cmd {
     /// Reads a password on standard input and prints its Argon2 hash for `[director]
     /// password_hash` (QIPAI_DIRECTOR__PASSWORD_HASH), and exits.
     HashPassword,
+}
+
+/// "qipai's game server over WebSockets: xiangqi, tuolaji and draughts."
+fn about() -> String {
+    let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+    let list = match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!("qipai's game server over WebSockets: {list}.")
 }
 
 #[tokio::main]

@@ -156,12 +156,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects without saying hello.
-    pub async fn connect(server: &impl Endpoint) -> Client {
-        let url = server.ws_url();
-        let (ws, _) = tokio_tungstenite::connect_async(&url)
-            .await
-            .unwrap_or_else(|e| panic!("connect to {url}: {e}"));
+    /// A client on an open WebSocket, before hello.
+    fn on(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             next_seq: 1,
@@ -169,6 +165,15 @@ impl Client {
             token: String::new(),
             log: Vec::new(),
         }
+    }
+
+    /// Connects without saying hello.
+    pub async fn connect(server: &impl Endpoint) -> Client {
+        let url = server.ws_url();
+        let (ws, _) = tokio_tungstenite::connect_async(&url)
+            .await
+            .unwrap_or_else(|e| panic!("connect to {url}: {e}"));
+        Client::on(ws)
     }
 
     /// Connects from the local address `ip` (on Linux any 127.x.y.z), without saying hello;
@@ -189,13 +194,22 @@ impl Client {
         let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
             .await
             .ok()?;
-        Some(Client {
-            ws,
-            next_seq: 1,
-            player_id: 0,
-            token: String::new(),
-            log: Vec::new(),
-        })
+        Some(Client::on(ws))
+    }
+
+    /// Connects as a reverse proxy on this machine does, naming the client it serves in
+    /// `X-Forwarded-For`, without saying hello.
+    pub async fn connect_forwarded(server: &impl Endpoint, forwarded_for: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = server.ws_url().into_client_request().expect("request");
+        request.headers_mut().insert(
+            "x-forwarded-for",
+            forwarded_for.parse().expect("header value"),
+        );
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("upgrade");
+        Client::on(ws)
     }
 
     /// Sends one WebSocket message as it is; `false` once the connection is gone.
