@@ -91,11 +91,18 @@ async fn serve(
         cluster,
     });
     if let Some(cluster) = &shared.cluster {
-        shared.lobby.set_cluster(Arc::clone(cluster));
+        shared.lobby.set_directory(Arc::clone(cluster) as _);
     }
-    shared
-        .lobby
-        .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
+    let weak = Arc::downgrade(&shared);
+    let serve: crate::seat_bots::Serve = Arc::new(move |socket| {
+        if let Some(shared) = weak.upgrade() {
+            tokio::spawn(crate::connection::serve_in_memory(socket, shared));
+        }
+    });
+    shared.lobby.set_summon(crate::seat_bots::summoner(
+        Arc::clone(&shared.budget),
+        serve,
+    ));
     if let Some(persist) = &shared.persist {
         if let Err(error) = shared.competitions.load(persist.store.as_ref()).await {
             tracing::error!(%error, "cannot read the competitions: not serving");

@@ -94,7 +94,7 @@ async fn release(cluster: &Cluster) -> u64 {
 /// Gives the lease back and leaves the list of nodes: nothing more is renewed.
 async fn leave(cluster: &Cluster) {
     cluster.state.store(GONE, Ordering::Release);
-    cluster.fence.valid_until.store(0, Ordering::Release);
+    cluster.fence.lower();
     let mut conn = cluster.redis.clone();
     let left: Result<(), _> = redis::pipe()
         .del(super::lease_key(&cluster.node))

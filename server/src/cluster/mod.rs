@@ -31,6 +31,7 @@ use redis::AsyncCommands;
 use tokio::sync::watch;
 
 use crate::config::Config;
+use crate::room::fence::Fence;
 use crate::room::RoomHandle;
 use crate::Shared;
 
@@ -93,19 +94,18 @@ pub enum ClusterError {
     Redis(#[from] redis::RedisError),
 }
 
-/// Whether a node holds its lease now: rooms ask before accepting an action.
-#[derive(Clone, Debug)]
-pub struct Fence {
-    start: Instant,
-    /// Milliseconds after `start` until which the lease is surely held.
-    valid_until: Arc<AtomicU64>,
-}
+/// The rooms this node opens are listed in the shared directory and fenced by the lease.
+impl crate::lobby::RoomDirectory for Cluster {
+    fn ids_are_local(&self) -> bool {
+        false
+    }
 
-impl Fence {
-    /// Whether the lease is held now. The time is taken before each renewal is sent, so
-    /// this turns false no later than the key expires in Redis.
-    pub fn ok(&self) -> bool {
-        (self.start.elapsed().as_millis() as u64) < self.valid_until.load(Ordering::Acquire)
+    fn fence(&self) -> Option<Fence> {
+        Some(Cluster::fence(self))
+    }
+
+    fn publish(self: Arc<Self>, room: &RoomHandle) {
+        self.publish_room(room);
     }
 }
 
@@ -291,10 +291,7 @@ impl Cluster {
             secret: c.secret.clone(),
             lease_ms: c.lease_ms.max(30),
             redis,
-            fence: Fence {
-                start: Instant::now(),
-                valid_until: Arc::new(AtomicU64::new(0)),
-            },
+            fence: Fence::new(),
             metrics: ClusterMetrics::default(),
             shared: std::sync::OnceLock::new(),
             state: AtomicU8::new(LIVE),
@@ -330,7 +327,7 @@ impl Cluster {
         if self.state.load(Ordering::Acquire) == GONE {
             return Ok(false);
         }
-        let sent = self.fence.start.elapsed().as_millis() as u64;
+        let sent = self.fence.now_ms();
         let draining = u8::from(self.draining()).to_string();
         let mut conn = self.redis.clone();
         redis::pipe()
@@ -355,8 +352,7 @@ impl Cluster {
             .ignore()
             .query_async::<()>(&mut conn)
             .await?;
-        let before = self.fence.valid_until.load(Ordering::Acquire);
-        let lapsed = before != 0 && before <= self.fence.start.elapsed().as_millis() as u64;
+        let lapsed = self.fence.lapsed();
         if lapsed {
             self.metrics.lease_lapses.fetch_add(1, Ordering::Relaxed);
             tracing::warn!("the lease had lapsed: rooms refused actions meanwhile");
@@ -364,9 +360,7 @@ impl Cluster {
                 self.revoke_lost(&shared).await;
             }
         }
-        self.fence
-            .valid_until
-            .store(sent + self.lease_ms, Ordering::Release);
+        self.fence.hold_until(sent + self.lease_ms);
         Ok(lapsed)
     }
 
