@@ -224,7 +224,7 @@ async fn run<W>(
     if let Some(f) = forward {
         // Boxed: piping to another node holds a 4.6 KB future that only clusters use; in
         // place it would make every connection's task that much bigger.
-        Box::pin(crate::cluster::proxy::pipe(
+        Box::pin(crate::topology::forward::pipe(
             *f,
             &mut stream,
             &outbox,
@@ -316,7 +316,7 @@ impl Reader {
             return self.rate_limited(player);
         }
         if player.expects_node_hello() {
-            return match crate::cluster::proxy::NodeHello::decode(&bytes) {
+            return match crate::topology::forward::NodeHello::decode(&bytes) {
                 Some(hello) => player.node_hello(hello).await,
                 None => Verdict::Close(Some(Box::new(ServerMsg::error(
                     None,

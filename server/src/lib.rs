@@ -19,7 +19,6 @@
 
 pub mod budget;
 pub mod clock;
-pub mod cluster;
 pub mod competition;
 pub mod config;
 pub mod connection;
@@ -36,6 +35,7 @@ pub mod seat_bots;
 pub mod session;
 pub mod shutdown;
 pub mod static_files;
+pub mod topology;
 
 use std::sync::Arc;
 
@@ -56,5 +56,5 @@ pub struct Shared {
     /// Competitions and their directors.
     pub competitions: competition::Competitions,
     /// Several nodes (issue 17), when `[cluster]` is on.
-    pub cluster: Option<Arc<cluster::Cluster>>,
+    pub cluster: Option<Arc<topology::cluster::Cluster>>,
 }

@@ -57,13 +57,14 @@ async fn serve(
     persist: Option<crate::persist::Persist>,
 ) {
     let config = Arc::new(config);
-    let cluster = match crate::cluster::Cluster::start(&config, listener.local_addr().ok()).await {
-        Ok(c) => c,
-        Err(error) => {
-            tracing::error!(%error, "cannot join the cluster: not serving");
-            return;
-        }
-    };
+    let cluster =
+        match crate::topology::cluster::Cluster::start(&config, listener.local_addr().ok()).await {
+            Ok(c) => c,
+            Err(error) => {
+                tracing::error!(%error, "cannot join the cluster: not serving");
+                return;
+            }
+        };
     // Several nodes share one time line, Unix time, so that a room moved between them
     // keeps its clocks (a room's own lag behind it is its `skew_ms`).
     let base = match (&cluster, &persist) {
@@ -124,7 +125,7 @@ async fn serve(
         let drained = Arc::clone(&drained);
         tokio::spawn(async move {
             if asked.drain_asked().await {
-                crate::cluster::drain::drain(&cluster, &shared).await;
+                crate::topology::cluster::drain::drain(&cluster, &shared).await;
                 drained.notify_one();
             }
         });

@@ -26,7 +26,7 @@ pub enum Verdict {
     /// Close the connection after sending this, if anything.
     Close(Option<Box<ServerMsg>>),
     /// Several nodes: from now on the connection is piped to another node.
-    Forward(Box<crate::cluster::proxy::Forward>),
+    Forward(Box<crate::topology::forward::Forward>),
 }
 
 /// A refused request: its `seq`, the code and the message.
@@ -99,7 +99,7 @@ impl Player {
 
     /// Another node's internal hello: checks the cluster's secret, then serves the player
     /// it names as if they had said `hello` here with their token.
-    pub async fn node_hello(&mut self, hello: crate::cluster::proxy::NodeHello) -> Verdict {
+    pub async fn node_hello(&mut self, hello: crate::topology::forward::NodeHello) -> Verdict {
         let refuse = |code, message: &str| {
             Verdict::Close(Some(Box::new(ServerMsg::error(None, code, message))))
         };
@@ -122,7 +122,7 @@ impl Player {
         if let Some(id) = hello.room_id {
             // A room being taken over here is open in a moment; one handed over meanwhile
             // (a drain) is elsewhere: the player tries again rather than lose their place.
-            if cluster.here(&self.shared, id).await != crate::cluster::Location::Local {
+            if cluster.here(&self.shared, id).await != crate::topology::cluster::Location::Local {
                 return refuse(
                     ErrorCode::NodeUnavailable,
                     "the room has moved: reconnect with your token",
@@ -148,7 +148,7 @@ impl Player {
     /// Several nodes: tells Redis where the player is now, so any node can resume them.
     fn placed(&self, session: &Session) {
         if let Some(cluster) = &self.shared.cluster {
-            let record = crate::cluster::SessionRecord {
+            let record = crate::topology::cluster::SessionRecord {
                 player: session.player_id,
                 name: session.name.clone(),
                 bot: session.bot,
@@ -165,11 +165,11 @@ impl Player {
 
     /// A pong to one of our pings: its payload is the server time the ping left. On another
     /// node's link only the client's own pongs count, which the forwarding node marks
-    /// ([`crate::cluster::proxy::RELAYED_PONG`]): the whole round trip, the hop included,
+    /// ([`crate::topology::forward::RELAYED_PONG`]): the whole round trip, the hop included,
     /// not the link's automatic pong (the hop alone).
     pub fn pong(&mut self, payload: &[u8]) {
         let payload = match payload {
-            [time @ .., crate::cluster::proxy::RELAYED_PONG] if self.internal => time,
+            [time @ .., crate::topology::forward::RELAYED_PONG] if self.internal => time,
             _ if self.internal => return,
             _ => payload,
         };
@@ -309,23 +309,25 @@ impl Player {
         let mut place = None;
         if record.room != 0 {
             match cluster.locate(&self.shared, record.room).await {
-                crate::cluster::Location::Remote(addr) => {
+                crate::topology::cluster::Location::Remote(addr) => {
                     let hello = cluster.node_hello(token, &record, Some(record.room), self.addr);
-                    return Err(Verdict::Forward(Box::new(crate::cluster::proxy::Forward {
-                        addr,
-                        hello,
-                        pending: None,
-                        swallow_welcome: false,
-                    })));
+                    return Err(Verdict::Forward(Box::new(
+                        crate::topology::forward::Forward {
+                            addr,
+                            hello,
+                            pending: None,
+                            swallow_welcome: false,
+                        },
+                    )));
                 }
-                crate::cluster::Location::Local => {
+                crate::topology::cluster::Location::Local => {
                     place = self
                         .shared
                         .lobby
                         .get(record.room)
                         .map(|room| Place { room, seat: None });
                 }
-                crate::cluster::Location::Unknown => {}
+                crate::topology::cluster::Location::Unknown => {}
             }
         }
         // A takeover just now restored the seated players' sessions from the store.
@@ -383,10 +385,10 @@ impl Player {
     /// then how to forward the connection to it.
     async fn route(
         &self,
-        cluster: &Arc<crate::cluster::Cluster>,
+        cluster: &Arc<crate::topology::cluster::Cluster>,
         session: &Arc<Session>,
         msg: &ClientMsg,
-    ) -> Result<Option<crate::cluster::proxy::Forward>, WireError> {
+    ) -> Result<Option<crate::topology::forward::Forward>, WireError> {
         let lobby = &self.shared.lobby;
         let addr = match msg {
             ClientMsg::Join { room_id, .. } | ClientMsg::Spectate { room_id, .. } => {
@@ -395,7 +397,7 @@ impl Player {
                     return Ok(None);
                 }
                 match cluster.locate(&self.shared, *room_id).await {
-                    crate::cluster::Location::Remote(addr) => addr,
+                    crate::topology::cluster::Location::Remote(addr) => addr,
                     _ => return Ok(None),
                 }
             }
@@ -423,7 +425,7 @@ impl Player {
             }
             _ => return Ok(None),
         };
-        let record = crate::cluster::SessionRecord {
+        let record = crate::topology::cluster::SessionRecord {
             player: session.player_id,
             name: session.name.clone(),
             bot: session.bot,
@@ -431,7 +433,7 @@ impl Player {
         };
         let pending = qipai_protocol::encode(msg)
             .map_err(|e| wire(ErrorCode::NodeUnavailable, &e.to_string()))?;
-        Ok(Some(crate::cluster::proxy::Forward {
+        Ok(Some(crate::topology::forward::Forward {
             addr,
             hello: cluster.node_hello(&session.token, &record, None, self.addr),
             pending: Some(pending.into()),

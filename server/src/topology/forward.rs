@@ -17,7 +17,7 @@ use qipai_protocol::{ErrorCode, PlayerId, RoomId, ServerMsg};
 use serde::{Deserialize, Serialize};
 use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 
-use super::{Cluster, SessionRecord};
+use super::cluster::{Cluster, SessionRecord};
 use crate::room::Outbox;
 use crate::Shared;
 

@@ -9,7 +9,7 @@
 //!   may take its rooms; a takeover raises the room's epoch in the store, which then refuses
 //!   the stale owner's steps ([`qipai_store::Store::take_over`]).
 //! - A client may connect to any node: requests for a room elsewhere are forwarded
-//!   ([`proxy`]): the node opens a WebSocket to the owner's `/node`, says an internal hello
+//!   ([`super::forward`]): the node opens a WebSocket to the owner's `/node`, says an internal hello
 //!   with the cluster secret and the player's identity, and pipes frames both ways.
 //! - [`takeover`]: a sweeper (every `lease_ms`) and lookups take over the rooms of dead
 //!   nodes and rebuild them from the store's log.
@@ -17,7 +17,6 @@
 //!   here meanwhile), then it leaves.
 
 pub mod drain;
-pub mod proxy;
 pub mod takeover;
 
 use std::collections::HashMap;
@@ -163,7 +162,7 @@ const GONE: u8 = 2;
 pub struct Cluster {
     pub node: String,
     pub advertise: String,
-    secret: String,
+    pub(super) secret: String,
     lease_ms: u64,
     redis: ConnectionManager,
     fence: Fence,
