@@ -12,8 +12,8 @@
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
 //! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
-//! - [`cluster`]: several nodes on Redis and PostgreSQL: directory, leases, forwarding,
-//!   takeovers.
+//! - [`topology`]: one node or several (on Redis and PostgreSQL: directory, leases,
+//!   forwarding, takeovers), behind one trait.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
@@ -55,6 +55,6 @@ pub struct Shared {
     pub persist: Option<persist::Persist>,
     /// Competitions and their directors.
     pub competitions: competition::Competitions,
-    /// Several nodes (issue 17), when `[cluster]` is on.
-    pub cluster: Option<Arc<topology::cluster::Cluster>>,
+    /// One node or several, chosen when the server is built: asked wherever it matters.
+    pub topology: Arc<dyn topology::Topology>,
 }

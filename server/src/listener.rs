@@ -57,20 +57,19 @@ async fn serve(
     persist: Option<crate::persist::Persist>,
 ) {
     let config = Arc::new(config);
-    let cluster =
-        match crate::topology::cluster::Cluster::start(&config, listener.local_addr().ok()).await {
-            Ok(c) => c,
-            Err(error) => {
-                tracing::error!(%error, "cannot join the cluster: not serving");
-                return;
-            }
-        };
+    let topology = match crate::topology::start(&config, listener.local_addr().ok()).await {
+        Ok(t) => t,
+        Err(error) => {
+            tracing::error!(%error, "cannot join the cluster: not serving");
+            return;
+        }
+    };
     // Several nodes share one time line, Unix time, so that a room moved between them
     // keeps its clocks (a room's own lag behind it is its `skew_ms`).
-    let base = match (&cluster, &persist) {
-        (Some(_), _) => qipai_games::Millis(qipai_store::unix_ms().max(0) as u64),
-        (None, Some(p)) => p.clock_base,
-        (None, None) => Default::default(),
+    let base = match &persist {
+        _ if topology.rooms_move() => qipai_games::Millis(qipai_store::unix_ms().max(0) as u64),
+        Some(p) => p.clock_base,
+        None => Default::default(),
     };
     let clock = ServerClock::start_at(base);
     let budget = Arc::new(Budget::new(&config));
@@ -89,11 +88,11 @@ async fn serve(
         shutdown: shutdown.clone(),
         competitions: crate::competition::Competitions::new(&config),
         persist,
-        cluster,
+        topology,
     });
-    if let Some(cluster) = &shared.cluster {
-        shared.lobby.set_directory(Arc::clone(cluster) as _);
-    }
+    shared
+        .lobby
+        .set_directory(Arc::clone(&shared.topology) as _);
     let weak = Arc::downgrade(&shared);
     let serve: crate::seat_bots::Serve = Arc::new(move |socket| {
         if let Some(shared) = weak.upgrade() {
@@ -117,19 +116,8 @@ async fn serve(
         crate::competition::tables::resume(&shared).await;
     }
     // Several nodes: SIGTERM drains the node; drained, it stops accepting.
-    let drained = std::sync::Arc::new(tokio::sync::Notify::new());
-    if let Some(cluster) = &shared.cluster {
-        cluster.run(&shared);
-        let (cluster, shared, mut asked) =
-            (Arc::clone(cluster), Arc::clone(&shared), shutdown.clone());
-        let drained = Arc::clone(&drained);
-        tokio::spawn(async move {
-            if asked.drain_asked().await {
-                crate::topology::cluster::drain::drain(&cluster, &shared).await;
-                drained.notify_one();
-            }
-        });
-    }
+    let drained = Arc::new(tokio::sync::Notify::new());
+    shared.topology.run(&shared, Arc::clone(&drained));
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
     loop {

@@ -86,21 +86,22 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
         .set_store(persist.writer.clone(), persist.next_room);
     shared.sessions.set_store(persist.writer.clone());
     // With several nodes the rooms of the store belong to their owners: a node takes one
-    // over only when its owner's lease is gone (`cluster::takeover`).
-    let logs = if shared.cluster.is_some() {
-        Vec::new()
-    } else {
+    // over only when its owner's lease is gone (`topology::cluster::takeover`).
+    let owns_all = shared.topology.recovers_stored_rooms();
+    let logs = if owns_all {
         persist.store.unfinished().await?
+    } else {
+        Vec::new()
     };
     let mut places: HashMap<u64, Place> = HashMap::new();
     let count = logs.len();
     for log in logs {
         places.extend(reopen(shared, persist, log).unwrap_or_default());
     }
-    let sessions = if shared.cluster.is_some() {
-        Vec::new()
-    } else {
+    let sessions = if owns_all {
         persist.store.open_sessions().await?
+    } else {
+        Vec::new()
     };
     let restored = sessions.len();
     for s in sessions {

@@ -8,7 +8,6 @@
 //! or LAN) and this node staying in the path: if it dies the client reconnects, as after
 //! any drop.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +16,8 @@ use qipai_protocol::{ErrorCode, PlayerId, RoomId, ServerMsg};
 use serde::{Deserialize, Serialize};
 use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 
-use super::cluster::{Cluster, SessionRecord};
+use super::cluster::Cluster;
+use super::SessionRecord;
 use crate::room::Outbox;
 use crate::Shared;
 
@@ -107,9 +107,6 @@ pub async fn pipe<S>(
 ) where
     S: Stream<Item = Result<Message, WsError>> + Unpin,
 {
-    let Some(cluster) = shared.cluster.clone() else {
-        return;
-    };
     let unavailable = |why: String| {
         tracing::warn!(addr = %forward.addr, %why, "cannot forward to the room's node");
         outbox.send(&ServerMsg::error(
@@ -148,8 +145,7 @@ pub async fn pipe<S>(
             return unavailable(e.to_string());
         }
     }
-    cluster.metrics.proxied.fetch_add(1, Ordering::Relaxed);
-    cluster.metrics.proxied_now.fetch_add(1, Ordering::Relaxed);
+    shared.topology.forwarding(true);
     let mut shutdown = shared.shutdown.clone();
     loop {
         tokio::select! {
@@ -188,6 +184,6 @@ pub async fn pipe<S>(
             () = shutdown.wait() => break,
         }
     }
-    cluster.metrics.proxied_now.fetch_sub(1, Ordering::Relaxed);
+    shared.topology.forwarding(false);
     let _ = up.close(None).await;
 }

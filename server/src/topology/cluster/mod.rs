@@ -16,6 +16,7 @@
 //! - [`drain`]: SIGTERM hands this node's rooms over to the others (no new ones come
 //!   here meanwhile), then it leaves.
 
+pub mod answers;
 pub mod drain;
 pub mod takeover;
 
@@ -24,11 +25,12 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use qipai_protocol::{GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus};
+use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus};
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
 use tokio::sync::watch;
 
+use super::{Location, NodeInfo, SessionRecord};
 use crate::config::Config;
 use crate::room::fence::Fence;
 use crate::room::RoomHandle;
@@ -93,21 +95,6 @@ pub enum ClusterError {
     Redis(#[from] redis::RedisError),
 }
 
-/// The rooms this node opens are listed in the shared directory and fenced by the lease.
-impl crate::lobby::RoomDirectory for Cluster {
-    fn ids_are_local(&self) -> bool {
-        false
-    }
-
-    fn fence(&self) -> Option<Fence> {
-        Some(Cluster::fence(self))
-    }
-
-    fn publish(self: Arc<Self>, room: &RoomHandle) {
-        self.publish_room(room);
-    }
-}
-
 /// Counters for `/metrics`.
 #[derive(Debug, Default)]
 pub struct ClusterMetrics {
@@ -115,40 +102,6 @@ pub struct ClusterMetrics {
     pub proxied: AtomicU64,
     pub proxied_now: AtomicU64,
     pub lease_lapses: AtomicU64,
-}
-
-/// A session as Redis keeps it, so that any node can resume it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionRecord {
-    pub player: PlayerId,
-    pub name: String,
-    pub bot: bool,
-    /// The room the player is in (0: none).
-    pub room: RoomId,
-}
-
-/// Where a room lives.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Location {
-    /// Here (now open in the lobby).
-    Local,
-    /// On another live node, reached at this address.
-    Remote(String),
-    /// Nowhere: no such room.
-    Unknown,
-}
-
-/// A live node as its heartbeat describes it.
-#[derive(Clone, Debug)]
-pub struct NodeInfo {
-    pub id: String,
-    pub addr: String,
-    pub rooms: u64,
-    pub connections: u64,
-    /// Unix ms of its last heartbeat.
-    pub heartbeat_ms: i64,
-    /// Draining: no new rooms go there.
-    pub draining: bool,
 }
 
 /// Serving and taking new rooms.
@@ -169,6 +122,8 @@ pub struct Cluster {
     pub metrics: ClusterMetrics,
     /// The shared state, once it exists (the heartbeat and the sweeper need it).
     shared: std::sync::OnceLock<Weak<Shared>>,
+    /// Itself, for the work the trait's `&self` answers hand to tasks.
+    me: Weak<Cluster>,
     /// [`LIVE`], [`DRAINING`] or [`GONE`].
     state: AtomicU8,
     /// Rooms opened here whose directory entry is being written: true once every node
@@ -284,7 +239,8 @@ impl Cluster {
         };
         let client = redis::Client::open(c.redis_url.trim())?;
         let redis = ConnectionManager::new(client).await?;
-        let cluster = Arc::new(Cluster {
+        let cluster = Arc::new_cyclic(|me| Cluster {
+            me: me.clone(),
             node,
             advertise,
             secret: c.secret.clone(),
@@ -391,7 +347,7 @@ impl Cluster {
     }
 
     /// Gives the cluster the shared state and starts the heartbeat and the sweeper.
-    pub fn run(self: &Arc<Self>, shared: &Arc<Shared>) {
+    pub fn start_work(self: &Arc<Self>, shared: &Arc<Shared>) {
         let _ = self.shared.set(Arc::downgrade(shared));
         let me = Arc::clone(self);
         let weak = Arc::downgrade(shared);
