@@ -26,7 +26,8 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::WebSocketStream;
 
-use crate::{connection, static_files, Shared};
+use crate::app::App as Shared;
+use crate::{connection, static_files};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
 const MAX_HEAD: usize = 80 * 1024;

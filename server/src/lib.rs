@@ -1,6 +1,8 @@
 //! qipai's authoritative game server.
 //!
-//! Bytes to rooms, one layer at a time:
+//! Bytes to rooms, one layer at a time (docs/server-layout.md: the layers and the import
+//! direction):
+//! - [`app`]: the composition root: builds every part once and hands each what it needs.
 //! - [`listener`]: accepts TCP, routes `/healthz` and the page ([`http`], [`static_files`])
 //!   and `/ws`, caps connections.
 //! - [`connection`]: one WebSocket: frame checks, rate limits, the writer task and its queue.
@@ -17,6 +19,7 @@
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
+pub mod app;
 pub mod budget;
 pub mod clock;
 pub mod competition;
@@ -37,24 +40,5 @@ pub mod shutdown;
 pub mod static_files;
 pub mod topology;
 
-use std::sync::Arc;
-
 pub use config::Config;
 pub use listener::{bind, run, run_with_store};
-
-/// What every connection shares.
-pub struct Shared {
-    pub config: Arc<Config>,
-    pub clock: clock::ServerClock,
-    pub lobby: lobby::Lobby,
-    pub sessions: Arc<session::Sessions>,
-    pub metrics: Arc<metrics::Metrics>,
-    pub budget: Arc<budget::Budget>,
-    pub shutdown: shutdown::Shutdown,
-    /// The durable store, when one is configured.
-    pub persist: Option<persist::Persist>,
-    /// Competitions and their directors.
-    pub competitions: competition::Competitions,
-    /// One node or several, chosen when the server is built: asked wherever it matters.
-    pub topology: Arc<dyn topology::Topology>,
-}

@@ -14,12 +14,12 @@ use qipai_protocol::{
 };
 use tokio::sync::{oneshot, Notify};
 
+use crate::app::App;
 use crate::lobby::Owner;
 use crate::room::{Command, Outbox, RoomHandle, Who};
 use crate::session::{Place, Session};
 use crate::topology::forward::{Forward, NodeHello, RELAYED_PONG};
 use crate::topology::{Location, Resume, Route, SessionRecord};
-use crate::Shared;
 
 /// What the reader does next.
 #[derive(Debug)]
@@ -43,7 +43,7 @@ const QUICK_PLAY_ATTEMPTS: u32 = 4;
 
 /// The player behind one connection.
 pub struct Player {
-    shared: Arc<Shared>,
+    shared: Arc<App>,
     outbox: Outbox,
     conn_id: u64,
     /// Wakes this connection's reader to close it (when another connection resumes the
@@ -67,7 +67,7 @@ pub struct Player {
 
 impl Player {
     pub fn new(
-        shared: Arc<Shared>,
+        shared: Arc<App>,
         outbox: Outbox,
         conn_id: u64,
         kill: Arc<Notify>,

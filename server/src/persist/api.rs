@@ -8,7 +8,7 @@
 use hyper::StatusCode;
 
 use super::records;
-use crate::Shared;
+use crate::app::App as Shared;
 
 /// Games per page of a player's list.
 pub const PAGE: u64 = 20;

@@ -12,17 +12,17 @@ use super::{Location, NodeInfo, Resume, Route, SessionRecord, Topology};
 use crate::lobby::RoomDirectory;
 use crate::room::fence::Fence;
 use crate::room::RoomHandle;
-use crate::Shared;
+use crate::topology::Node;
 
 /// The topology of a server that runs alone (no `[cluster]`).
 #[derive(Default)]
 pub struct Alone {
     /// The server's state, once it exists (held weakly: the state owns the topology).
-    shared: OnceLock<Weak<Shared>>,
+    shared: OnceLock<Weak<dyn Node>>,
 }
 
 impl Alone {
-    fn shared(&self) -> Option<Arc<Shared>> {
+    fn shared(&self) -> Option<Arc<dyn Node>> {
         self.shared.get().and_then(Weak::upgrade)
     }
 }
@@ -41,7 +41,7 @@ impl RoomDirectory for Alone {
 }
 
 impl Topology for Alone {
-    fn run(&self, shared: &Arc<Shared>, _drained: Arc<Notify>) {
+    fn run(&self, shared: &Arc<dyn Node>, _drained: Arc<Notify>) {
         let _ = self.shared.set(Arc::downgrade(shared));
     }
 
@@ -66,7 +66,7 @@ impl Topology for Alone {
     }
 
     fn here(&self, id: RoomId) -> BoxFuture<'_, Location> {
-        let here = self.shared().is_some_and(|s| s.lobby.get(id).is_some());
+        let here = self.shared().is_some_and(|s| s.lobby().get(id).is_some());
         Box::pin(std::future::ready(if here {
             Location::Local
         } else {
@@ -82,7 +82,7 @@ impl Topology for Alone {
     ) -> BoxFuture<'_, (Vec<RoomInfo>, Option<RoomId>)> {
         let page = self
             .shared()
-            .map(|s| s.lobby.list(game, after, limit))
+            .map(|s| s.lobby().list(game, after, limit))
             .unwrap_or_default();
         Box::pin(std::future::ready(page))
     }

@@ -8,7 +8,6 @@
 //! or LAN) and this node staying in the path: if it dies the client reconnects, as after
 //! any drop.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, Stream, StreamExt};
@@ -19,7 +18,7 @@ use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 use super::cluster::Cluster;
 use super::SessionRecord;
 use crate::room::Outbox;
-use crate::Shared;
+use crate::shutdown::Shutdown;
 
 /// How long connecting to another node and its answer to the internal hello may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -103,7 +102,8 @@ pub async fn pipe<S>(
     client: &mut S,
     outbox: &Outbox,
     pings: &tokio::sync::mpsc::Sender<Message>,
-    shared: &Arc<Shared>,
+    topology: &dyn super::Topology,
+    mut shutdown: Shutdown,
 ) where
     S: Stream<Item = Result<Message, WsError>> + Unpin,
 {
@@ -145,8 +145,7 @@ pub async fn pipe<S>(
             return unavailable(e.to_string());
         }
     }
-    shared.topology.forwarding(true);
-    let mut shutdown = shared.shutdown.clone();
+    topology.forwarding(true);
     loop {
         tokio::select! {
             frame = client.next() => match frame {
@@ -184,6 +183,6 @@ pub async fn pipe<S>(
             () = shutdown.wait() => break,
         }
     }
-    shared.topology.forwarding(false);
+    topology.forwarding(false);
     let _ = up.close(None).await;
 }

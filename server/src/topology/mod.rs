@@ -19,9 +19,11 @@ use qipai_store::BoxFuture;
 use tokio::sync::Notify;
 
 use crate::config::Config;
-use crate::lobby::RoomDirectory;
+use crate::lobby::{Lobby, RoomDirectory};
+use crate::persist::Persist;
 use crate::room::RoomHandle;
-use crate::Shared;
+use crate::session::Sessions;
+use crate::shutdown::Shutdown;
 use forward::Forward;
 
 /// A session as every node can read it, so that any node can resume it.
@@ -58,6 +60,19 @@ pub struct NodeInfo {
     pub draining: bool,
 }
 
+/// What the topology works with on this node (the composition root implements it): the
+/// topology sits above these parts and below the app that holds them all.
+pub trait Node: Send + Sync {
+    fn config(&self) -> &Config;
+    fn lobby(&self) -> &Lobby;
+    fn sessions(&self) -> &Sessions;
+    /// The durable store, when one is configured.
+    fn persist(&self) -> Option<&Persist>;
+    fn shutdown(&self) -> &Shutdown;
+    /// WebSocket connections open now (this node's load, told to the others).
+    fn connections(&self) -> i64;
+}
+
 /// A request that another node may have to serve, and who makes it ([`Topology::route`]).
 pub struct Route<'a> {
     /// The player's resume token.
@@ -87,7 +102,7 @@ pub enum Resume {
 pub trait Topology: RoomDirectory {
     /// Starts the topology's own work once the server's state exists; `drained` is
     /// notified when a drain asked by the shutdown (SIGTERM) has handed every room over.
-    fn run(&self, shared: &Arc<Shared>, drained: Arc<Notify>);
+    fn run(&self, node: &Arc<dyn Node>, drained: Arc<Notify>);
     /// Whether rooms may move between nodes: their clocks then run on one shared time line
     /// (Unix time), and a session whose room closed here may find it elsewhere.
     fn rooms_move(&self) -> bool;

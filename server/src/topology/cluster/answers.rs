@@ -13,8 +13,8 @@ use crate::lobby::RoomDirectory;
 use crate::room::fence::Fence;
 use crate::room::RoomHandle;
 use crate::topology::forward::Forward;
+use crate::topology::Node;
 use crate::topology::{Location, NodeInfo, Resume, Route, SessionRecord, Topology};
-use crate::Shared;
 
 /// The rooms this node opens are listed in the shared directory and fenced by the lease;
 /// counted ids would collide between nodes, so they are always random.
@@ -33,7 +33,7 @@ impl RoomDirectory for Cluster {
 }
 
 impl Cluster {
-    fn shared(&self) -> Option<Arc<Shared>> {
+    fn shared(&self) -> Option<Arc<dyn Node>> {
         self.shared.get().and_then(Weak::upgrade)
     }
 
@@ -53,7 +53,7 @@ impl Cluster {
         let Some(shared) = self.shared() else {
             return Ok(None);
         };
-        let lobby = &shared.lobby;
+        let lobby = shared.lobby();
         let addr = match route.msg {
             ClientMsg::Join { room_id, .. } | ClientMsg::Spectate { room_id, .. } => {
                 if lobby.get(*room_id).is_some() {
@@ -69,7 +69,7 @@ impl Cluster {
                 None => return Ok(None),
             },
             ClientMsg::QuickPlay { options, .. } => {
-                let wanted = crate::room::wire::normalize(options, &shared.config)?;
+                let wanted = crate::room::wire::normalize(options, shared.config())?;
                 // A draining node seats nobody at its own tables.
                 if !self.draining() && lobby.has_waiting(options)? {
                     return Ok(None);
@@ -112,7 +112,7 @@ impl Cluster {
                         swallow_welcome: false,
                     });
                 }
-                Location::Local => room = self.shared().and_then(|s| s.lobby.get(record.room)),
+                Location::Local => room = self.shared().and_then(|s| s.lobby().get(record.room)),
                 Location::Unknown => {}
             }
         }
@@ -121,12 +121,12 @@ impl Cluster {
 }
 
 impl Topology for Cluster {
-    fn run(&self, shared: &Arc<Shared>, drained: Arc<Notify>) {
+    fn run(&self, shared: &Arc<dyn Node>, drained: Arc<Notify>) {
         let Some(me) = self.me() else {
             return;
         };
         me.start_work(shared);
-        let (shared, mut asked) = (Arc::clone(shared), shared.shutdown.clone());
+        let (shared, mut asked) = (Arc::clone(shared), shared.shutdown().clone());
         tokio::spawn(async move {
             if asked.drain_asked().await {
                 super::drain::drain(&me, &shared).await;
@@ -162,7 +162,7 @@ impl Topology for Cluster {
     fn here(&self, id: RoomId) -> BoxFuture<'_, Location> {
         Box::pin(async move {
             match self.shared() {
-                Some(shared) => Cluster::here(self, &shared, id).await,
+                Some(shared) => Cluster::here(self, shared.as_ref(), id).await,
                 None => Location::Unknown,
             }
         })

@@ -34,7 +34,7 @@ use super::{Location, NodeInfo, SessionRecord};
 use crate::config::Config;
 use crate::room::fence::Fence;
 use crate::room::RoomHandle;
-use crate::Shared;
+use crate::topology::Node;
 
 /// The cluster's lines in `/metrics`: name, kind, help (values in `render_metrics`).
 const METRICS: [(&str, &str, &str); 6] = [
@@ -121,7 +121,7 @@ pub struct Cluster {
     fence: Fence,
     pub metrics: ClusterMetrics,
     /// The shared state, once it exists (the heartbeat and the sweeper need it).
-    shared: std::sync::OnceLock<Weak<Shared>>,
+    shared: std::sync::OnceLock<Weak<dyn Node>>,
     /// Itself, for the work the trait's `&self` answers hand to tasks.
     me: Weak<Cluster>,
     /// [`LIVE`], [`DRAINING`] or [`GONE`].
@@ -312,7 +312,7 @@ impl Cluster {
             self.metrics.lease_lapses.fetch_add(1, Ordering::Relaxed);
             tracing::warn!("the lease had lapsed: rooms refused actions meanwhile");
             if let Some(shared) = self.shared.get().and_then(Weak::upgrade) {
-                self.revoke_lost(&shared).await;
+                self.revoke_lost(shared.as_ref()).await;
             }
         }
         self.fence.hold_until(sent + self.lease_ms);
@@ -320,20 +320,17 @@ impl Cluster {
     }
 
     /// One heartbeat with this node's load now.
-    async fn beat(&self, shared: &Shared) -> Result<bool, redis::RedisError> {
-        let rooms = shared.lobby.len() as u64;
-        let conns = shared
-            .metrics
-            .connections
-            .load(std::sync::atomic::Ordering::Relaxed);
+    async fn beat(&self, shared: &dyn Node) -> Result<bool, redis::RedisError> {
+        let rooms = shared.lobby().len() as u64;
+        let conns = shared.connections();
         self.renew(rooms, conns.max(0) as u64).await
     }
 
     /// After a lapse: the rooms another node took over meanwhile stop here (their
     /// `Revoke` is queued before any action that comes after the lease is back).
-    async fn revoke_lost(&self, shared: &Shared) {
+    async fn revoke_lost(&self, shared: &dyn Node) {
         let mut conn = self.redis.clone();
-        for room in shared.lobby.handles() {
+        for room in shared.lobby().handles() {
             let owner: Option<String> = conn.get(room_key(room.id)).await.unwrap_or(None);
             if owner.as_deref() != Some(self.node.as_str()) {
                 tracing::warn!(
@@ -347,7 +344,7 @@ impl Cluster {
     }
 
     /// Gives the cluster the shared state and starts the heartbeat and the sweeper.
-    pub fn start_work(self: &Arc<Self>, shared: &Arc<Shared>) {
+    pub fn start_work(self: &Arc<Self>, shared: &Arc<dyn Node>) {
         let _ = self.shared.set(Arc::downgrade(shared));
         let me = Arc::clone(self);
         let weak = Arc::downgrade(shared);
@@ -355,7 +352,7 @@ impl Cluster {
             let beat = Duration::from_millis((me.lease_ms / 3).max(10));
             let mut last_sweep = Instant::now();
             let mut shutdown = match weak.upgrade() {
-                Some(s) => s.shutdown.clone(),
+                Some(s) => s.shutdown().clone(),
                 None => return,
             };
             loop {
@@ -364,7 +361,7 @@ impl Cluster {
                     () = shutdown.wait() => break,
                 }
                 let Some(shared) = weak.upgrade() else { break };
-                if let Err(error) = me.beat(&shared).await {
+                if let Err(error) = me.beat(shared.as_ref()).await {
                     tracing::warn!(%error, "lease renewal failed");
                 }
                 if last_sweep.elapsed() >= Duration::from_millis(me.lease_ms) {
@@ -418,7 +415,7 @@ impl Cluster {
                 .shared
                 .get()
                 .and_then(Weak::upgrade)
-                .is_none_or(|s| s.shutdown.is_fired());
+                .is_none_or(|s| s.shutdown().is_fired());
             if me.draining() || stopping {
                 return;
             }
@@ -452,11 +449,11 @@ impl Cluster {
 
     /// Where room `id` lives; a room whose owner's lease is gone is taken over here first
     /// (by another node when this one is draining: it waits for that).
-    pub async fn locate(self: &Arc<Self>, shared: &Arc<Shared>, id: RoomId) -> Location {
+    pub async fn locate(self: &Arc<Self>, shared: &Arc<dyn Node>, id: RoomId) -> Location {
         let mut waited_here = false;
         let mut relooked = false;
         for _ in 0..60 {
-            if shared.lobby.get(id).is_some() {
+            if shared.lobby().get(id).is_some() {
                 return Location::Local;
             }
             let mut conn = self.redis.clone();
@@ -470,7 +467,7 @@ impl Cluster {
                     [node, addr] if *node != self.node => return Location::Remote(addr.clone()),
                     [_, _] => {
                         // Here, or handed over meanwhile (a drain): then look again.
-                        let here = self.here(shared, id).await;
+                        let here = self.here(shared.as_ref(), id).await;
                         if here == Location::Local || waited_here {
                             return here;
                         }
@@ -496,7 +493,7 @@ impl Cluster {
                 }
             }
         }
-        if shared.lobby.get(id).is_some() {
+        if shared.lobby().get(id).is_some() {
             Location::Local
         } else {
             Location::Unknown
@@ -505,9 +502,9 @@ impl Cluster {
 
     /// Room `id`, which the directory says is here: open in the lobby, or about to be (a
     /// takeover rebuilding it); `Unknown` when it does not come (closed meanwhile).
-    pub async fn here(&self, shared: &Shared, id: RoomId) -> Location {
+    pub async fn here(&self, shared: &dyn Node, id: RoomId) -> Location {
         for _ in 0..40 {
-            if shared.lobby.get(id).is_some() {
+            if shared.lobby().get(id).is_some() {
                 return Location::Local;
             }
             let mut conn = self.redis.clone();
@@ -517,7 +514,7 @@ impl Cluster {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        if shared.lobby.get(id).is_some() {
+        if shared.lobby().get(id).is_some() {
             Location::Local
         } else {
             Location::Unknown
