@@ -18,12 +18,12 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
+use crate::app::App;
 use crate::budget::ConnTicket;
 use crate::metrics::Metrics;
 use crate::player::{Player, Verdict};
 use crate::ratelimit::TokenBucket;
 use crate::room::Outbox;
-use crate::Shared;
 
 /// Ids for connections, so a room can tell an old connection's news from a new one's.
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -31,7 +31,7 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// The WebSocket settings from the configuration. tungstenite's own frame limits sit well
 /// above ours, so an oversized frame is answered with `frame_too_large` by us rather than
 /// dropped by it; only a frame four times over our limit breaks the connection.
-pub fn ws_config(shared: &Shared) -> WebSocketConfig {
+pub fn ws_config(shared: &App) -> WebSocketConfig {
     let s = &shared.config.server;
     let hard_limit = s.max_frame_bytes.saturating_mul(4).max(4096);
     let max_write = shared
@@ -49,7 +49,7 @@ pub fn ws_config(shared: &Shared) -> WebSocketConfig {
 
 /// Serves one of the server's own bots over an in-memory connection: the same loop as a
 /// socket's, so a bot is a connection like any other.
-pub async fn serve_in_memory<W>(ws: W, shared: Arc<Shared>)
+pub async fn serve_in_memory<W>(ws: W, shared: Arc<App>)
 where
     W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
 {
@@ -63,7 +63,7 @@ where
 /// whose first frame is the internal hello.
 pub async fn serve<S>(
     ws: WebSocketStream<S>,
-    shared: Arc<Shared>,
+    shared: Arc<App>,
     ticket: Result<ConnTicket, qipai_protocol::WireError>,
     internal: bool,
 ) where
@@ -87,7 +87,7 @@ pub async fn serve<S>(
 }
 
 /// Tells a connection over its budget why, and closes it.
-async fn refuse_and_close<W>(mut ws: W, shared: &Shared, e: qipai_protocol::WireError)
+async fn refuse_and_close<W>(mut ws: W, shared: &App, e: qipai_protocol::WireError)
 where
     W: Sink<Message, Error = WsError> + Unpin,
 {
@@ -102,13 +102,8 @@ where
 
 /// `ticket`: the connection's place in the budgets, with the client's address; `None` for
 /// the server's own bots.
-async fn run<W>(
-    ws: W,
-    shared: Arc<Shared>,
-    conn_id: u64,
-    ticket: Option<ConnTicket>,
-    internal: bool,
-) where
+async fn run<W>(ws: W, shared: Arc<App>, conn_id: u64, ticket: Option<ConnTicket>, internal: bool)
+where
     W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
 {
     let bot = ticket.is_none();
@@ -224,12 +219,13 @@ async fn run<W>(
     if let Some(f) = forward {
         // Boxed: piping to another node holds a 4.6 KB future that only clusters use; in
         // place it would make every connection's task that much bigger.
-        Box::pin(crate::cluster::proxy::pipe(
+        Box::pin(crate::topology::forward::pipe(
             *f,
             &mut stream,
             &outbox,
             &tx,
-            &shared,
+            shared.topology.as_ref(),
+            shared.shutdown.clone(),
         ))
         .await;
     }
@@ -316,7 +312,7 @@ impl Reader {
             return self.rate_limited(player);
         }
         if player.expects_node_hello() {
-            return match crate::cluster::proxy::NodeHello::decode(&bytes) {
+            return match crate::topology::forward::NodeHello::decode(&bytes) {
                 Some(hello) => player.node_hello(hello).await,
                 None => Verdict::Close(Some(Box::new(ServerMsg::error(
                     None,

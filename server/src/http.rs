@@ -26,7 +26,8 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::WebSocketStream;
 
-use crate::{connection, forwarded, static_files, Shared};
+use crate::app::App as Shared;
+use crate::{connection, forwarded, static_files};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
 const MAX_HEAD: usize = 80 * 1024;
@@ -76,7 +77,7 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, peer: IpAddr) {
 
 fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answer {
     let path = req.uri().path();
-    if path == "/ws" || (path == "/node" && shared.cluster.is_some()) {
+    if path == "/ws" || (path == "/node" && shared.topology.accepts_node_links()) {
         let internal = path == "/node";
         return upgrade(req, shared, ticket, internal);
     }
@@ -94,9 +95,9 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
     };
     let mut response = match path {
         // A draining node (several nodes) leaves the load balancer's pool.
-        "/healthz" => match &shared.cluster {
-            Some(c) if c.draining() => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
-            _ => text(StatusCode::OK, "ok\n"),
+        "/healthz" => match shared.topology.draining() {
+            true => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
+            false => text(StatusCode::OK, "ok\n"),
         },
         "/metrics" => {
             let rooms = shared.lobby.count_by_game();
@@ -105,9 +106,9 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
             if let Some(writer) = shared.lobby.writer() {
                 crate::persist::render_metrics(writer.stats(), &mut page);
             }
-            if let Some(cluster) = &shared.cluster {
-                cluster.render_metrics(shared.lobby.len(), &mut page);
-            }
+            shared
+                .topology
+                .render_metrics(shared.lobby.len(), &mut page);
             text(StatusCode::OK, page)
         }
         _ => match static_files::lookup(path) {

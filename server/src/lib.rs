@@ -1,6 +1,8 @@
 //! qipai's authoritative game server.
 //!
-//! Bytes to rooms, one layer at a time:
+//! Bytes to rooms, one layer at a time (docs/server-layout.md: the layers and the import
+//! direction):
+//! - [`app`]: the composition root: builds every part once and hands each what it needs.
 //! - [`listener`]: accepts TCP, routes `/healthz` and the page ([`http`], [`static_files`])
 //!   and `/ws`, caps connections.
 //! - [`connection`]: one WebSocket: frame checks, rate limits, the writer task and its queue.
@@ -13,14 +15,14 @@
 //!   [`forwarded`]: the client's address behind a trusted reverse proxy.
 //! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
-//! - [`cluster`]: several nodes on Redis and PostgreSQL: directory, leases, forwarding,
-//!   takeovers.
+//! - [`topology`]: one node or several (on Redis and PostgreSQL: directory, leases,
+//!   forwarding, takeovers), behind one trait.
 //! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
+pub mod app;
 pub mod budget;
 pub mod clock;
-pub mod cluster;
 pub mod competition;
 pub mod config;
 pub mod connection;
@@ -38,25 +40,7 @@ pub mod seat_bots;
 pub mod session;
 pub mod shutdown;
 pub mod static_files;
-
-use std::sync::Arc;
+pub mod topology;
 
 pub use config::Config;
 pub use listener::{bind, run, run_with_store};
-
-/// What every connection shares.
-pub struct Shared {
-    pub config: Arc<Config>,
-    pub clock: clock::ServerClock,
-    pub lobby: lobby::Lobby,
-    pub sessions: Arc<session::Sessions>,
-    pub metrics: Arc<metrics::Metrics>,
-    pub budget: Arc<budget::Budget>,
-    pub shutdown: shutdown::Shutdown,
-    /// The durable store, when one is configured.
-    pub persist: Option<persist::Persist>,
-    /// Competitions and their directors.
-    pub competitions: competition::Competitions,
-    /// Several nodes (issue 17), when `[cluster]` is on.
-    pub cluster: Option<Arc<cluster::Cluster>>,
-}

@@ -2,18 +2,15 @@
 //! hands it to [`crate::http`].
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::budget::Budget;
-use crate::clock::ServerClock;
+use crate::app::{App, Built};
 use crate::config::Config;
-use crate::lobby::Lobby;
-use crate::session::Sessions;
+use crate::http;
 use crate::shutdown::Shutdown;
-use crate::{http, Shared};
 
 /// Binds the configured address (port 0 picks a free one, as tests do).
 ///
@@ -56,72 +53,19 @@ async fn serve(
     mut shutdown: Shutdown,
     persist: Option<crate::persist::Persist>,
 ) {
-    let config = Arc::new(config);
-    let cluster = match crate::cluster::Cluster::start(&config, listener.local_addr().ok()).await {
-        Ok(c) => c,
-        Err(error) => {
-            tracing::error!(%error, "cannot join the cluster: not serving");
-            return;
-        }
-    };
-    // Several nodes share one time line, Unix time, so that a room moved between them
-    // keeps its clocks (a room's own lag behind it is its `skew_ms`).
-    let base = match (&cluster, &persist) {
-        (Some(_), _) => qipai_games::Millis(qipai_store::unix_ms().max(0) as u64),
-        (None, Some(p)) => p.clock_base,
-        (None, None) => Default::default(),
-    };
-    let clock = ServerClock::start_at(base);
-    let budget = Arc::new(Budget::new(&config));
-    let shared = Arc::new(Shared {
-        lobby: Lobby::new(
-            Arc::clone(&config),
-            clock,
-            shutdown.clone(),
-            Arc::clone(&budget),
-        ),
-        budget,
-        sessions: Arc::new(Sessions::default()),
-        metrics: Arc::default(),
-        config: Arc::clone(&config),
-        clock,
-        shutdown: shutdown.clone(),
-        competitions: crate::competition::Competitions::new(&config),
-        persist,
-        cluster,
-    });
-    if let Some(cluster) = &shared.cluster {
-        shared.lobby.set_cluster(Arc::clone(cluster));
-    }
-    shared
-        .lobby
-        .set_summon(crate::seat_bots::summoner(Arc::downgrade(&shared)));
-    if let Some(persist) = &shared.persist {
-        if let Err(error) = shared.competitions.load(Arc::clone(&persist.store)).await {
-            tracing::error!(%error, "cannot read the competitions: not serving");
-            return;
-        }
-        crate::competition::tables::before_recovery(&shared).await;
-        if let Err(error) = crate::persist::recover(&shared, persist).await {
-            tracing::error!(%error, "cannot read the store: not serving");
-            return;
-        }
-        crate::competition::tables::resume(&shared).await;
-    }
-    // Several nodes: SIGTERM drains the node; drained, it stops accepting.
-    let drained = std::sync::Arc::new(tokio::sync::Notify::new());
-    if let Some(cluster) = &shared.cluster {
-        cluster.run(&shared);
-        let (cluster, shared, mut asked) =
-            (Arc::clone(cluster), Arc::clone(&shared), shutdown.clone());
-        let drained = Arc::clone(&drained);
-        tokio::spawn(async move {
-            if asked.drain_asked().await {
-                crate::cluster::drain::drain(&cluster, &shared).await;
-                drained.notify_one();
+    let serve_bots = |app: Weak<App>| -> crate::seat_bots::Serve {
+        Arc::new(move |socket| {
+            if let Some(app) = app.upgrade() {
+                tokio::spawn(crate::connection::serve_in_memory(socket, app));
             }
-        });
-    }
+        })
+    };
+    let listening = listener.local_addr().ok();
+    let Some(Built { app, drained }) =
+        App::build(config, shutdown.clone(), persist, listening, serve_bots).await
+    else {
+        return;
+    };
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
     loop {
@@ -134,8 +78,7 @@ async fn serve(
         };
         match accepted {
             Ok((stream, peer)) => {
-                let shared = Arc::clone(&shared);
-                tokio::spawn(accept(stream, peer, shared));
+                tokio::spawn(accept(stream, peer, Arc::clone(&app)));
             }
             Err(error) => {
                 // Out of file descriptors and the like: back off instead of spinning.
@@ -147,12 +90,12 @@ async fn serve(
     tracing::info!("stopped accepting");
 }
 
-async fn accept(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
+async fn accept(stream: TcpStream, peer: SocketAddr, app: Arc<App>) {
     // Game traffic is small frames that must leave at once.
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, %peer, "TCP_NODELAY");
     }
     // The budgets are counted at the WebSocket upgrade (`http::upgrade`): HTTP is always
     // answered (`/healthz` never locks out).
-    http::serve(stream, shared, peer.ip()).await;
+    http::serve(stream, app, peer.ip()).await;
 }

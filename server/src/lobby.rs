@@ -21,8 +21,22 @@ use crate::budget::{Budget, RoomTicket};
 use crate::clock::ServerClock;
 use crate::config::Config;
 use crate::room::actor::{Journal, RoomParts, RoomTimings};
+use crate::room::fence::Fence;
 use crate::room::{wire, Entrant, RoomHandle, Summon};
 use crate::shutdown::Shutdown;
+
+/// Where the rooms this node opens are announced, as the lobby sees it: the server's
+/// topology (one node or several) implements it, so the lobby never asks which it is.
+pub trait RoomDirectory: Send + Sync {
+    /// Whether this node alone hands out room ids, so a seeded server may count them
+    /// (with several nodes counted ids would collide: they are always random).
+    fn ids_are_local(&self) -> bool;
+    /// The fence a new room asks before each action; `None` when nothing can take the
+    /// room away from this node.
+    fn fence(&self) -> Option<Fence>;
+    /// Announces a room just opened here (its directory entry and listing).
+    fn publish(self: Arc<Self>, room: &RoomHandle);
+}
 
 /// Every open room.
 pub struct Lobby {
@@ -43,8 +57,9 @@ pub struct Lobby {
     open_seats: Arc<Mutex<OpenSeats>>,
     /// Competition tables to reopen with their seats reserved (after a restart).
     table_entrants: DashMap<RoomId, Arc<[Entrant]>>,
-    /// Several nodes: where every room this node opens is listed and fenced.
-    cluster: OnceLock<Arc<crate::cluster::Cluster>>,
+    /// Where every room this node opens is announced and fenced; none until the app is
+    /// built (then a room is neither).
+    directory: OnceLock<Arc<dyn RoomDirectory>>,
 }
 
 /// Rooms that may still have a free seat (oldest first), how many were left at the last
@@ -170,9 +185,9 @@ impl Lobby {
         self.next_id.fetch_max(next_id, Ordering::Relaxed);
     }
 
-    /// Lists every room opened from now on in the cluster's directory.
-    pub fn set_cluster(&self, cluster: Arc<crate::cluster::Cluster>) {
-        let _ = self.cluster.set(cluster);
+    /// Announces every room opened from now on in `directory`, and fences it there.
+    pub fn set_directory(&self, directory: Arc<dyn RoomDirectory>) {
+        let _ = self.directory.set(directory);
     }
 
     /// The store's writer, when there is a store.
@@ -199,7 +214,7 @@ impl Lobby {
             summon: OnceLock::new(),
             writer: OnceLock::new(),
             table_entrants: DashMap::new(),
-            cluster: OnceLock::new(),
+            directory: OnceLock::new(),
         }
     }
 
@@ -300,7 +315,8 @@ impl Lobby {
     /// A new room's id, seed and log.
     fn fresh_room(&self) -> (RoomId, u64, Option<Journal>) {
         // Counted ids would collide between nodes: with several, ids are always random.
-        let id = if wire::seeded(&self.config) && self.cluster.get().is_none() {
+        let local = self.directory.get().is_none_or(|d| d.ids_are_local());
+        let id = if wire::seeded(&self.config) && local {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
             random_id(|id| self.rooms.contains_key(&id))
@@ -404,7 +420,7 @@ impl Lobby {
             journal,
             entrants,
             skew,
-            fence: self.cluster.get().map(|c| c.fence()),
+            fence: self.directory.get().and_then(|d| d.fence()),
         };
         let room = wire::open(parts, &self.config, seed)?;
         if !competition {
@@ -413,9 +429,9 @@ impl Lobby {
                 .unwrap_or_else(PoisonError::into_inner)
                 .add(room.clone());
         }
-        if let Some(cluster) = self.cluster.get() {
+        if let Some(directory) = self.directory.get() {
             if self.rooms.contains_key(&id) {
-                cluster.publish_room(&room);
+                Arc::clone(directory).publish(&room);
             }
         }
         Ok(room)

@@ -14,10 +14,12 @@ use qipai_protocol::{
 };
 use tokio::sync::{oneshot, Notify};
 
+use crate::app::App;
 use crate::lobby::Owner;
 use crate::room::{Command, Outbox, RoomHandle, Who};
 use crate::session::{Place, Session};
-use crate::Shared;
+use crate::topology::forward::{Forward, NodeHello, RELAYED_PONG};
+use crate::topology::{Location, Resume, Route, SessionRecord};
 
 /// What the reader does next.
 #[derive(Debug)]
@@ -26,7 +28,7 @@ pub enum Verdict {
     /// Close the connection after sending this, if anything.
     Close(Option<Box<ServerMsg>>),
     /// Several nodes: from now on the connection is piped to another node.
-    Forward(Box<crate::cluster::proxy::Forward>),
+    Forward(Box<Forward>),
 }
 
 /// A refused request: its `seq`, the code and the message.
@@ -41,7 +43,7 @@ const QUICK_PLAY_ATTEMPTS: u32 = 4;
 
 /// The player behind one connection.
 pub struct Player {
-    shared: Arc<Shared>,
+    shared: Arc<App>,
     outbox: Outbox,
     conn_id: u64,
     /// Wakes this connection's reader to close it (when another connection resumes the
@@ -65,7 +67,7 @@ pub struct Player {
 
 impl Player {
     pub fn new(
-        shared: Arc<Shared>,
+        shared: Arc<App>,
         outbox: Outbox,
         conn_id: u64,
         kill: Arc<Notify>,
@@ -99,15 +101,12 @@ impl Player {
 
     /// Another node's internal hello: checks the cluster's secret, then serves the player
     /// it names as if they had said `hello` here with their token.
-    pub async fn node_hello(&mut self, hello: crate::cluster::proxy::NodeHello) -> Verdict {
+    pub async fn node_hello(&mut self, hello: NodeHello) -> Verdict {
         let refuse = |code, message: &str| {
             Verdict::Close(Some(Box::new(ServerMsg::error(None, code, message))))
         };
-        let Some(cluster) = self.shared.cluster.clone() else {
-            return refuse(ErrorCode::BadNodeSecret, "this server is not in a cluster");
-        };
-        if !cluster.secret_ok(&hello.secret) {
-            return refuse(ErrorCode::BadNodeSecret, "the cluster's secret is wrong");
+        if let Err(why) = self.shared.topology.admit_node(&hello.secret) {
+            return refuse(ErrorCode::BadNodeSecret, why);
         }
         // The budgets count the client's own address, not the forwarding node's: its
         // connections (`max_connections_per_addr`, with its direct ones here) and rooms.
@@ -122,7 +121,7 @@ impl Player {
         if let Some(id) = hello.room_id {
             // A room being taken over here is open in a moment; one handed over meanwhile
             // (a drain) is elsewhere: the player tries again rather than lose their place.
-            if cluster.here(&self.shared, id).await != crate::cluster::Location::Local {
+            if self.shared.topology.here(id).await != Location::Local {
                 return refuse(
                     ErrorCode::NodeUnavailable,
                     "the room has moved: reconnect with your token",
@@ -145,17 +144,16 @@ impl Player {
         self.greet(session).await
     }
 
-    /// Several nodes: tells Redis where the player is now, so any node can resume them.
+    /// Tells the topology where the player is now (several nodes: so that any node can
+    /// resume them).
     fn placed(&self, session: &Session) {
-        if let Some(cluster) = &self.shared.cluster {
-            let record = crate::cluster::SessionRecord {
-                player: session.player_id,
-                name: session.name.clone(),
-                bot: session.bot,
-                room: session.place().map_or(0, |p| p.room.id),
-            };
-            cluster.save_session(&session.token, record);
-        }
+        let record = SessionRecord {
+            player: session.player_id,
+            name: session.name.clone(),
+            bot: session.bot,
+            room: session.place().map_or(0, |p| p.room.id),
+        };
+        self.shared.topology.save_session(&session.token, record);
     }
 
     /// Queues a message to this connection.
@@ -165,11 +163,11 @@ impl Player {
 
     /// A pong to one of our pings: its payload is the server time the ping left. On another
     /// node's link only the client's own pongs count, which the forwarding node marks
-    /// ([`crate::cluster::proxy::RELAYED_PONG`]): the whole round trip, the hop included,
+    /// ([`RELAYED_PONG`]): the whole round trip, the hop included,
     /// not the link's automatic pong (the hop alone).
     pub fn pong(&mut self, payload: &[u8]) {
         let payload = match payload {
-            [time @ .., crate::cluster::proxy::RELAYED_PONG] if self.internal => time,
+            [time @ .., RELAYED_PONG] if self.internal => time,
             _ if self.internal => return,
             _ => payload,
         };
@@ -226,8 +224,8 @@ impl Player {
                 "this session continued on another connection",
             )))));
         }
-        if let Some(cluster) = self.shared.cluster.clone() {
-            let routed = Box::pin(self.route(&cluster, &session, &msg)).await;
+        if routable(&msg) {
+            let routed = Box::pin(self.route(&session, &msg)).await;
             if let Some(forward) = routed.map_err(|e| (seq, e.code, e.message))? {
                 // The other node holds the session from now on.
                 self.shared.sessions.forget(&session);
@@ -257,7 +255,7 @@ impl Player {
                 // Several nodes: a room closed here may live on elsewhere (taken over), and
                 // a player this node knows in no room may have found one elsewhere since.
                 Some(s)
-                    if self.shared.cluster.is_some()
+                    if self.shared.topology.rooms_move()
                         && s.place().is_none_or(|p| p.room.tx.is_closed()) =>
                 {
                     sessions.forget(&s);
@@ -288,46 +286,23 @@ impl Player {
         self.greet(session).await
     }
 
-    /// Several nodes: a token this node does not know, looked up in Redis. The player's
-    /// room on another live node: the connection is forwarded there (`Err`, the verdict);
-    /// a room whose node died is taken over here first; otherwise the session continues
-    /// here. Without a cluster, or a record, the token is refused (`Err`).
+    /// A token this node does not know, as the topology finds it. With several nodes: the
+    /// player's room on another live node: the connection is forwarded there (`Err`, the
+    /// verdict); a room whose node died is taken over here first; otherwise the session
+    /// continues here. Alone, or without a record, the token is refused (`Err`).
     async fn resume_elsewhere(&mut self, token: &str) -> Result<Arc<Session>, Verdict> {
-        let refused = || {
-            Verdict::Close(Some(Box::new(ServerMsg::error(
-                None,
-                ErrorCode::BadResumeToken,
-                "unknown resume token, or its grace period is over: say hello without it",
-            ))))
-        };
-        let Some(cluster) = self.shared.cluster.clone() else {
-            return Err(refused());
-        };
-        let Some(record) = cluster.session(token).await else {
-            return Err(refused());
-        };
-        let mut place = None;
-        if record.room != 0 {
-            match cluster.locate(&self.shared, record.room).await {
-                crate::cluster::Location::Remote(addr) => {
-                    let hello = cluster.node_hello(token, &record, Some(record.room), self.addr);
-                    return Err(Verdict::Forward(Box::new(crate::cluster::proxy::Forward {
-                        addr,
-                        hello,
-                        pending: None,
-                        swallow_welcome: false,
-                    })));
-                }
-                crate::cluster::Location::Local => {
-                    place = self
-                        .shared
-                        .lobby
-                        .get(record.room)
-                        .map(|room| Place { room, seat: None });
-                }
-                crate::cluster::Location::Unknown => {}
+        let (record, room) = match self.shared.topology.resume(token, self.addr).await {
+            Resume::Unknown => {
+                return Err(Verdict::Close(Some(Box::new(ServerMsg::error(
+                    None,
+                    ErrorCode::BadResumeToken,
+                    "unknown resume token, or its grace period is over: say hello without it",
+                )))))
             }
-        }
+            Resume::Forward(forward) => return Err(Verdict::Forward(Box::new(forward))),
+            Resume::Here { record, room } => (record, room),
+        };
+        let place = room.map(|room| Place { room, seat: None });
         // A takeover just now restored the seated players' sessions from the store.
         let sessions = &self.shared.sessions;
         if let Some(s) = sessions.resume(token, self.conn_id, Arc::clone(&self.kill)) {
@@ -378,65 +353,26 @@ impl Player {
         Verdict::Continue
     }
 
-    /// Several nodes: whether `msg` is for another node — a room that lives there, a new
-    /// room placed there (the least-loaded node), quick play's waiting table there — and
-    /// then how to forward the connection to it.
+    /// Whether `msg` (a lobby request, [`routable`]) is for another node, and then how to
+    /// forward the connection to it. A player in a room is refused first, as here.
     async fn route(
         &self,
-        cluster: &Arc<crate::cluster::Cluster>,
         session: &Arc<Session>,
         msg: &ClientMsg,
-    ) -> Result<Option<crate::cluster::proxy::Forward>, WireError> {
-        let lobby = &self.shared.lobby;
-        let addr = match msg {
-            ClientMsg::Join { room_id, .. } | ClientMsg::Spectate { room_id, .. } => {
-                not_in_room(session)?;
-                if lobby.get(*room_id).is_some() {
-                    return Ok(None);
-                }
-                match cluster.locate(&self.shared, *room_id).await {
-                    crate::cluster::Location::Remote(addr) => addr,
-                    _ => return Ok(None),
-                }
-            }
-            ClientMsg::CreateRoom { .. } => {
-                not_in_room(session)?;
-                match cluster.placement().await {
-                    Some(addr) => addr,
-                    None => return Ok(None),
-                }
-            }
-            ClientMsg::QuickPlay { options, .. } => {
-                not_in_room(session)?;
-                let wanted = crate::room::wire::normalize(options, &self.shared.config)?;
-                // A draining node seats nobody at its own tables.
-                if !cluster.draining() && lobby.has_waiting(options)? {
-                    return Ok(None);
-                }
-                match cluster.waiting_elsewhere(&wanted).await {
-                    Some(addr) => addr,
-                    None => match cluster.placement().await {
-                        Some(addr) => addr,
-                        None => return Ok(None),
-                    },
-                }
-            }
-            _ => return Ok(None),
+    ) -> Result<Option<Forward>, WireError> {
+        not_in_room(session)?;
+        let route = Route {
+            token: &session.token,
+            who: SessionRecord {
+                player: session.player_id,
+                name: session.name.clone(),
+                bot: session.bot,
+                room: 0,
+            },
+            msg,
+            client_addr: self.addr,
         };
-        let record = crate::cluster::SessionRecord {
-            player: session.player_id,
-            name: session.name.clone(),
-            bot: session.bot,
-            room: 0,
-        };
-        let pending = qipai_protocol::encode(msg)
-            .map_err(|e| wire(ErrorCode::NodeUnavailable, &e.to_string()))?;
-        Ok(Some(crate::cluster::proxy::Forward {
-            addr,
-            hello: cluster.node_hello(&session.token, &record, None, self.addr),
-            pending: Some(pending.into()),
-            swallow_welcome: true,
-        }))
+        self.shared.topology.route(route).await
     }
 
     /// Game actions are handed to the room at once; the requests that wait for a room
@@ -462,10 +398,7 @@ impl Player {
             } => {
                 let page = self.shared.config.limits.list_rooms_page.max(1);
                 let limit = limit.map_or(page, |l| (l as usize).clamp(1, page));
-                let (rooms, next) = match &self.shared.cluster {
-                    Some(cluster) => Box::pin(cluster.list(game, after, limit)).await,
-                    None => lobby.list(game, after, limit),
-                };
+                let (rooms, next) = self.shared.topology.list(game, after, limit).await;
                 self.send(&ServerMsg::Rooms { seq, rooms, next });
                 Ok(())
             }
@@ -664,9 +597,7 @@ impl Player {
         seq: Seq,
     ) -> Result<(), WireError> {
         // Several nodes: a new room's id is told (`joined`) only once every node finds it.
-        if let Some(cluster) = &self.shared.cluster {
-            cluster.listed(room.id).await;
-        }
+        self.shared.topology.listed(room.id).await;
         let (reply, answer) = oneshot::channel();
         let who = self.who(session);
         let join = Command::Join {
@@ -720,9 +651,10 @@ impl Player {
             let _ = tokio::time::timeout(ROOM_TIMEOUT, place.room.tx.send(away)).await;
         }
         let grace = Duration::from_millis(self.shared.config.server.reconnect_grace_ms);
-        if let Some(cluster) = &self.shared.cluster {
-            cluster.release_session(&session.token, self.shared.config.server.reconnect_grace_ms);
-        }
+        let grace_ms = self.shared.config.server.reconnect_grace_ms;
+        self.shared
+            .topology
+            .release_session(&session.token, grace_ms);
         self.shared.sessions.release(&session, self.conn_id, grace);
     }
 }
@@ -754,6 +686,17 @@ fn current_place(session: &Session) -> Option<Place> {
         return None;
     }
     Some(place)
+}
+
+/// The lobby requests another node may have to serve: they join, watch or open a room.
+fn routable(msg: &ClientMsg) -> bool {
+    matches!(
+        msg,
+        ClientMsg::Join { .. }
+            | ClientMsg::Spectate { .. }
+            | ClientMsg::CreateRoom { .. }
+            | ClientMsg::QuickPlay { .. }
+    )
 }
 
 fn not_in_room(session: &Session) -> Result<(), WireError> {

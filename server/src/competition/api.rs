@@ -41,7 +41,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{auth, parse_result, view, CreateRequest};
-use crate::Shared;
+use crate::app::App as Shared;
 
 /// The largest request body read (a registration form of a few thousand lines).
 pub const MAX_BODY: usize = 1 << 20;

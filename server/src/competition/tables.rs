@@ -38,7 +38,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::room::{Command, Entrant, Outbox, RoomHandle, Who};
 
 use super::Held;
-use crate::Shared;
+use crate::app::App as Shared;
 
 /// Tuolaji 第十三条: from the 21st started minute the round is forfeited.
 const TUOLAJI_FORFEIT_AFTER: u64 = 20;

@@ -14,8 +14,8 @@ use futures_util::future::select_all;
 use qipai_protocol::{RoomInfo, RoomStatus, ServerMsg, WireError};
 use tokio::sync::watch;
 
+use crate::app::App as Shared;
 use crate::room::Outbox;
-use crate::Shared;
 
 /// A running watch; dropping it ends it (when the connection closes, or another watch or
 /// `unwatch_competition` replaces it).

@@ -8,7 +8,7 @@
 use hyper::StatusCode;
 
 use super::records;
-use crate::Shared;
+use crate::app::App as Shared;
 
 /// Games per page of a player's list.
 pub const PAGE: u64 = 20;
@@ -41,11 +41,9 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
     match parts.as_slice() {
-        ["nodes"] => match &shared.cluster {
-            Some(cluster) => {
-                let nodes: Vec<serde_json::Value> = cluster
-                    .nodes()
-                    .await
+        ["nodes"] => match shared.topology.nodes().await {
+            Some((node, nodes)) => {
+                let nodes: Vec<serde_json::Value> = nodes
                     .into_iter()
                     .map(|n| {
                         serde_json::json!({
@@ -55,7 +53,7 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
                         })
                     })
                     .collect();
-                let body = serde_json::json!({ "node": cluster.node, "nodes": nodes });
+                let body = serde_json::json!({ "node": node, "nodes": nodes });
                 (StatusCode::OK, JSON, body.to_string().into_bytes())
             }
             None => not_found("this server runs alone (no [cluster])"),

@@ -22,8 +22,8 @@ use qipai_store::writer::{Writer, WriterConfig, WriterStats};
 use qipai_store::{seated, Store, StoreError};
 
 use crate::config::Config;
-use crate::session::{Place, Restored};
-use crate::Shared;
+use crate::lobby::Lobby;
+use crate::session::{Place, Restored, Sessions};
 
 /// The open store and what start-up read from it.
 pub struct Persist {
@@ -75,53 +75,56 @@ pub async fn with_store(
     })
 }
 
-/// Reopens every unfinished room and restores the sessions of the people seated in them.
-/// A room that cannot be reopened is closed with a logged reason; the others go on.
+/// Gives the lobby and the sessions the store's writer; when this node `owns_all` the
+/// stored rooms, reopens every unfinished room and restores the sessions of the people
+/// seated in them. A room that cannot be reopened is closed with a logged reason; the
+/// others go on.
 ///
 /// # Errors
 /// The store's error when the logs cannot be read.
-pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), StoreError> {
-    shared
-        .lobby
-        .set_store(persist.writer.clone(), persist.next_room);
-    shared.sessions.set_store(persist.writer.clone());
+pub async fn recover(
+    lobby: &Lobby,
+    sessions: &Arc<Sessions>,
+    config: &Config,
+    persist: &Persist,
+    owns_all: bool,
+) -> Result<(), StoreError> {
+    lobby.set_store(persist.writer.clone(), persist.next_room);
+    sessions.set_store(persist.writer.clone());
     // With several nodes the rooms of the store belong to their owners: a node takes one
-    // over only when its owner's lease is gone (`cluster::takeover`).
-    let logs = if shared.cluster.is_some() {
-        Vec::new()
-    } else {
+    // over only when its owner's lease is gone (`topology::cluster::takeover`).
+    let logs = if owns_all {
         persist.store.unfinished().await?
+    } else {
+        Vec::new()
     };
     let mut places: HashMap<u64, Place> = HashMap::new();
     let count = logs.len();
     for log in logs {
-        places.extend(reopen(shared, persist, log).unwrap_or_default());
+        places.extend(reopen(lobby, persist, log).unwrap_or_default());
     }
-    let sessions = if shared.cluster.is_some() {
-        Vec::new()
-    } else {
+    let stored = if owns_all {
         persist.store.open_sessions().await?
+    } else {
+        Vec::new()
     };
-    let restored = sessions.len();
-    for s in sessions {
-        restore_session(shared, s, &places);
+    let restored = stored.len();
+    for s in stored {
+        restore_session(sessions, s, &places);
     }
     tracing::info!(
         rooms = count,
         sessions = restored,
         "recovered from the store"
     );
-    prune_daily(
-        shared.config.store.prune_after_days,
-        Arc::clone(&persist.store),
-    );
+    prune_daily(config.store.prune_after_days, Arc::clone(&persist.store));
     // Nobody comes back for a restored session after the longest reconnection grace.
-    let grace = crate::room::wire::longest_seat_grace(&shared.config);
-    let weak = Arc::downgrade(shared);
+    let grace = crate::room::wire::longest_seat_grace(config);
+    let weak = Arc::downgrade(sessions);
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(grace)).await;
-        if let Some(shared) = weak.upgrade() {
-            shared.sessions.forget_restored();
+        if let Some(sessions) = weak.upgrade() {
+            sessions.forget_restored();
         }
     });
     Ok(())
@@ -131,7 +134,7 @@ pub async fn recover(shared: &Arc<Shared>, persist: &Persist) -> Result<(), Stor
 /// node): the places of its seated players, by player id; `None` when the room cannot be
 /// reopened (it is then closed in the store with the reason logged).
 pub fn reopen(
-    shared: &Arc<Shared>,
+    lobby: &Lobby,
     persist: &Persist,
     log: qipai_store::RoomLog,
 ) -> Option<HashMap<u64, Place>> {
@@ -141,8 +144,8 @@ pub fn reopen(
         .enumerate()
         .filter_map(|(i, s)| Some((s?.player?, i as u8)))
         .collect();
-    match shared.lobby.reopen(log) {
-        Ok(room) if shared.lobby.get(id).is_some() => Some(
+    match lobby.reopen(log) {
+        Ok(room) if lobby.get(id).is_some() => Some(
             seats
                 .into_iter()
                 .map(|(player, seat)| {
@@ -168,8 +171,12 @@ pub fn reopen(
 
 /// Keeps a stored session until its player says hello with the token, with their place
 /// among `places` (by player id).
-pub fn restore_session(shared: &Shared, s: qipai_store::SessionRow, places: &HashMap<u64, Place>) {
-    shared.sessions.restore(
+pub fn restore_session(
+    sessions: &Sessions,
+    s: qipai_store::SessionRow,
+    places: &HashMap<u64, Place>,
+) {
+    sessions.restore(
         s.token_hash,
         Restored {
             player_id: s.player,

@@ -113,7 +113,7 @@ pub struct Room<G: OnWire> {
     /// owner, several nodes): actions' arrival times are moved onto the room's.
     skew: Millis,
     /// Several nodes: the node's lease, without which no action is taken.
-    fence: Option<crate::cluster::Fence>,
+    fence: Option<crate::room::fence::Fence>,
     /// Several nodes: another node owns the room now; it stops.
     revoked: bool,
     /// A competition's table forfeited: it closes, telling everybody this.
@@ -152,7 +152,7 @@ pub struct RoomParts {
     /// How far the room's time line runs behind the node's clock (from its log).
     pub skew: Millis,
     /// Several nodes: the node's lease.
-    pub fence: Option<crate::cluster::Fence>,
+    pub fence: Option<crate::room::fence::Fence>,
 }
 
 impl<G: OnWire> Room<G> {

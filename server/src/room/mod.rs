@@ -3,11 +3,15 @@
 //! - [`Command`]: what the rest of the server may ask a room, through its bounded inbox.
 //! - [`Outbox`]: a connection's bounded outbound queue, as a room holds it.
 //! - [`RoomHandle`]: what the lobby keeps of a room.
+//! - [`bot_kit`]: what a game needs to play a server bot at its table.
+//! - [`fence`]: whether this node may still act for its rooms (several nodes).
 //! - [`actor`]: the room task itself, generic over any [`qipai_games::Game`].
 //! - [`wire`]: [`wire::OnWire`], how a game meets the server, and the generic steps with it.
 //! - [`games`]: the registry: one file per game, one `dispatch` listing them.
 
 pub mod actor;
+pub mod bot_kit;
+pub mod fence;
 pub mod games;
 pub mod wire;
 

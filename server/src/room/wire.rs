@@ -12,7 +12,7 @@ use super::actor::{Room, RoomParts};
 use super::games::{dispatch, Visit};
 use super::RoomHandle;
 use crate::config::{Config, GameConfig};
-use crate::seat_bots::{BotGame, BotKit};
+use crate::room::bot_kit::{BotGame, BotKit};
 
 /// A [`Game`] as the server plays it: its actions, views and events travel in the
 /// protocol's enums (the conversions `games!` generates), its one options type is checked

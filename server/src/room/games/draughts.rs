@@ -6,8 +6,8 @@ use qipai_games::options::DuelHouse;
 use qipai_protocol::GameKind;
 
 use crate::config::{Config, GameConfig};
+use crate::room::bot_kit::{BotGame, BotKit};
 use crate::room::wire::OnWire;
-use crate::seat_bots::{BotGame, BotKit};
 
 impl OnWire for DraughtsGame {
     const KIND: GameKind = GameKind::Draughts;

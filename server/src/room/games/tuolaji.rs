@@ -8,8 +8,8 @@ use qipai_games::Millis;
 use qipai_protocol::GameKind;
 
 use crate::config::{Config, GameConfig};
+use crate::room::bot_kit::{BotGame, BotKit};
 use crate::room::wire::OnWire;
-use crate::seat_bots::{BotGame, BotKit};
 
 impl OnWire for TuolajiGame {
     const KIND: GameKind = GameKind::Tuolaji;

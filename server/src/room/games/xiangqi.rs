@@ -10,8 +10,8 @@ use qipai_games::xiangqi::{XiangqiGame, XiangqiOptions};
 use qipai_protocol::GameKind;
 
 use crate::config::{Config, GameConfig};
+use crate::room::bot_kit::{BotGame, BotKit};
 use crate::room::wire::OnWire;
-use crate::seat_bots::{BotGame, BotKit};
 
 impl OnWire for XiangqiGame {
     const KIND: GameKind = GameKind::Xiangqi;

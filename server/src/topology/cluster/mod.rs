@@ -9,15 +9,15 @@
 //!   may take its rooms; a takeover raises the room's epoch in the store, which then refuses
 //!   the stale owner's steps ([`qipai_store::Store::take_over`]).
 //! - A client may connect to any node: requests for a room elsewhere are forwarded
-//!   ([`proxy`]): the node opens a WebSocket to the owner's `/node`, says an internal hello
+//!   ([`super::forward`]): the node opens a WebSocket to the owner's `/node`, says an internal hello
 //!   with the cluster secret and the player's identity, and pipes frames both ways.
 //! - [`takeover`]: a sweeper (every `lease_ms`) and lookups take over the rooms of dead
 //!   nodes and rebuild them from the store's log.
 //! - [`drain`]: SIGTERM hands this node's rooms over to the others (no new ones come
 //!   here meanwhile), then it leaves.
 
+pub mod answers;
 pub mod drain;
-pub mod proxy;
 pub mod takeover;
 
 use std::collections::HashMap;
@@ -25,14 +25,16 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use qipai_protocol::{GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus};
+use qipai_protocol::{GameKind, RoomId, RoomInfo, RoomOptions, RoomStatus};
 use redis::aio::ConnectionManager;
 use redis::AsyncCommands;
 use tokio::sync::watch;
 
+use super::{Location, NodeInfo, SessionRecord};
 use crate::config::Config;
+use crate::room::fence::Fence;
 use crate::room::RoomHandle;
-use crate::Shared;
+use crate::topology::Node;
 
 /// The cluster's lines in `/metrics`: name, kind, help (values in `render_metrics`).
 const METRICS: [(&str, &str, &str); 6] = [
@@ -93,22 +95,6 @@ pub enum ClusterError {
     Redis(#[from] redis::RedisError),
 }
 
-/// Whether a node holds its lease now: rooms ask before accepting an action.
-#[derive(Clone, Debug)]
-pub struct Fence {
-    start: Instant,
-    /// Milliseconds after `start` until which the lease is surely held.
-    valid_until: Arc<AtomicU64>,
-}
-
-impl Fence {
-    /// Whether the lease is held now. The time is taken before each renewal is sent, so
-    /// this turns false no later than the key expires in Redis.
-    pub fn ok(&self) -> bool {
-        (self.start.elapsed().as_millis() as u64) < self.valid_until.load(Ordering::Acquire)
-    }
-}
-
 /// Counters for `/metrics`.
 #[derive(Debug, Default)]
 pub struct ClusterMetrics {
@@ -116,40 +102,6 @@ pub struct ClusterMetrics {
     pub proxied: AtomicU64,
     pub proxied_now: AtomicU64,
     pub lease_lapses: AtomicU64,
-}
-
-/// A session as Redis keeps it, so that any node can resume it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionRecord {
-    pub player: PlayerId,
-    pub name: String,
-    pub bot: bool,
-    /// The room the player is in (0: none).
-    pub room: RoomId,
-}
-
-/// Where a room lives.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Location {
-    /// Here (now open in the lobby).
-    Local,
-    /// On another live node, reached at this address.
-    Remote(String),
-    /// Nowhere: no such room.
-    Unknown,
-}
-
-/// A live node as its heartbeat describes it.
-#[derive(Clone, Debug)]
-pub struct NodeInfo {
-    pub id: String,
-    pub addr: String,
-    pub rooms: u64,
-    pub connections: u64,
-    /// Unix ms of its last heartbeat.
-    pub heartbeat_ms: i64,
-    /// Draining: no new rooms go there.
-    pub draining: bool,
 }
 
 /// Serving and taking new rooms.
@@ -163,13 +115,15 @@ const GONE: u8 = 2;
 pub struct Cluster {
     pub node: String,
     pub advertise: String,
-    secret: String,
+    pub(super) secret: String,
     lease_ms: u64,
     redis: ConnectionManager,
     fence: Fence,
     pub metrics: ClusterMetrics,
     /// The shared state, once it exists (the heartbeat and the sweeper need it).
-    shared: std::sync::OnceLock<Weak<Shared>>,
+    shared: std::sync::OnceLock<Weak<dyn Node>>,
+    /// Itself, for the work the trait's `&self` answers hand to tasks.
+    me: Weak<Cluster>,
     /// [`LIVE`], [`DRAINING`] or [`GONE`].
     state: AtomicU8,
     /// Rooms opened here whose directory entry is being written: true once every node
@@ -285,16 +239,14 @@ impl Cluster {
         };
         let client = redis::Client::open(c.redis_url.trim())?;
         let redis = ConnectionManager::new(client).await?;
-        let cluster = Arc::new(Cluster {
+        let cluster = Arc::new_cyclic(|me| Cluster {
+            me: me.clone(),
             node,
             advertise,
             secret: c.secret.clone(),
             lease_ms: c.lease_ms.max(30),
             redis,
-            fence: Fence {
-                start: Instant::now(),
-                valid_until: Arc::new(AtomicU64::new(0)),
-            },
+            fence: Fence::new(),
             metrics: ClusterMetrics::default(),
             shared: std::sync::OnceLock::new(),
             state: AtomicU8::new(LIVE),
@@ -330,7 +282,7 @@ impl Cluster {
         if self.state.load(Ordering::Acquire) == GONE {
             return Ok(false);
         }
-        let sent = self.fence.start.elapsed().as_millis() as u64;
+        let sent = self.fence.now_ms();
         let draining = u8::from(self.draining()).to_string();
         let mut conn = self.redis.clone();
         redis::pipe()
@@ -355,36 +307,30 @@ impl Cluster {
             .ignore()
             .query_async::<()>(&mut conn)
             .await?;
-        let before = self.fence.valid_until.load(Ordering::Acquire);
-        let lapsed = before != 0 && before <= self.fence.start.elapsed().as_millis() as u64;
+        let lapsed = self.fence.lapsed();
         if lapsed {
             self.metrics.lease_lapses.fetch_add(1, Ordering::Relaxed);
             tracing::warn!("the lease had lapsed: rooms refused actions meanwhile");
             if let Some(shared) = self.shared.get().and_then(Weak::upgrade) {
-                self.revoke_lost(&shared).await;
+                self.revoke_lost(shared.as_ref()).await;
             }
         }
-        self.fence
-            .valid_until
-            .store(sent + self.lease_ms, Ordering::Release);
+        self.fence.hold_until(sent + self.lease_ms);
         Ok(lapsed)
     }
 
     /// One heartbeat with this node's load now.
-    async fn beat(&self, shared: &Shared) -> Result<bool, redis::RedisError> {
-        let rooms = shared.lobby.len() as u64;
-        let conns = shared
-            .metrics
-            .connections
-            .load(std::sync::atomic::Ordering::Relaxed);
+    async fn beat(&self, shared: &dyn Node) -> Result<bool, redis::RedisError> {
+        let rooms = shared.lobby().len() as u64;
+        let conns = shared.connections();
         self.renew(rooms, conns.max(0) as u64).await
     }
 
     /// After a lapse: the rooms another node took over meanwhile stop here (their
     /// `Revoke` is queued before any action that comes after the lease is back).
-    async fn revoke_lost(&self, shared: &Shared) {
+    async fn revoke_lost(&self, shared: &dyn Node) {
         let mut conn = self.redis.clone();
-        for room in shared.lobby.handles() {
+        for room in shared.lobby().handles() {
             let owner: Option<String> = conn.get(room_key(room.id)).await.unwrap_or(None);
             if owner.as_deref() != Some(self.node.as_str()) {
                 tracing::warn!(
@@ -398,7 +344,7 @@ impl Cluster {
     }
 
     /// Gives the cluster the shared state and starts the heartbeat and the sweeper.
-    pub fn run(self: &Arc<Self>, shared: &Arc<Shared>) {
+    pub fn start_work(self: &Arc<Self>, shared: &Arc<dyn Node>) {
         let _ = self.shared.set(Arc::downgrade(shared));
         let me = Arc::clone(self);
         let weak = Arc::downgrade(shared);
@@ -406,7 +352,7 @@ impl Cluster {
             let beat = Duration::from_millis((me.lease_ms / 3).max(10));
             let mut last_sweep = Instant::now();
             let mut shutdown = match weak.upgrade() {
-                Some(s) => s.shutdown.clone(),
+                Some(s) => s.shutdown().clone(),
                 None => return,
             };
             loop {
@@ -415,7 +361,7 @@ impl Cluster {
                     () = shutdown.wait() => break,
                 }
                 let Some(shared) = weak.upgrade() else { break };
-                if let Err(error) = me.beat(&shared).await {
+                if let Err(error) = me.beat(shared.as_ref()).await {
                     tracing::warn!(%error, "lease renewal failed");
                 }
                 if last_sweep.elapsed() >= Duration::from_millis(me.lease_ms) {
@@ -469,7 +415,7 @@ impl Cluster {
                 .shared
                 .get()
                 .and_then(Weak::upgrade)
-                .is_none_or(|s| s.shutdown.is_fired());
+                .is_none_or(|s| s.shutdown().is_fired());
             if me.draining() || stopping {
                 return;
             }
@@ -503,11 +449,11 @@ impl Cluster {
 
     /// Where room `id` lives; a room whose owner's lease is gone is taken over here first
     /// (by another node when this one is draining: it waits for that).
-    pub async fn locate(self: &Arc<Self>, shared: &Arc<Shared>, id: RoomId) -> Location {
+    pub async fn locate(self: &Arc<Self>, shared: &Arc<dyn Node>, id: RoomId) -> Location {
         let mut waited_here = false;
         let mut relooked = false;
         for _ in 0..60 {
-            if shared.lobby.get(id).is_some() {
+            if shared.lobby().get(id).is_some() {
                 return Location::Local;
             }
             let mut conn = self.redis.clone();
@@ -521,7 +467,7 @@ impl Cluster {
                     [node, addr] if *node != self.node => return Location::Remote(addr.clone()),
                     [_, _] => {
                         // Here, or handed over meanwhile (a drain): then look again.
-                        let here = self.here(shared, id).await;
+                        let here = self.here(shared.as_ref(), id).await;
                         if here == Location::Local || waited_here {
                             return here;
                         }
@@ -547,7 +493,7 @@ impl Cluster {
                 }
             }
         }
-        if shared.lobby.get(id).is_some() {
+        if shared.lobby().get(id).is_some() {
             Location::Local
         } else {
             Location::Unknown
@@ -556,9 +502,9 @@ impl Cluster {
 
     /// Room `id`, which the directory says is here: open in the lobby, or about to be (a
     /// takeover rebuilding it); `Unknown` when it does not come (closed meanwhile).
-    pub async fn here(&self, shared: &Shared, id: RoomId) -> Location {
+    pub async fn here(&self, shared: &dyn Node, id: RoomId) -> Location {
         for _ in 0..40 {
-            if shared.lobby.get(id).is_some() {
+            if shared.lobby().get(id).is_some() {
                 return Location::Local;
             }
             let mut conn = self.redis.clone();
@@ -568,7 +514,7 @@ impl Cluster {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        if shared.lobby.get(id).is_some() {
+        if shared.lobby().get(id).is_some() {
             Location::Local
         } else {
             Location::Unknown

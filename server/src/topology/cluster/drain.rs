@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use super::{Cluster, DRAINING, GONE, NODES, RELEASED};
 use crate::room::Command;
-use crate::Shared;
+use crate::topology::Node;
 
 /// At most this long for the rooms to stop; the rest is handed over as it is (a room
 /// still running then is fenced by the takeover's epoch).
@@ -44,15 +44,15 @@ return moved
 
 /// Drains this node (see the module's doc); returns once it holds no room and has left
 /// the cluster.
-pub async fn drain(cluster: &Arc<Cluster>, shared: &Arc<Shared>) {
+pub async fn drain(cluster: &Arc<Cluster>, shared: &Arc<dyn Node>) {
     cluster.state.store(DRAINING, Ordering::Release);
-    let rooms = shared.lobby.len();
+    let rooms = shared.lobby().len();
     tracing::info!(
         rooms,
         "draining: no new rooms here, handing the others over"
     );
     // The other nodes learn it now rather than at the next heartbeat.
-    if let Err(error) = cluster.beat(shared).await {
+    if let Err(error) = cluster.beat(shared.as_ref()).await {
         tracing::warn!(%error, "draining: heartbeat");
     }
     let until = Instant::now() + STOP_WITHIN;
@@ -60,20 +60,20 @@ pub async fn drain(cluster: &Arc<Cluster>, shared: &Arc<Shared>) {
     loop {
         // Stopped rooms leave the lobby; a room opened meanwhile (a client of this node
         // whom no other node could take) is stopped in the next round.
-        for room in shared.lobby.handles() {
+        for room in shared.lobby().handles() {
             let _ =
                 tokio::time::timeout(Duration::from_secs(1), room.tx.send(Command::Revoke)).await;
         }
-        while !shared.lobby.is_empty() && Instant::now() < until {
+        while !shared.lobby().is_empty() && Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         handed += release(cluster).await;
-        if shared.lobby.is_empty() || Instant::now() >= until {
+        if shared.lobby().is_empty() || Instant::now() >= until {
             break;
         }
     }
     leave(cluster).await;
-    tracing::info!(handed, left = shared.lobby.len(), "drained: leaving");
+    tracing::info!(handed, left = shared.lobby().len(), "drained: leaving");
 }
 
 /// Hands every room of this node in the directory over (the script above).
@@ -94,7 +94,7 @@ async fn release(cluster: &Cluster) -> u64 {
 /// Gives the lease back and leaves the list of nodes: nothing more is renewed.
 async fn leave(cluster: &Cluster) {
     cluster.state.store(GONE, Ordering::Release);
-    cluster.fence.valid_until.store(0, Ordering::Release);
+    cluster.fence.lower();
     let mut conn = cluster.redis.clone();
     let left: Result<(), _> = redis::pipe()
         .del(super::lease_key(&cluster.node))

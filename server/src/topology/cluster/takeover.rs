@@ -17,11 +17,11 @@ use qipai_protocol::RoomId;
 use redis::AsyncCommands;
 
 use super::{key, lease_key, node_key, node_rooms_key, room_key, Cluster, NODES, RELEASED, TAKE};
-use crate::Shared;
+use crate::topology::Node;
 
 /// Every `lease_ms`: the rooms of every node whose lease is gone, and those a draining
 /// node handed over, are taken over (not by a draining node).
-pub async fn sweep(cluster: &Arc<Cluster>, shared: &Arc<Shared>) {
+pub async fn sweep(cluster: &Arc<Cluster>, shared: &Arc<dyn Node>) {
     if !cluster.fence.ok() || cluster.draining() {
         return;
     }
@@ -61,8 +61,8 @@ pub(super) fn released_at_key(id: RoomId) -> String {
 }
 
 /// Takes room `id` over from `dead` (or from [`RELEASED`]); `true` when it is open here now.
-pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<Shared>, dead: &str, id: RoomId) -> bool {
-    let Some(persist) = shared.persist.as_ref() else {
+pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<dyn Node>, dead: &str, id: RoomId) -> bool {
+    let Some(persist) = shared.persist() else {
         return false;
     };
     if cluster.draining() {
@@ -117,7 +117,7 @@ pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<Shared>, dead: &str, id: 
         .flatten()
         .filter_map(|s| s.player)
         .collect();
-    let places = match crate::persist::reopen(shared, persist, log) {
+    let places = match crate::persist::reopen(shared.lobby(), persist, log) {
         Some(places) => places,
         None => return false,
     };
@@ -133,7 +133,7 @@ pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<Shared>, dead: &str, id: 
     match persist.store.open_sessions().await {
         Ok(sessions) => {
             for s in sessions.into_iter().filter(|s| players.contains(&s.player)) {
-                crate::persist::restore_session(shared, s, &places);
+                crate::persist::restore_session(shared.sessions(), s, &places);
             }
         }
         Err(error) => tracing::warn!(%error, room = id, "cannot read the room's sessions"),

@@ -8,8 +8,6 @@
 //! or LAN) and this node staying in the path: if it dies the client reconnects, as after
 //! any drop.
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, Stream, StreamExt};
@@ -17,9 +15,10 @@ use qipai_protocol::{ErrorCode, PlayerId, RoomId, ServerMsg};
 use serde::{Deserialize, Serialize};
 use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 
-use super::{Cluster, SessionRecord};
+use super::cluster::Cluster;
+use super::SessionRecord;
 use crate::room::Outbox;
-use crate::Shared;
+use crate::shutdown::Shutdown;
 
 /// How long connecting to another node and its answer to the internal hello may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -103,13 +102,11 @@ pub async fn pipe<S>(
     client: &mut S,
     outbox: &Outbox,
     pings: &tokio::sync::mpsc::Sender<Message>,
-    shared: &Arc<Shared>,
+    topology: &dyn super::Topology,
+    mut shutdown: Shutdown,
 ) where
     S: Stream<Item = Result<Message, WsError>> + Unpin,
 {
-    let Some(cluster) = shared.cluster.clone() else {
-        return;
-    };
     let unavailable = |why: String| {
         tracing::warn!(addr = %forward.addr, %why, "cannot forward to the room's node");
         outbox.send(&ServerMsg::error(
@@ -148,9 +145,7 @@ pub async fn pipe<S>(
             return unavailable(e.to_string());
         }
     }
-    cluster.metrics.proxied.fetch_add(1, Ordering::Relaxed);
-    cluster.metrics.proxied_now.fetch_add(1, Ordering::Relaxed);
-    let mut shutdown = shared.shutdown.clone();
+    topology.forwarding(true);
     loop {
         tokio::select! {
             frame = client.next() => match frame {
@@ -188,6 +183,6 @@ pub async fn pipe<S>(
             () = shutdown.wait() => break,
         }
     }
-    cluster.metrics.proxied_now.fetch_sub(1, Ordering::Relaxed);
+    topology.forwarding(false);
     let _ = up.close(None).await;
 }
