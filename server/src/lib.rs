@@ -9,6 +9,7 @@
 //! - [`lobby`]: the registry of rooms and quick play.
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
+//! - [`catalogue`]: `GET /api/games`, the games with their seats, presets and bot levels.
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend.
 //! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
@@ -18,6 +19,7 @@
 //!   [`config`]: `config/default.toml` and its environment overrides.
 
 pub mod budget;
+pub mod catalogue;
 pub mod clock;
 pub mod cluster;
 pub mod competition;
