@@ -96,9 +96,14 @@ async fn the_catalogue_of_games_is_served() {
     let kinds: Vec<&str> = games.iter().filter_map(|g| g["game"].as_str()).collect();
     assert_eq!(kinds, ["xiangqi", "tuolaji", "draughts"]);
     assert_eq!(games[1]["seats"], 4);
-    assert_eq!(games[1]["bot_levels"], serde_json::json!(["beginner", "casual", "expert"]));
+    assert_eq!(
+        games[1]["bot_levels"],
+        serde_json::json!(["beginner", "casual", "expert"])
+    );
     assert_eq!(games[0]["presets"], serde_json::json!(["competition"]));
-    assert!(games[2]["time_controls"].as_array().is_some_and(|t| !t.is_empty()));
+    assert!(games[2]["time_controls"]
+        .as_array()
+        .is_some_and(|t| !t.is_empty()));
 }
 
 /// Sends `request` as it is on one connection and reads until the server has answered

@@ -16,8 +16,8 @@ use clap::{Parser, ValueEnum};
 use qipai_bots::client::{ClientConfig, Entry, GameReport};
 use qipai_bots::games::{self, Ask};
 use qipai_bots::Verdict;
-use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_games::catalogue::{listing, CATALOGUE};
+use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::GameKind;
 
 /// A game by its wire name, from the one catalogue of games (`qipai_games::catalogue`).
@@ -110,7 +110,11 @@ async fn main() -> anyhow::Result<()> {
     }
     let seats = listing(args.game).map_or(0, |l| l.seats);
     if let Some(seat) = args.seat.filter(|&s| s >= seats) {
-        bail!("--seat {seat}: {} has seats 0 to {}", args.game.name(), seats.saturating_sub(1));
+        bail!(
+            "--seat {seat}: {} has seats 0 to {}",
+            args.game.name(),
+            seats.saturating_sub(1)
+        );
     }
     let mut tasks = Vec::new();
     for i in 0..args.clients {

@@ -98,12 +98,14 @@ fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
     }
 }
 
-/// The record of room `room`'s finished game.
+/// The record of room `room`'s finished game: `view` its final public view, `outcome` how
+/// it ended as the game tells it ([`qipai_games::Game::outcome`]).
 pub fn build(
     room: RoomId,
     game: &str,
     players: Vec<String>,
     view: &View,
+    outcome: Option<&Outcome>,
     history: &History,
     finished_ms: i64,
 ) -> RecordRow {
@@ -135,7 +137,7 @@ pub fn build(
         "game": game,
         "players": players,
         "finished_ms": finished_ms,
-        "result": result(view.outcome().as_ref()),
+        "result": result(outcome),
         "final": view,
         "events": events,
     });
