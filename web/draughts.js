@@ -74,9 +74,6 @@ export const TEXT = {
   reasons: new Proxy({}, { get: (_, reason) => (typeof reason === "string" && has(`dr.reason.${reason}`) ? t(`dr.reason.${reason}`) : undefined) }),
 };
 
-/** The time controls offered for draughts: Fischer ones and sudden death (labels `dr.tc.*`). */
-export const DRAUGHTS_TIME_CONTROLS = ["30+10", "10+5", "5+3", "3+2", "sd:30"];
-
 const CELL = 100;
 const MARGIN = 50;
 const SIZE = 10 * CELL + 2 * MARGIN;

@@ -2,7 +2,7 @@
 // seats, to sit down at or to watch.
 
 import { h, clear, botBadge } from "./dom.js";
-import { TEXT as DRAUGHTS, DRAUGHTS_TIME_CONTROLS } from "./draughts.js";
+import { TEXT as DRAUGHTS } from "./draughts.js";
 import { t, formatDuration } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { api } from "./competition.js";
@@ -31,9 +31,25 @@ takeEntryLink();
 /** Pages of `list_rooms` one refresh reads (the server's page is 50 rooms by default). */
 const LIST_PAGES = 10;
 
-/** The time controls offered: the usual Fischer ones and the rules' presets (第6条); each
- * label is the catalogue's `tc.<value>`. */
-export const TIME_CONTROLS = ["30+10", "10+5", "5+3", "3+2", "40/90,10/15", "30/60,10/10", "40/10,30/5", "30/5", "sd:30"];
+/**
+ * The server's one catalogue of games (`GET /api/games`, PROTOCOL.md "The catalogue of
+ * games"): each game's seats, presets, offered time controls and bot levels, by the wire's
+ * game kind. Read once, before the lobby is built; none when it cannot be read.
+ */
+const CATALOGUE = await fetch("/api/games")
+  .then((res) => res.json())
+  .then((body) => Object.fromEntries(body.games.map((g) => [g.game, g])))
+  .catch(() => ({}));
+
+/** One list of a game's catalogue entry (`time_controls`, `presets`, `bot_levels`). */
+const listed = (game, key) => CATALOGUE[game]?.[key] ?? [];
+
+/** The xiangqi time controls offered: the usual Fischer ones and the rules' presets (第6条);
+ * each label is the i18n catalogue's `tc.<value>`. */
+export const TIME_CONTROLS = listed("xiangqi", "time_controls");
+
+/** The draughts time controls offered: Fischer ones and sudden death (labels `dr.tc.*`). */
+const DRAUGHTS_TIME_CONTROLS = listed("draughts", "time_controls");
 
 const REFRESH_MS = 3000;
 
@@ -41,7 +57,7 @@ const REFRESH_MS = 3000;
  * The named presets the server knows (`preset` in a room's options): every option left out
  * is filled from the rules' competition settings (xiangqi 五(二)2, Tuolaji 五(一)3).
  */
-export const PRESETS = ["competition"];
+export const PRESETS = [...new Set(Object.values(CATALOGUE).flatMap((g) => g.presets))];
 
 /** What a table's preset is called in the lobby, or null for a table without one. */
 export function presetName(preset) {
@@ -56,10 +72,10 @@ export const BOT_STRENGTHS = [
 ];
 
 /** The xiangqi bot's levels (`bot_level`), lowest first; `bot_think_ms` stays their time budget. */
-export const XIANGQI_LEVELS = ["beginner", "casual", "club", "expert", "master"];
+export const XIANGQI_LEVELS = listed("xiangqi", "bot_levels");
 
 /** The Tuolaji bots' levels (`bot_level`), lowest first; `expert` is the default. */
-export const TUOLAJI_LEVELS = ["beginner", "casual", "expert"];
+export const TUOLAJI_LEVELS = listed("tuolaji", "bot_levels");
 
 /** A level list (id `id`): each level's name with its one-line description. */
 function levelSelect(id, game, levels, selected) {
@@ -114,7 +130,7 @@ function createRequest(options, fen, seat, { bots, strength }) {
 }
 
 /** Each game's name in the list of tables, by the wire's game kind. */
-const GAME_NAMES = ["xiangqi", "tuolaji", "draughts"];
+const GAME_NAMES = Object.keys(CATALOGUE);
 
 /** The names of a two-seat game's seats (seat 0 first). */
 const SIDE_NAMES = {

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use qipai_protocol::{ClientMsg, Event, RoomOptions, Seq, View};
+use qipai_protocol::{ClientMsg, Event, Outcome, RoomOptions, Seq, View};
 
 /// How a finished game went for the bot's seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,8 +74,31 @@ pub trait Table: Send + 'static {
     /// another turn is stale and must not be sent.
     fn turn(view: &Self::View) -> u64;
 
+    /// How the game ended, once it has: the one shape every game's view tells
+    /// ([`qipai_protocol::HasOutcome`]).
+    fn outcome(view: &Self::View) -> Option<Outcome>;
+
+    /// Moves (plies) played, or for a card game the hands dealt.
+    fn plies(view: &Self::View) -> usize;
+
     /// How the game ended for `seat`, once it has.
-    fn ending(view: &Self::View, seat: u8) -> Option<Ending>;
+    fn ending(view: &Self::View, seat: u8) -> Option<Ending> {
+        let outcome = Self::outcome(view)?;
+        let verdict = if outcome.no_result {
+            Verdict::NoResult
+        } else if outcome.won(seat) {
+            Verdict::Win
+        } else if outcome.winners.is_empty() {
+            Verdict::Draw
+        } else {
+            Verdict::Loss
+        };
+        Some(Ending {
+            verdict,
+            reason: outcome.reason,
+            plies: Self::plies(view),
+        })
+    }
 
     /// The request carrying `action`.
     fn request(seq: Seq, action: Self::Action) -> ClientMsg;
@@ -89,8 +112,9 @@ pub trait Table: Send + 'static {
 }
 
 /// The [`Table`] of a two-seat board game (xiangqi, draughts): seat 0 plays `$first`, seat 1
-/// `$second`; the view has `status`, `side_to_move`, `moves` and `result {winner, reason}`,
-/// the game's protocol module has `Status`, `EndReason::Aborted` and an action `Resign`, and
+/// `$second`; the view has `status`, `side_to_move` and `moves` and tells its outcome
+/// ([`qipai_protocol::HasOutcome`]), the game's protocol module has `Status` and an action
+/// `Resign`, and
 /// `games` folds its events with `$fold`. One body for every duel, so that the games' glue
 /// differs only in its names.
 #[macro_export]
@@ -152,27 +176,12 @@ macro_rules! duel_table {
                 u64::try_from(view.moves.len()).unwrap_or(u64::MAX)
             }
 
-            fn ending(view: &Self::View, seat: u8) -> Option<$crate::table::Ending> {
-                use $crate::table::Verdict;
-                if view.status != qipai_protocol::$module::Status::Over {
-                    return None;
-                }
-                let result = view.result?;
-                let verdict = match (result.winner, Self::side_of(seat)) {
-                    (Some(w), Some(me)) if w == me => Verdict::Win,
-                    (Some(_), _) => Verdict::Loss,
-                    (None, _)
-                        if result.reason == qipai_protocol::$module::EndReason::Aborted =>
-                    {
-                        Verdict::NoResult
-                    }
-                    (None, _) => Verdict::Draw,
-                };
-                Some($crate::table::Ending {
-                    verdict,
-                    reason: format!("{:?}", result.reason),
-                    plies: view.moves.len(),
-                })
+            fn outcome(view: &Self::View) -> Option<qipai_protocol::Outcome> {
+                qipai_protocol::HasOutcome::outcome(view)
+            }
+
+            fn plies(view: &Self::View) -> usize {
+                view.moves.len()
             }
 
             fn request(seq: qipai_protocol::Seq, action: Self::Action) -> qipai_protocol::ClientMsg {

@@ -81,7 +81,7 @@ async fn four_bots_play_a_hand_over_sockets() {
     for r in &reports {
         assert_eq!(r.room_id, room, "one table: {reports:?}");
         assert_eq!(r.refused, 0, "{r:?}");
-        assert_eq!(r.ending.reason, "RoundTime", "{r:?}");
+        assert_eq!(r.ending.reason, "round_time", "{r:?}");
         assert_eq!(r.ending.plies, 1, "one hand: {r:?}");
         assert!(!r.acks.is_empty(), "every seat acted: {r:?}");
     }

@@ -5,7 +5,7 @@
 
 use qipai_bots::tuolaji::read;
 use qipai_bots::{SeatView, Table, TuolajiTable};
-use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions, TuolajiSettings};
+use qipai_games::tuolaji::{TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{AutoReason, Phase, TuolajiAction, TuolajiEvent, TuolajiView};
 use rand::{Rng, SeedableRng};
@@ -145,12 +145,12 @@ fn play(seed: u64, max_hands: u32) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let timed = seed % 2 == 1;
     let settings = TuolajiSettings {
-        rules: TuolajiOptions {
+        rules: TuolajiRules {
             deal_interval_ms: 0,
             bid_window_ms: 100,
             round_minutes: timed.then_some(20),
             last_call_minutes: 18,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         },
         between_hands_ms: 500,
     };
@@ -235,10 +235,10 @@ fn followed_view_equals_snapshot() {
 #[test]
 fn turns_and_seats() {
     let settings = TuolajiSettings {
-        rules: TuolajiOptions {
+        rules: TuolajiRules {
             deal_interval_ms: 0,
             bid_window_ms: 0,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         },
         between_hands_ms: 0,
     };

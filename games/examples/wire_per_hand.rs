@@ -8,7 +8,7 @@
 //!
 //! `cargo run --release -p qipai-games --example wire_per_hand -- 40`
 
-use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions, TuolajiSettings};
+use qipai_games::tuolaji::{TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::TuolajiEvent;
 use qipai_protocol::{encode, ClientMsg, Event, ServerMsg, View};
@@ -67,9 +67,9 @@ fn snapshot_bytes(game: &TuolajiGame, viewer: Viewer, now: Millis, seq: u64) -> 
 /// Plays the first hand of table `seed`; returns seat 0's tallies (new, old).
 fn hand(seed: u64) -> (Tally, Tally) {
     let settings = TuolajiSettings {
-        rules: TuolajiOptions {
+        rules: TuolajiRules {
             deal_interval_ms: 40,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         },
         between_hands_ms: 8_000,
     };

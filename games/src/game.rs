@@ -7,7 +7,7 @@
 
 use std::ops::{Add, Sub};
 
-use qipai_protocol::ErrorCode;
+use qipai_protocol::{ErrorCode, Outcome};
 
 /// A ruling the server hands a table ([`Game::rule`]): the rules decide what it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -254,4 +254,8 @@ pub trait Game: Send + Sized + 'static {
 
     /// Whether the game has ended (result or abort); no more actions are accepted.
     fn is_over(&self) -> bool;
+
+    /// How the game ended (winning seats and reason), in the one shape records,
+    /// competitions and bots read for every game; `None` while it is not over.
+    fn outcome(&self) -> Option<Outcome>;
 }

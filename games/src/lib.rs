@@ -6,8 +6,11 @@
 //!
 //! - [`game`]: the one [`Game`] trait the server's room actor drives, with [`Seat`],
 //!   [`Millis`] and the event routing type [`Emit`].
+//! - [`catalogue`]: [`catalogue::CATALOGUE`], every game's seats, presets, offered time
+//!   controls and bot levels: the one list the page, the bots and the load test read.
 //! - [`options`]: [`options::TableOptions`], each game's one options type checked and
 //!   resolved into its settings.
+//! - [`movetext`]: what the record files (PGN, PDN) share: tags, date, move numbers.
 //! - [`clock`]: game clocks as arithmetic on milliseconds (Fischer, periods, sudden death).
 //! - [`cards`]: cards, their notation, the three decks and a multiset of cards.
 //! - [`tuolaji`]: three-deck Tuolaji (三副牌拖拉机).
@@ -55,10 +58,12 @@
 //! | arbiter, `Correction` | 仲裁 | a corrected result, kept with its reason |
 
 pub mod cards;
+pub mod catalogue;
 pub mod clock;
 pub mod competition;
 pub mod draughts;
 pub mod game;
+pub mod movetext;
 pub mod options;
 pub mod tuolaji;
 pub mod xiangqi;

@@ -163,7 +163,7 @@ fn jokers_and_other_ranks_cannot_bid() {
 #[test]
 fn in_a_hand_the_counter_bidder_deals() {
     use qipai_games::tuolaji::hand::{Hand, HandAction, Phase};
-    use qipai_games::tuolaji::TuolajiOptions;
+    use qipai_games::tuolaji::TuolajiRules;
     use qipai_games::Millis;
 
     let level_cards = |hand: &Hand, s: u8| -> Vec<(Card, u8)> {
@@ -173,7 +173,7 @@ fn in_a_hand_the_counter_bidder_deals() {
             .collect()
     };
     for seed in 0..100 {
-        let mut hand = Hand::first(&TuolajiOptions::for_tests(), seed, Millis(0)).unwrap();
+        let mut hand = Hand::first(&TuolajiRules::for_tests(), seed, Millis(0)).unwrap();
         hand.deal_all(Millis(0)).unwrap();
         let single = (0..4).find(|&s| !level_cards(&hand, s).is_empty());
         let pair = (0..4)

@@ -5,7 +5,7 @@
 use qipai_games::cards::{parse_cards, shuffled, Card, Rank, Suit};
 use qipai_games::tuolaji::declare::{merged_unit, undeclared_units, valid_splits};
 use qipai_games::tuolaji::hand::{Hand, HandAction, HandEvent, Position};
-use qipai_games::tuolaji::{validate_decomposition, Order, TuolajiError, TuolajiOptions, Unit};
+use qipai_games::tuolaji::{validate_decomposition, Order, TuolajiError, TuolajiRules, Unit};
 use qipai_games::{Coded, Millis, Seat};
 
 const T0: Millis = Millis(0);
@@ -234,7 +234,7 @@ fn hand(leader: u8, lead: &str, others: [&str; 3]) -> Hand {
         level: Rank::Two,
         leader: Seat(leader),
     };
-    Hand::from_position(&TuolajiOptions::for_tests(), &position, T0).unwrap()
+    Hand::from_position(&TuolajiRules::for_tests(), &position, T0).unwrap()
 }
 
 fn lead(c: &str, groups: Option<&[&str]>) -> HandAction {

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use qipai_games::tuolaji::suggest::candidate_actions;
 use qipai_games::tuolaji::view::{action_out, fold};
-use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiOptions, TuolajiSettings};
+use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiView};
 
@@ -110,7 +110,7 @@ fn random_bid(f: &Followers, rng: &mut ChaCha8Rng) -> (Seat, TuolajiAction) {
 fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let settings = TuolajiSettings {
-        rules: TuolajiOptions {
+        rules: TuolajiRules {
             deal_interval_ms: rng.random_range(0..3),
             bid_window_ms: 50,
             bottom_ms: 400,
@@ -119,7 +119,7 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
             // come into play.
             round_minutes: rng.random_bool(0.3).then_some(1),
             last_call_minutes: 1,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         },
         between_hands_ms: rng.random_range(0..200),
     };

@@ -3,7 +3,7 @@
 //! "What each seat may see" allows, time-outs auto-play, vacant seats play at once, and
 //! refused actions change nothing.
 
-use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions, TuolajiSettings};
+use qipai_games::tuolaji::{TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{
     AutoReason, EndReason, Phase, TuolajiAction, TuolajiEvent, TuolajiView,
@@ -13,12 +13,12 @@ use qipai_protocol::ErrorCode;
 /// Zero pauses, a short bid window (bids happen after the burst deal), long turns.
 fn settings() -> TuolajiSettings {
     TuolajiSettings {
-        rules: TuolajiOptions {
+        rules: TuolajiRules {
             deal_interval_ms: 0,
             bid_window_ms: 10,
             bottom_ms: 1000,
             turn_ms: 1000,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         },
         between_hands_ms: 0,
     }
@@ -126,7 +126,7 @@ fn a_whole_game_replays_exactly() {
     let (_, again) = run();
     assert_eq!(log, again);
     assert!(game.is_over());
-    let outcome = game.outcome().expect("an outcome");
+    let outcome = game.table_outcome().expect("an outcome");
     assert_eq!(outcome.reason, EndReason::PastAce);
     assert!(outcome.levels.iter().any(|l| *l > 14));
     let last = log.iter().rev().find_map(|e| match e {

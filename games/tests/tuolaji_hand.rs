@@ -5,15 +5,15 @@
 use qipai_games::cards::{parse_cards, Card, Rank, Suit};
 use qipai_games::tuolaji::hand::{Hand, HandAction, HandEvent, Phase, Position};
 use qipai_games::tuolaji::scoring::LevelChange;
-use qipai_games::tuolaji::{TuolajiError, TuolajiOptions};
+use qipai_games::tuolaji::{TuolajiError, TuolajiRules};
 use qipai_games::{Millis, Seat};
 
 fn cards(s: &str) -> Vec<Card> {
     parse_cards(s).unwrap()
 }
 
-fn opts() -> TuolajiOptions {
-    TuolajiOptions::for_tests()
+fn opts() -> TuolajiRules {
+    TuolajiRules::for_tests()
 }
 
 const T0: Millis = Millis(0);

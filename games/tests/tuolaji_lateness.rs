@@ -8,9 +8,7 @@ use qipai_games::tuolaji::hand::Phase;
 use qipai_games::tuolaji::level::Team;
 use qipai_games::tuolaji::matchplay::{Match, MatchEnd};
 use qipai_games::tuolaji::suggest::suggest;
-use qipai_games::tuolaji::{
-    HandResult, TuolajiError, TuolajiGame, TuolajiOptions, TuolajiSettings,
-};
+use qipai_games::tuolaji::{HandResult, TuolajiError, TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Game, Millis, Ruling, Seat};
 
 const SEED: u64 = 13;
@@ -31,7 +29,7 @@ fn play_hand(game: &mut Match) -> HandResult {
 }
 
 fn fresh() -> Match {
-    Match::new(&TuolajiOptions::for_tests(), SEED, Millis(0)).unwrap()
+    Match::new(&TuolajiRules::for_tests(), SEED, Millis(0)).unwrap()
 }
 
 /// 第十三条 "6~10分钟，首盘扣20分", "11~15分钟，首盘扣30分": the same first hand played twice,
@@ -139,7 +137,7 @@ fn too_late_for_the_first_hand() {
 #[test]
 fn the_table_applies_rulings() {
     let settings = TuolajiSettings {
-        rules: TuolajiOptions::for_tests(),
+        rules: TuolajiRules::for_tests(),
         between_hands_ms: 0,
     };
     let mut table = TuolajiGame::new(&settings, SEED);
@@ -168,7 +166,7 @@ fn the_table_applies_rulings() {
         Millis(6),
     );
     assert!(table.is_over());
-    let outcome = table.outcome().unwrap();
+    let outcome = table.table_outcome().unwrap();
     assert_eq!(outcome.winner, Some(1));
 }
 
@@ -193,9 +191,9 @@ fn rulings_survive_the_log() {
 /// complete first, as late as the start for the pair that completed the table.
 #[test]
 fn the_round_clock_and_lateness_count_from_the_round_start() {
-    let rules = TuolajiOptions {
+    let rules = TuolajiRules {
         round_minutes: Some(90),
-        ..TuolajiOptions::for_tests()
+        ..TuolajiRules::for_tests()
     };
     let minute = rules.minute_ms;
     let settings = TuolajiSettings {

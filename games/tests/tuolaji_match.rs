@@ -6,7 +6,7 @@ use qipai_games::tuolaji::hand::Phase;
 use qipai_games::tuolaji::level::{Level, Levels, Team};
 use qipai_games::tuolaji::matchplay::{Match, MatchEnd};
 use qipai_games::tuolaji::suggest::suggest;
-use qipai_games::tuolaji::{TuolajiError, TuolajiOptions};
+use qipai_games::tuolaji::{TuolajiError, TuolajiRules};
 use qipai_games::{Millis, Seat};
 
 const MINUTE: u64 = 60_000;
@@ -30,7 +30,7 @@ fn play_hand(game: &mut Match, at: u64) {
 fn a_team_past_ace_wins() {
     let at_ace = Levels::new(Level::of(Rank::Ace), Level::of(Rank::Ace));
     let mut game =
-        Match::resume(&TuolajiOptions::for_tests(), at_ace, Seat(0), 4, Millis(0)).unwrap();
+        Match::resume(&TuolajiRules::for_tests(), at_ace, Seat(0), 4, Millis(0)).unwrap();
     assert_eq!(game.hand().level(), Rank::Ace);
     play_hand(&mut game, 1);
     let outcome = *game.outcome().expect("one team went up past A");
@@ -50,7 +50,7 @@ fn a_team_past_ace_wins() {
 /// 第八条3, 第九条1: the next hand is dealt by the result's next dealer at their team's level.
 #[test]
 fn next_hand_follows_the_rotation() {
-    let mut game = Match::new(&TuolajiOptions::for_tests(), 8, Millis(0)).unwrap();
+    let mut game = Match::new(&TuolajiRules::for_tests(), 8, Millis(0)).unwrap();
     assert!(matches!(
         game.next_hand(9, Millis(0)),
         Err(TuolajiError::WrongPhase { .. })
@@ -74,9 +74,9 @@ fn next_hand_follows_the_rotation() {
 /// progress at the call is the last, and then the higher level wins (equal: draw).
 #[test]
 fn round_time_limit_with_last_hand_call() {
-    let options = TuolajiOptions {
+    let options = TuolajiRules {
         round_minutes: Some(90),
-        ..TuolajiOptions::for_tests()
+        ..TuolajiRules::for_tests()
     };
     let mut game = Match::new(&options, 12, Millis(0)).unwrap();
     assert_eq!(game.last_call_at(), Some(Millis(75 * MINUTE)));
@@ -106,7 +106,7 @@ fn round_time_limit_with_last_hand_call() {
 /// 五(一)4: a forfeit gives the other team the round, 2 to 0.
 #[test]
 fn forfeit_gives_the_other_team_the_round() {
-    let mut game = Match::new(&TuolajiOptions::for_tests(), 3, Millis(0)).unwrap();
+    let mut game = Match::new(&TuolajiRules::for_tests(), 3, Millis(0)).unwrap();
     let outcome = game.forfeit(Seat(1)).unwrap();
     assert_eq!(outcome.winner, Some(Team::NorthSouth));
     assert_eq!(outcome.end, MatchEnd::Forfeit);
@@ -118,12 +118,12 @@ fn forfeit_gives_the_other_team_the_round() {
 fn bad_starts_are_refused() {
     let past = Levels::new(Level::of(Rank::Ace).up(1), Level::START);
     assert_eq!(
-        Match::resume(&TuolajiOptions::for_tests(), past, Seat(1), 1, Millis(0)).unwrap_err(),
+        Match::resume(&TuolajiRules::for_tests(), past, Seat(1), 1, Millis(0)).unwrap_err(),
         TuolajiError::MatchOver
     );
-    let jokers = TuolajiOptions {
+    let jokers = TuolajiRules {
         joker_bids: true,
-        ..TuolajiOptions::for_tests()
+        ..TuolajiRules::for_tests()
     };
     assert!(matches!(
         Match::new(&jokers, 1, Millis(0)),
@@ -134,7 +134,7 @@ fn bad_starts_are_refused() {
 /// Time-outs alone finish a hand of the game, and its result moves the levels (第二十条).
 #[test]
 fn time_outs_finish_a_hand_and_move_the_levels() {
-    let mut game = Match::new(&TuolajiOptions::default(), 6, Millis(0)).unwrap();
+    let mut game = Match::new(&TuolajiRules::default(), 6, Millis(0)).unwrap();
     while let Some(at) = game.deadline() {
         game.on_deadline(at).unwrap();
         if game.hand().is_done() {

@@ -17,7 +17,7 @@ use qipai_games::tuolaji::level::{next_dealer, Team};
 use qipai_games::tuolaji::matchplay::{Match, MatchEnd};
 use qipai_games::tuolaji::scoring::LevelChange;
 use qipai_games::tuolaji::suggest::{candidate_actions, suggest};
-use qipai_games::tuolaji::TuolajiOptions;
+use qipai_games::tuolaji::TuolajiRules;
 use qipai_games::{Millis, Seat};
 
 /// One step the room takes.
@@ -225,7 +225,7 @@ proptest! {
     /// refusals change nothing, the result follows 表2, and the replay is identical.
     #[test]
     fn random_first_hands_add_up(seed in any::<u64>()) {
-        let options = TuolajiOptions::for_tests();
+        let options = TuolajiRules::for_tests();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut hand = Hand::first(&options, seed, Millis(0)).unwrap();
         let (steps, events) = play_hand(&mut hand, &mut rng, 0);
@@ -242,7 +242,7 @@ proptest! {
     /// put back the bottom and play every trick, and the hand adds up.
     #[test]
     fn time_outs_alone_finish_a_hand(seed in any::<u64>(), dealer in 0..4u8) {
-        let options = TuolajiOptions::default();
+        let options = TuolajiRules::default();
         let mut hand = Hand::later(&options, seed, Seat(dealer), Rank::Nine, Millis(0)).unwrap();
         let mut events = Vec::new();
         let mut timed_out = 0;
@@ -267,7 +267,7 @@ proptest! {
     /// A game across hands: levels move by 表2, dealers by 第八条3, the game ends past A.
     #[test]
     fn random_games_follow_the_tables(seed in any::<u64>()) {
-        let options = TuolajiOptions::for_tests();
+        let options = TuolajiRules::for_tests();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Match::new(&options, seed, Millis(0)).unwrap();
         let mut start = 0;

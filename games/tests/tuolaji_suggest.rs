@@ -3,7 +3,7 @@
 use qipai_games::cards::{parse_cards, Card, CardCounts, Rank, Suit};
 use qipai_games::tuolaji::hand::{Hand, HandAction, Phase, Position};
 use qipai_games::tuolaji::suggest::{candidate_actions, candidate_leads, suggest};
-use qipai_games::tuolaji::{Order, TuolajiOptions};
+use qipai_games::tuolaji::{Order, TuolajiRules};
 use qipai_games::{Millis, Seat};
 
 fn cards(s: &str) -> Vec<Card> {
@@ -13,7 +13,7 @@ fn cards(s: &str) -> Vec<Card> {
 /// Nobody must bid: during the deal and the bid window there is no suggestion.
 #[test]
 fn no_bid_is_suggested() {
-    let mut hand = Hand::first(&TuolajiOptions::for_tests(), 1, Millis(0)).unwrap();
+    let mut hand = Hand::first(&TuolajiRules::for_tests(), 1, Millis(0)).unwrap();
     assert_eq!(suggest(&hand), None);
     hand.deal_all(Millis(0)).unwrap();
     assert_eq!(suggest(&hand), None);
@@ -24,7 +24,7 @@ fn no_bid_is_suggested() {
 #[test]
 fn trump_and_bottom_suggestions_are_accepted() {
     let mut hand = Hand::later(
-        &TuolajiOptions::for_tests(),
+        &TuolajiRules::for_tests(),
         2,
         Seat(1),
         Rank::Four,
@@ -74,7 +74,7 @@ fn lead_and_follow_suggestions() {
         level: Rank::Two,
         leader: Seat(0),
     };
-    let mut hand = Hand::from_position(&TuolajiOptions::for_tests(), &position, Millis(0)).unwrap();
+    let mut hand = Hand::from_position(&TuolajiRules::for_tests(), &position, Millis(0)).unwrap();
     let (seat, action) = suggest(&hand).unwrap();
     assert_eq!(
         action,

@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 use qipai_bots::client::{play_observed, ClientConfig, ClientError, Entry, GameReport};
 use qipai_bots::random::{RandomDraughts, RandomXiangqi};
 use qipai_bots::{DraughtsTable, HintStrategy, TuolajiTable, XiangqiTable};
+use qipai_games::catalogue;
 use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
 use qipai_protocol::xiangqi::XiangqiOptions;
-use qipai_protocol::RoomOptions;
+use qipai_protocol::{GameKind, RoomOptions};
 use tokio::task::JoinSet;
 
 use crate::options::{GameMix, Options};
@@ -27,30 +28,19 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 /// A client alone at a table this long quick-plays again.
 const REGROUP_AFTER: Duration = Duration::from_secs(3);
 
-/// The game of table number `table`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Game {
-    Tuolaji,
-    Xiangqi,
-    Draughts,
+/// The game of table number `table`: `mix` takes the three games in turn (Tuolaji,
+/// xiangqi, draughts).
+fn game_of(mix: GameMix, table: usize) -> GameKind {
+    match (mix, table % 3) {
+        (GameMix::Tuolaji, _) | (GameMix::Mix, 0) => GameKind::Tuolaji,
+        (GameMix::Xiangqi, _) | (GameMix::Mix, 1) => GameKind::Xiangqi,
+        (GameMix::Draughts, _) | (GameMix::Mix, _) => GameKind::Draughts,
+    }
 }
 
-impl Game {
-    /// `mix` takes the three games in turn: Tuolaji, xiangqi, draughts.
-    fn of(mix: GameMix, table: usize) -> Game {
-        match (mix, table % 3) {
-            (GameMix::Tuolaji, _) | (GameMix::Mix, 0) => Game::Tuolaji,
-            (GameMix::Xiangqi, _) | (GameMix::Mix, 1) => Game::Xiangqi,
-            (GameMix::Draughts, _) | (GameMix::Mix, _) => Game::Draughts,
-        }
-    }
-
-    fn seats(self) -> u8 {
-        match self {
-            Game::Tuolaji => 4,
-            Game::Xiangqi | Game::Draughts => 2,
-        }
-    }
+/// A table's seats, as the catalogue of games lists them.
+fn seats(game: GameKind) -> u8 {
+    catalogue::listing(game).map_or(2, |l| l.seats)
 }
 
 /// Refuses any target but this machine's loopback.
@@ -214,8 +204,8 @@ async fn ramp(run: Arc<Run>) -> JoinSet<()> {
     let mut index = 0;
     for table in 0..run.opts.tables {
         tokio::time::sleep_until(start + Duration::from_secs_f64(table as f64 / rate)).await;
-        let game = Game::of(run.opts.game, table);
-        for seat in 0..game.seats() {
+        let game = game_of(run.opts.game, table);
+        for seat in 0..seats(game) {
             let run = Arc::clone(&run);
             let name = format!("lt{table}s{seat}");
             let source = table_address(table);
@@ -239,12 +229,12 @@ pub(crate) fn table_address(table: usize) -> IpAddr {
 /// server's own hint ([`HintStrategy`]), xiangqi and draughts seats a uniformly random legal
 /// move: all
 /// take microseconds, so the load test measures the server, not a search.
-async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, index: usize) {
+async fn seat_task(run: Arc<Run>, game: GameKind, name: String, source: IpAddr, index: usize) {
     let stats = Arc::clone(&run.stats);
     let probe = ClientProbe::new(
         Arc::clone(&run.stats),
         Arc::clone(&run.rooms),
-        game.seats(),
+        seats(game),
         index,
         run.opts.think,
         run.opts.seed,
@@ -257,7 +247,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
     let seed = run.opts.seed.wrapping_mul(1_000_003) ^ index as u64;
     let url = &run.urls[index % run.urls.len()];
     let outcome = match game {
-        Game::Tuolaji => {
+        GameKind::Tuolaji => {
             let config = config(
                 url,
                 name,
@@ -266,7 +256,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
             );
             play_observed::<TuolajiTable, _>(&config, HintStrategy, Box::new(probe), on_game).await
         }
-        Game::Xiangqi => {
+        GameKind::Xiangqi => {
             let config = config(
                 url,
                 name,
@@ -281,7 +271,7 @@ async fn seat_task(run: Arc<Run>, game: Game, name: String, source: IpAddr, inde
             )
             .await
         }
-        Game::Draughts => {
+        GameKind::Draughts => {
             let config = config(
                 url,
                 name,

@@ -125,6 +125,22 @@ impl EndReason {
     pub fn from_id(id: u16) -> Option<EndReason> {
         EndReason::ALL.into_iter().find(|r| r.id() == id)
     }
+
+    /// The wire name (what serde writes).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::NoLegalMove => "no_legal_move",
+            EndReason::Repetition => "repetition",
+            EndReason::KingMoves => "king_moves",
+            EndReason::SixteenMoves => "sixteen_moves",
+            EndReason::FiveMoves => "five_moves",
+            EndReason::Resignation => "resignation",
+            EndReason::TimeForfeit => "time_forfeit",
+            EndReason::Agreement => "agreement",
+            EndReason::Abandoned => "abandoned",
+            EndReason::Aborted => "aborted",
+        }
+    }
 }
 
 /// What a seated draughts player may do.
@@ -210,6 +226,25 @@ pub struct DraughtsView {
     /// The side whose draw offer is standing.
     pub draw_offer: Option<Side>,
     pub result: Option<GameResult>,
+}
+
+impl GameResult {
+    /// The result in the shape every game tells ([`crate::Outcome`]): White is seat 0,
+    /// Black seat 1; an aborted game has no result.
+    pub fn outcome(&self) -> crate::Outcome {
+        let winner = self.winner.map(|side| side.index() as u8);
+        crate::Outcome::duel(
+            winner,
+            self.reason.name(),
+            self.reason == EndReason::Aborted,
+        )
+    }
+}
+
+impl crate::HasOutcome for DraughtsView {
+    fn outcome(&self) -> Option<crate::Outcome> {
+        self.result.as_ref().map(GameResult::outcome)
+    }
 }
 
 /// What happened in a draughts game. Each carries what changed, so `qipai_games::draughts::fold`

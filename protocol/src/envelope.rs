@@ -256,6 +256,16 @@ macro_rules! games {
             $($Game($ViewField),)+
         }
 
+        impl View {
+            /// How the game ended, in the one shape every game tells it; `None` while it
+            /// is not over.
+            pub fn outcome(&self) -> Option<crate::Outcome> {
+                match self {
+                    $(View::$Game(v) => crate::HasOutcome::outcome(v),)+
+                }
+            }
+        }
+
         /// Something that happened in a room; tagged by `game` (`room` for seat changes).
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "game", rename_all = "snake_case")]

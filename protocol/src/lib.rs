@@ -7,6 +7,7 @@
 //! - [`envelope`]: [`ClientMsg`] and [`ServerMsg`], the lobby's and rooms' shared types.
 //! - [`codec`]: the only caller of rmp-serde; classifies decoding errors.
 //! - [`error`]: [`ErrorCode`], the stable error codes, and [`WireError`].
+//! - [`outcome`]: [`Outcome`], how any game ended (winning seats and reason).
 //! - [`draughts`]: international draughts options, actions, view and events.
 //! - [`tuolaji`]: Tuolaji options, actions, the per-seat view and events.
 //! - [`xiangqi`]: xiangqi options, actions, view and events.
@@ -15,6 +16,7 @@ pub mod codec;
 pub mod draughts;
 pub mod envelope;
 pub mod error;
+pub mod outcome;
 pub mod tuolaji;
 pub mod xiangqi;
 
@@ -24,3 +26,4 @@ pub use envelope::{
     RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,
 };
 pub use error::{ErrorCode, ErrorDetails, WireError};
+pub use outcome::{HasOutcome, Outcome};

@@ -208,6 +208,18 @@ pub enum EndReason {
     Abandoned,
 }
 
+impl EndReason {
+    /// The wire name (what serde writes).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::PastAce => "past_ace",
+            EndReason::RoundTime => "round_time",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Abandoned => "abandoned",
+        }
+    }
+}
+
 /// How the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -217,6 +229,24 @@ pub struct Outcome {
     /// 五(一)4: round points per team (win 2, draw 1, loss 0).
     pub round_points: [u8; 2],
     pub levels: [u8; 2],
+}
+
+impl Outcome {
+    /// The outcome in the shape every game tells ([`crate::Outcome`]): the winning team's
+    /// two seats (a team is seats `t` and `t + 2`); a table everybody left has no result.
+    pub fn told(&self) -> crate::Outcome {
+        crate::Outcome {
+            winners: self.winner.map(|t| vec![t, t + 2]).unwrap_or_default(),
+            reason: self.reason.name().to_owned(),
+            no_result: self.reason == EndReason::Abandoned,
+        }
+    }
+}
+
+impl crate::HasOutcome for TuolajiView {
+    fn outcome(&self) -> Option<crate::Outcome> {
+        self.outcome.as_ref().map(Outcome::told)
+    }
 }
 
 /// Why the server plays a seat by itself.

@@ -10,12 +10,35 @@ mod iccs;
 
 pub use iccs::{Iccs, NotIccs};
 
-/// A side: Red moves first and sits at seat 0, Black at seat 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One of the two sides (the one definition: the rules in `qipai_games::xiangqi` use this
+/// type). 第2条2.1: Red (红) moves first and sits at seat 0, Black at seat 1.
+///
+/// # Format
+/// ```text
+/// "red" | "black"
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
+    /// 红方: starts on ranks 0–4, moves first.
     Red,
+    /// 黑方: starts on ranks 5–9.
     Black,
+}
+
+impl Side {
+    /// The other side.
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::Red => Side::Black,
+            Side::Black => Side::Red,
+        }
+    }
+
+    /// 0 for Red, 1 for Black: an index into per-side arrays, and the side's seat.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// A xiangqi room's options. Every field may be left out for the server's default
@@ -105,6 +128,25 @@ pub struct GameResult {
     /// `checkmate`, `no_legal_move`, `perpetual_check`, `perpetual_chase`, `repetition`, `natural_limit`,
     /// `dead_position`, `resignation`, `time_forfeit`, `agreement`, `abandoned`, `aborted`.
     pub reason: EndReason,
+}
+
+impl GameResult {
+    /// The result in the shape every game tells ([`crate::Outcome`]): Red is seat 0, Black
+    /// seat 1; an aborted game has no result.
+    pub fn outcome(&self) -> crate::Outcome {
+        let winner = self.winner.map(|side| side.index() as u8);
+        crate::Outcome::duel(
+            winner,
+            self.reason.name(),
+            self.reason == EndReason::Aborted,
+        )
+    }
+}
+
+impl crate::HasOutcome for XiangqiView {
+    fn outcome(&self) -> Option<crate::Outcome> {
+        self.result.as_ref().map(GameResult::outcome)
+    }
 }
 
 /// Why a game ended. Each reason has a stable numeric [`id`](EndReason::id) and a snake_case

@@ -128,7 +128,8 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
     response
 }
 
-/// The records under `/api/` ([`crate::persist::api`]), read from the store.
+/// The records under `/api/` ([`crate::persist::api`]), read from the store, and the
+/// catalogue of games at `/api/games` ([`crate::catalogue`]).
 async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
     let head = match *req.method() {
         Method::GET => false,
@@ -146,7 +147,11 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
         .uri()
         .path_and_query()
         .map_or(req.uri().path(), |p| p.as_str());
-    let (status, content_type, body) = crate::persist::api::get(target, shared).await;
+    let (status, content_type, body) = if req.uri().path() == "/api/games" {
+        crate::catalogue::answer()
+    } else {
+        crate::persist::api::get(target, shared).await
+    };
     let len = body.len();
     let mut r = Response::new(Full::new(if head {
         Bytes::new()

@@ -11,6 +11,7 @@
 //! - [`lobby`]: the registry of rooms and quick play.
 //! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
 //! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
+//! - [`catalogue`]: `GET /api/games`, the games with their seats, presets and bot levels.
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend;
 //!   [`forwarded`]: the client's address behind a trusted reverse proxy.
 //! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
@@ -22,6 +23,7 @@
 
 pub mod app;
 pub mod budget;
+pub mod catalogue;
 pub mod clock;
 pub mod competition;
 pub mod config;

@@ -82,6 +82,30 @@ async fn unknown_paths_are_not_found() {
     }
 }
 
+/// `GET /api/games` is the one catalogue of games the lobby reads (without a store too):
+/// every game with its seats, presets, offered time controls and bot levels, as JSON.
+#[tokio::test]
+async fn the_catalogue_of_games_is_served() {
+    let server = TestServer::default().await;
+    let reply = get(&server, "/api/games", "").await;
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    assert_eq!(header(&reply, "content-type"), Some("application/json"));
+    let body = reply.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(body).expect(body);
+    let games = json["games"].as_array().expect("a list of games");
+    let kinds: Vec<&str> = games.iter().filter_map(|g| g["game"].as_str()).collect();
+    assert_eq!(kinds, ["xiangqi", "tuolaji", "draughts"]);
+    assert_eq!(games[1]["seats"], 4);
+    assert_eq!(
+        games[1]["bot_levels"],
+        serde_json::json!(["beginner", "casual", "expert"])
+    );
+    assert_eq!(games[0]["presets"], serde_json::json!(["competition"]));
+    assert!(games[2]["time_controls"]
+        .as_array()
+        .is_some_and(|t| !t.is_empty()));
+}
+
 /// Sends `request` as it is on one connection and reads until the server has answered
 /// `answers` times (or closed, or a second passed).
 async fn exchange(server: &TestServer, request: &[u8], answers: usize) -> String {

@@ -16,17 +16,21 @@ use clap::{Parser, ValueEnum};
 use qipai_bots::client::{ClientConfig, Entry, GameReport};
 use qipai_bots::games::{self, Ask};
 use qipai_bots::Verdict;
+use qipai_games::catalogue::{listing, CATALOGUE};
 use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_protocol::GameKind;
 
-/// A game by its wire name (`xiangqi`, `tuolaji`, `draughts`: `GameKind::ALL`).
+/// A game by its wire name, from the one catalogue of games (`qipai_games::catalogue`).
 fn game_kind(name: &str) -> Result<GameKind, String> {
-    GameKind::ALL
+    CATALOGUE
         .iter()
-        .copied()
+        .map(|l| l.game)
         .find(|g| g.name() == name)
         .ok_or_else(|| {
-            let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+            let names: Vec<String> = CATALOGUE
+                .iter()
+                .map(|l| format!("{} ({} seats)", l.game.name(), l.seats))
+                .collect();
             format!("the games are {}", names.join(", "))
         })
 }
@@ -103,6 +107,14 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     if args.clients == 0 {
         bail!("--clients must be at least 1");
+    }
+    let seats = listing(args.game).map_or(0, |l| l.seats);
+    if let Some(seat) = args.seat.filter(|&s| s >= seats) {
+        bail!(
+            "--seat {seat}: {} has seats 0 to {}",
+            args.game.name(),
+            seats.saturating_sub(1)
+        );
     }
     let mut tasks = Vec::new();
     for i in 0..args.clients {

@@ -2,7 +2,7 @@
 //! strategies, each given only its seat's view (`game.view(Viewer::Seat(s))`) and the
 //! events addressed to it (its own side of [`Emit::Split`]), exactly what a client gets.
 
-use qipai_games::tuolaji::{TuolajiGame, TuolajiOptions, TuolajiSettings};
+use qipai_games::tuolaji::{TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{HandResult, Outcome, Phase, TuolajiAction, TuolajiEvent};
 
@@ -34,10 +34,10 @@ pub struct GameRecord {
 /// The settings arena games use: no pause anywhere, a short bid window.
 pub fn fast_settings() -> TuolajiSettings {
     TuolajiSettings {
-        rules: TuolajiOptions {
+        rules: TuolajiRules {
             deal_interval_ms: 0,
             bid_window_ms: 100,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         },
         between_hands_ms: 0,
     }

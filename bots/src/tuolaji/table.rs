@@ -9,10 +9,10 @@
 use qipai_games::tuolaji::view::fold;
 use qipai_games::{Seat, Viewer};
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiView};
-use qipai_protocol::{ClientMsg, Event, RoomOptions, Seq, View};
+use qipai_protocol::{ClientMsg, Event, HasOutcome, Outcome, RoomOptions, Seq, View};
 
 use super::read;
-use crate::table::{Ending, Table, Verdict};
+use crate::table::Table;
 
 /// One seat's view of a Tuolaji table, and which seat that is (when known).
 #[derive(Clone, Debug, PartialEq)]
@@ -162,22 +162,13 @@ impl Table for TuolajiTable {
             | (cards_out & 0xfff)
     }
 
-    /// `plies` counts the hands dealt.
-    fn ending(view: &SeatView, seat: u8) -> Option<Ending> {
-        let outcome = view.view.outcome?;
-        let verdict = match outcome.winner {
-            Some(team) if team == read::team(seat) => Verdict::Win,
-            Some(_) => Verdict::Loss,
-            None if outcome.reason == qipai_protocol::tuolaji::EndReason::Abandoned => {
-                Verdict::NoResult
-            }
-            None => Verdict::Draw,
-        };
-        Some(Ending {
-            verdict,
-            reason: format!("{:?}", outcome.reason),
-            plies: usize::try_from(view.view.hand_number).unwrap_or(usize::MAX),
-        })
+    fn outcome(view: &SeatView) -> Option<Outcome> {
+        view.view.outcome()
+    }
+
+    /// The hands dealt.
+    fn plies(view: &SeatView) -> usize {
+        usize::try_from(view.view.hand_number).unwrap_or(usize::MAX)
     }
 
     fn request(seq: Seq, action: TuolajiAction) -> ClientMsg {

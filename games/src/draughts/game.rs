@@ -474,6 +474,10 @@ impl Game for DraughtsGame {
     fn is_over(&self) -> bool {
         self.history.outcome().is_some()
     }
+
+    fn outcome(&self) -> Option<qipai_protocol::Outcome> {
+        self.history.outcome().map(|o| result(o).outcome())
+    }
 }
 
 fn result(outcome: Outcome) -> GameResult {

@@ -15,6 +15,7 @@
 //! - [`wire`]: what a client sends and sees ([`DraughtsAction`], [`DraughtsView`],
 //!   [`DraughtsEvent`]), re-used from `qipai_protocol::draughts`.
 //! - [`view`]: [`view::fold`], the one function that applies an event to a view.
+//! - [`pdn`]: a finished game as PDN 3.0 ([`pdn::write`]).
 //! - [`options`]: [`DraughtsOptions`] checked and resolved into [`DraughtsSettings`].
 //! - [`game`]: [`DraughtsGame`], the timed game the server's room drives (clock,
 //!   resignation, draw offers), through the [`crate::Game`] trait.
@@ -27,6 +28,7 @@ pub mod game;
 mod movegen;
 pub mod moves;
 pub mod options;
+pub mod pdn;
 pub mod position;
 pub mod view;
 pub mod wire;

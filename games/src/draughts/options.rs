@@ -7,6 +7,10 @@ use crate::options::{
     time_control, within, DuelHouse, OptionsError, TableOptions, BOT_THINK_MS, DEFAULT_BOT_THINK_MS,
 };
 
+/// The time controls a lobby offers (the catalogue's list; any valid one is accepted):
+/// Fischer ones and sudden death.
+pub const TIME_CONTROLS: &[&str] = &["30+10", "10+5", "5+3", "3+2", "sd:30"];
+
 /// The most king moves a table may ask for before the draw (0 turns the rule off).
 const KING_MOVES_MAX: u32 = 1000;
 

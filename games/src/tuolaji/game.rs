@@ -24,7 +24,7 @@ use super::error::TuolajiError;
 use super::hand::HandEvent;
 use super::level::Team;
 use super::matchplay::Match;
-use super::options::TuolajiOptions;
+use super::options::TuolajiRules;
 use super::suggest::suggest;
 use super::view::{
     action_in, event_out, legal_bids, levels_out, outcome_out, result_out, turn, NotationError,
@@ -40,7 +40,7 @@ const MAX_STEPS_PER_CALL: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TuolajiSettings {
     /// Every timing and rule option of the rules page.
-    pub rules: TuolajiOptions,
+    pub rules: TuolajiRules,
     /// The pause between a hand's result and the next deal **[D]**. Default 8000 ms.
     pub between_hands_ms: u64,
 }
@@ -48,7 +48,7 @@ pub struct TuolajiSettings {
 impl Default for TuolajiSettings {
     fn default() -> TuolajiSettings {
         TuolajiSettings {
-            rules: TuolajiOptions::default(),
+            rules: TuolajiRules::default(),
             between_hands_ms: 8000,
         }
     }
@@ -178,8 +178,8 @@ impl TuolajiGame {
         self.seed
     }
 
-    /// The outcome, once over.
-    pub fn outcome(&self) -> Option<Outcome> {
+    /// The outcome as the table's view shows it, once over.
+    pub fn table_outcome(&self) -> Option<Outcome> {
         self.abandoned
             .or_else(|| self.game.as_ref()?.outcome().map(outcome_out))
     }
@@ -675,5 +675,9 @@ impl Game for TuolajiGame {
 
     fn is_over(&self) -> bool {
         self.abandoned.is_some() || self.game.as_ref().is_some_and(|g| g.outcome().is_some())
+    }
+
+    fn outcome(&self) -> Option<qipai_protocol::Outcome> {
+        self.table_outcome().as_ref().map(Outcome::told)
     }
 }

@@ -23,7 +23,7 @@ use super::bottom::check_put_back;
 use super::deal::{Deal, BOTTOM_SIZE, DRAWN, HOLDING_SIZE};
 use super::error::TuolajiError;
 use super::level::Team;
-use super::options::TuolajiOptions;
+use super::options::TuolajiRules;
 use super::order::Order;
 use play::Play;
 
@@ -47,7 +47,7 @@ pub const FIRST_HAND_LEVEL: Rank = Rank::Two;
 /// One hand from the first drawn card to the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
-    options: TuolajiOptions,
+    options: TuolajiRules,
     deal: Deal,
     /// The dealer fixed before the deal (later hands); `None` in a game's first hand, where
     /// bidding chooses the dealer (第八条2).
@@ -78,7 +78,7 @@ impl Hand {
     ///
     /// # Errors
     /// [`TuolajiError::UnsupportedOption`] for options this server does not play.
-    pub fn first(options: &TuolajiOptions, seed: u64, now: Millis) -> Result<Hand, TuolajiError> {
+    pub fn first(options: &TuolajiRules, seed: u64, now: Millis) -> Result<Hand, TuolajiError> {
         let first_drawer = Deal::random_first_drawer(seed);
         Hand::build(options, seed, first_drawer, None, FIRST_HAND_LEVEL, now)
     }
@@ -90,7 +90,7 @@ impl Hand {
     /// [`TuolajiError::NoSuchSeat`] for a dealer outside 0–3;
     /// [`TuolajiError::UnsupportedOption`] for options this server does not play.
     pub fn later(
-        options: &TuolajiOptions,
+        options: &TuolajiRules,
         seed: u64,
         dealer: Seat,
         level: Rank,
@@ -101,7 +101,7 @@ impl Hand {
     }
 
     fn build(
-        options: &TuolajiOptions,
+        options: &TuolajiRules,
         seed: u64,
         first_drawer: Seat,
         fixed_dealer: Option<Seat>,
@@ -144,7 +144,7 @@ impl Hand {
     /// (1 to 39), the bottom has six, and no card appears more than three times;
     /// [`TuolajiError::UnsupportedOption`] as for [`Hand::first`].
     pub fn from_position(
-        options: &TuolajiOptions,
+        options: &TuolajiRules,
         position: &Position,
         now: Millis,
     ) -> Result<Hand, TuolajiError> {
@@ -206,7 +206,7 @@ impl Hand {
     }
 
     /// The options the hand is played with.
-    pub const fn options(&self) -> &TuolajiOptions {
+    pub const fn options(&self) -> &TuolajiRules {
         &self.options
     }
 

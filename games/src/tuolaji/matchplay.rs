@@ -8,7 +8,7 @@ use crate::{Millis, Seat};
 use super::error::TuolajiError;
 use super::hand::{Hand, HandAction, HandEvent, HandResult};
 use super::level::{Levels, Team};
-use super::options::TuolajiOptions;
+use super::options::TuolajiRules;
 use crate::competition::lateness::TuolajiLateness;
 
 /// Why a game ended.
@@ -72,7 +72,7 @@ impl MatchOutcome {
 /// A game of Tuolaji: the hand in play, the levels, and the results so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
-    options: TuolajiOptions,
+    options: TuolajiRules,
     levels: Levels,
     started_at: Millis,
     hand: Hand,
@@ -87,7 +87,7 @@ impl Match {
     ///
     /// # Errors
     /// [`TuolajiError::UnsupportedOption`] for options this server does not play.
-    pub fn new(options: &TuolajiOptions, seed: u64, now: Millis) -> Result<Match, TuolajiError> {
+    pub fn new(options: &TuolajiRules, seed: u64, now: Millis) -> Result<Match, TuolajiError> {
         Ok(Match {
             options: options.clone(),
             levels: Levels::default(),
@@ -106,7 +106,7 @@ impl Match {
     /// [`TuolajiError::MatchOver`] when a team is already past A;
     /// [`TuolajiError::UnsupportedOption`] as for [`Match::new`].
     pub fn resume(
-        options: &TuolajiOptions,
+        options: &TuolajiRules,
         levels: Levels,
         dealer: Seat,
         seed: u64,

@@ -15,7 +15,8 @@
 //! - [`error`]: [`TuolajiError`], every refusal as a sentence naming the rule.
 //!
 //! A hand and the game across hands:
-//! - [`options`]: [`TuolajiOptions`], every timing and rule option of the page.
+//! - [`options`]: [`TuolajiOptions`] as a table asks for them, settled into
+//!   [`TuolajiRules`], every timing and rule option of the page.
 //! - [`deal`]: the seeded deal in draw order, 39 each and 6 for the bottom (第九条).
 //! - [`bid`]: bids, strengthening and counter-bids for the trump suit (第十条).
 //! - [`bottom`]: the dealer's bottom exchange (第九条2).
@@ -58,7 +59,7 @@ pub use follow::{candidate_follows, check_follow, suggest_follow};
 pub use game::{hand_seed, TuolajiGame, TuolajiGameError, TuolajiSettings};
 pub use hand::{Hand, HandAction, HandEvent, HandResult, Phase};
 pub use matchplay::{Match, MatchOutcome};
-pub use options::{TuolajiOptions, BOT_LEVELS};
+pub use options::{TuolajiOptions, TuolajiRules, BOT_LEVELS};
 pub use order::{CardType, Order};
 pub use throw::{check_throw, ThrowCheck};
 pub use trick::{bottom_multiplier, Trick};

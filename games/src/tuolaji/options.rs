@@ -7,18 +7,21 @@ use crate::options::{bot_level, unknown_preset, OptionsError, TableOptions};
 use crate::tuolaji::TuolajiSettings;
 
 /// The table's options as a client sends them and the configuration sets their defaults
-/// (every field optional); [`TableOptions::settle`] resolves them into [`TuolajiSettings`].
-pub use qipai_protocol::tuolaji::TuolajiOptions as TableTuolajiOptions;
+/// (every field optional; defined once, with its wire shape, in the protocol);
+/// [`TableOptions::settle`] resolves them into [`TuolajiSettings`], whose rules are a
+/// [`TuolajiRules`].
+pub use qipai_protocol::tuolaji::TuolajiOptions;
 
 /// The Tuolaji bots' levels (`bot_level`), lowest first: `expert` is the bot that plays
 /// to win, the default; what each means is the bots' business (`qipai_bots::tuolaji::level`).
 pub const BOT_LEVELS: &[&str] = &["beginner", "casual", "expert"];
 
-/// Options fixed when a table is created. Missing fields take the page's defaults, so a
-/// client may send only what it changes.
+/// The rules a table plays by: every timing and rule variant the rules page names, each
+/// resolved to a value (a table's [`TuolajiOptions`] settled against the configuration and
+/// the page's defaults). Missing fields take the page's defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct TuolajiOptions {
+pub struct TuolajiRules {
     /// 第十六条: points a failed throw costs the thrower's side, in the other side's favour.
     /// Default 20.
     pub throw_penalty: u32,
@@ -70,9 +73,9 @@ impl Default for TuolajiHouse {
 /// A minute, in ms.
 pub const MINUTE_MS: u64 = 60_000;
 
-impl Default for TuolajiOptions {
-    fn default() -> TuolajiOptions {
-        TuolajiOptions {
+impl Default for TuolajiRules {
+    fn default() -> TuolajiRules {
+        TuolajiRules {
             throw_penalty: 20,
             deal_interval_ms: 40,
             bid_window_ms: 5000,
@@ -87,30 +90,30 @@ impl Default for TuolajiOptions {
     }
 }
 
-impl TuolajiOptions {
-    /// The preset names [`TuolajiOptions::preset`] knows.
+impl TuolajiRules {
+    /// The preset names [`TuolajiRules::preset`] knows.
     pub const PRESETS: &'static [&'static str] = &["competition"];
 
     /// 五(一)3, the competition's settings: a 90-minute round whose hand in progress at 75
     /// minutes (15 before the end) is the last; the rest as the default.
-    pub fn competition() -> TuolajiOptions {
-        TuolajiOptions {
+    pub fn competition() -> TuolajiRules {
+        TuolajiRules {
             round_minutes: Some(90),
             last_call_minutes: 15,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         }
     }
 
     /// The options a preset names (`competition`), if it is one.
-    pub fn preset(name: &str) -> Option<TuolajiOptions> {
-        (name == "competition").then(TuolajiOptions::competition)
+    pub fn preset(name: &str) -> Option<TuolajiRules> {
+        (name == "competition").then(TuolajiRules::competition)
     }
 
     /// The options tests use: the page's rules with no pause between dealt cards.
-    pub fn for_tests() -> TuolajiOptions {
-        TuolajiOptions {
+    pub fn for_tests() -> TuolajiRules {
+        TuolajiRules {
             deal_interval_ms: 0,
-            ..TuolajiOptions::default()
+            ..TuolajiRules::default()
         }
     }
 
@@ -126,20 +129,20 @@ impl TuolajiOptions {
     }
 }
 
-impl TableOptions for TableTuolajiOptions {
+impl TableOptions for TuolajiOptions {
     type Settings = TuolajiSettings;
     type House = TuolajiHouse;
 
     /// 第十条: jokers never bid, so `joker_bids` may only be `false`.
     fn settle(
         &self,
-        defaults: &TableTuolajiOptions,
+        defaults: &TuolajiOptions,
         house: &TuolajiHouse,
-    ) -> Result<(TableTuolajiOptions, TuolajiSettings), OptionsError> {
+    ) -> Result<(TuolajiOptions, TuolajiSettings), OptionsError> {
         let preset = match self.preset.as_deref() {
             Some(name) => Some(
-                TuolajiOptions::preset(name)
-                    .ok_or_else(|| unknown_preset(name, TuolajiOptions::PRESETS))?,
+                TuolajiRules::preset(name)
+                    .ok_or_else(|| unknown_preset(name, TuolajiRules::PRESETS))?,
             ),
             None => None,
         };
@@ -157,7 +160,7 @@ impl TableOptions for TableTuolajiOptions {
             .or(preset.as_ref().map(|p| p.round_minutes.unwrap_or(0)))
             .or(d.round_minutes)
             .unwrap_or(b.round_minutes.unwrap_or(0));
-        let rules = TuolajiOptions {
+        let rules = TuolajiRules {
             throw_penalty: self
                 .throw_penalty
                 .or(d.throw_penalty)
@@ -182,7 +185,7 @@ impl TableOptions for TableTuolajiOptions {
             rules,
         };
         let r = &settings.rules;
-        let options = TableTuolajiOptions {
+        let options = TuolajiOptions {
             throw_penalty: Some(r.throw_penalty),
             deal_interval_ms: Some(r.deal_interval_ms),
             bid_window_ms: Some(r.bid_window_ms),
@@ -207,7 +210,7 @@ mod tests {
     /// The page's defaults, and that a partial JSON object fills in the rest.
     #[test]
     fn defaults_match_the_rules_page() {
-        let o: TuolajiOptions = serde_json::from_str(r#"{"round_minutes":90}"#).unwrap();
+        let o: TuolajiRules = serde_json::from_str(r#"{"round_minutes":90}"#).unwrap();
         assert_eq!(o.throw_penalty, 20);
         assert_eq!(o.deal_interval_ms, 40);
         assert_eq!(o.bid_window_ms, 5000);
@@ -221,24 +224,22 @@ mod tests {
     /// 五(一)3: the competition preset: a 90-minute round, the last hand called at 75.
     #[test]
     fn competition_preset() {
-        let o = TuolajiOptions::preset("competition").unwrap();
+        let o = TuolajiRules::preset("competition").unwrap();
         assert_eq!(o.round_ms(), Some(90 * 60_000));
         assert_eq!(o.round_ms().unwrap() - o.last_call_ms(), 75 * 60_000);
-        assert_eq!(TuolajiOptions::preset("club"), None);
+        assert_eq!(TuolajiRules::preset("club"), None);
     }
 
     /// The house's minute scales the round's clock, not the rules' numbers: a 90-minute
     /// round with 20 ms minutes lasts 1800 ms, the last hand called at 75 of them.
     #[test]
     fn the_house_minute_scales_the_round() {
-        let table = TableTuolajiOptions {
+        let table = TuolajiOptions {
             preset: Some("competition".into()),
-            ..TableTuolajiOptions::default()
+            ..TuolajiOptions::default()
         };
         let house = TuolajiHouse { minute_ms: 20 };
-        let (o, s) = table
-            .settle(&TableTuolajiOptions::default(), &house)
-            .unwrap();
+        let (o, s) = table.settle(&TuolajiOptions::default(), &house).unwrap();
         assert_eq!(o.round_minutes, Some(90));
         assert_eq!(s.rules.round_ms(), Some(1800));
         assert_eq!(
@@ -246,7 +247,7 @@ mod tests {
             75 * 20
         );
         let (_, s) = table
-            .settle(&TableTuolajiOptions::default(), &TuolajiHouse::default())
+            .settle(&TuolajiOptions::default(), &TuolajiHouse::default())
             .unwrap();
         assert_eq!(s.rules.round_ms(), Some(90 * 60_000));
     }
@@ -255,33 +256,33 @@ mod tests {
     /// what it sets; jokers never bid (第十条).
     #[test]
     fn table_options_settle() {
-        let table = TableTuolajiOptions {
+        let table = TuolajiOptions {
             turn_ms: Some(500),
             preset: Some("competition".into()),
-            ..TableTuolajiOptions::default()
+            ..TuolajiOptions::default()
         };
-        let defaults = TableTuolajiOptions {
+        let defaults = TuolajiOptions {
             turn_ms: Some(9),
             bottom_ms: Some(7),
-            ..TableTuolajiOptions::default()
+            ..TuolajiOptions::default()
         };
         let (o, s) = table.settle(&defaults, &TuolajiHouse::default()).unwrap();
         assert_eq!(s.rules.turn_ms, 500);
         assert_eq!(s.rules.bottom_ms, 7);
         assert_eq!(s.rules.round_minutes, Some(90));
         assert_eq!(o.round_minutes, Some(90));
-        let jokers = TableTuolajiOptions {
+        let jokers = TuolajiOptions {
             joker_bids: Some(true),
-            ..TableTuolajiOptions::default()
+            ..TuolajiOptions::default()
         };
         assert!(jokers
             .settle(&defaults, &TuolajiHouse::default())
             .unwrap_err()
             .0
             .contains("joker_bids"));
-        let level = |name: &str| TableTuolajiOptions {
+        let level = |name: &str| TuolajiOptions {
             bot_level: Some(name.into()),
-            ..TableTuolajiOptions::default()
+            ..TuolajiOptions::default()
         };
         let (o, _) = level("beginner")
             .settle(&defaults, &TuolajiHouse::default())

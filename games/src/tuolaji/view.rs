@@ -322,7 +322,7 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiV
             last_result: None,
             round_ends_at: None,
             last_hand: false,
-            outcome: table.outcome(),
+            outcome: table.table_outcome(),
             hint: None,
             legal_bids: Vec::new(),
         };
@@ -373,7 +373,7 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiV
         round_ends_at: game.round_ends_at().map(|m| m.0),
         // Set by the `last_hand` event, which the table sends when the call is due.
         last_hand: table.last_call_made,
-        outcome: table.outcome(),
+        outcome: table.table_outcome(),
         hint,
         legal_bids: seat.map_or_else(Vec::new, |s| legal_bids(hand, s)),
     }

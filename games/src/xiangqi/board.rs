@@ -15,30 +15,9 @@ pub const RANKS: u8 = 10;
 /// Number of points on the board.
 pub const POINTS: usize = 90;
 
-/// One of the two sides. 第2条2.1: Red (红) moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// 红方: starts on ranks 0–4, moves first.
-    Red,
-    /// 黑方: starts on ranks 5–9.
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub const fn opponent(self) -> Side {
-        match self {
-            Side::Red => Side::Black,
-            Side::Black => Side::Red,
-        }
-    }
-
-    /// 0 for Red, 1 for Black: an index into per-side arrays.
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-}
+/// One of the two sides, defined once with its wire shape in the protocol. 第2条2.1: Red
+/// (红) moves first.
+pub use qipai_protocol::xiangqi::Side;
 
 /// The seven kinds of pieces (第1条1.2), named by their FEN letters `k a b n r c p`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -8,8 +8,7 @@
 //! falls on the server's own deadline.
 
 use qipai_protocol::xiangqi::{
-    self as wire, Clocks, GameResult, Iccs, MoveRecord, Status, XiangqiAction, XiangqiEvent,
-    XiangqiView,
+    Clocks, GameResult, Iccs, MoveRecord, Status, XiangqiAction, XiangqiEvent, XiangqiView,
 };
 use qipai_protocol::ErrorCode;
 
@@ -169,13 +168,10 @@ impl XiangqiGame {
         Clocks {
             red_ms: self.clock.remaining(Side::Red.index(), now.0),
             black_ms: self.clock.remaining(Side::Black.index(), now.0),
-            running: self.clock.running().map(|i| {
-                if i == 0 {
-                    wire::Side::Red
-                } else {
-                    wire::Side::Black
-                }
-            }),
+            running: self
+                .clock
+                .running()
+                .map(|i| if i == 0 { Side::Red } else { Side::Black }),
             server_time: now.0,
         }
     }
@@ -307,10 +303,10 @@ impl XiangqiGame {
         let fen = self.position().to_fen();
         let clocks = self.clocks(now);
         let first_move_deadline = self.first_move_deadline.map(|m| m.0);
-        let draw_offer = self.draw_offer.map(wire_side);
+        let draw_offer = self.draw_offer;
         Emit::part_for(self.seat_to_move(), self.legal_moves(), |legal_moves| {
             XiangqiEvent::Moved {
-                side: wire_side(side),
+                side,
                 iccs,
                 chinese: chinese.clone(),
                 fen: fen.clone(),
@@ -347,9 +343,7 @@ impl XiangqiGame {
         }
         self.last_offer[side.index()] = Some(moves);
         self.draw_offer = Some(side);
-        Ok(vec![Emit::All(XiangqiEvent::DrawOffered {
-            by: wire_side(side),
-        })])
+        Ok(vec![Emit::All(XiangqiEvent::DrawOffered { by: side })])
     }
 
     fn accept_draw(
@@ -370,9 +364,7 @@ impl XiangqiGame {
         match self.draw_offer {
             Some(s) if s == side.opponent() => {
                 self.draw_offer = None;
-                Ok(vec![Emit::All(XiangqiEvent::DrawDeclined {
-                    by: wire_side(side),
-                })])
+                Ok(vec![Emit::All(XiangqiEvent::DrawDeclined { by: side })])
             }
             Some(_) => Err(XiangqiGameError::OwnDrawOffer),
             None => Err(XiangqiGameError::NoDrawOffer),
@@ -409,7 +401,7 @@ impl Game for XiangqiGame {
         self.started = true;
         self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
         let fen = self.position().to_fen();
-        let side_to_move = wire_side(self.position().side_to_move());
+        let side_to_move = self.position().side_to_move();
         let in_check = self.position().in_check();
         let clocks = self.clocks(now);
         let first_move_deadline = self.first_move_deadline.map(|m| m.0);
@@ -516,7 +508,7 @@ impl Game for XiangqiGame {
         XiangqiView {
             status,
             fen: position.to_fen(),
-            side_to_move: wire_side(position.side_to_move()),
+            side_to_move: position.side_to_move(),
             legal_moves: self.legal_moves_for(viewer),
             in_check: position.in_check(),
             last_move: self.history.moves().last().map(|m| m.iccs),
@@ -532,7 +524,7 @@ impl Game for XiangqiGame {
             clocks: self.clocks(now),
             time_control: self.settings.time_control.to_string(),
             first_move_deadline: self.first_move_deadline.map(|m| m.0),
-            draw_offer: self.draw_offer.map(wire_side),
+            draw_offer: self.draw_offer,
             result: self.history.outcome().map(result),
         }
     }
@@ -540,18 +532,15 @@ impl Game for XiangqiGame {
     fn is_over(&self) -> bool {
         self.history.outcome().is_some()
     }
-}
 
-fn wire_side(side: Side) -> wire::Side {
-    match side {
-        Side::Red => wire::Side::Red,
-        Side::Black => wire::Side::Black,
+    fn outcome(&self) -> Option<qipai_protocol::Outcome> {
+        self.history.outcome().map(|o| result(o).outcome())
     }
 }
 
 fn result(outcome: Outcome) -> GameResult {
     GameResult {
-        winner: outcome.winner.map(wire_side),
+        winner: outcome.winner,
         reason: outcome.reason,
     }
 }

@@ -11,6 +11,7 @@
 //! - [`position`]: [`Position`]: board + side to move + counters; legal moves, check,
 //!   checked [`Position::play`], unchecked [`Position::make`]/[`Position::unmake`], perft.
 //! - [`notation`]: FEN ([`notation::fen`]) and Chinese move notation ([`notation::chinese()`]).
+//! - [`pgn`]: a finished game as PGN with ICCS movetext ([`pgn::write`]).
 //! - [`chase`]: which pieces a move chases, and perpetual chase over a cycle (长捉, 4.1.7).
 //! - [`end`]: [`History`] of a game, [`EndRules`], [`Outcome`] and [`EndReason`] (第4条).
 //! - [`error`]: [`XiangqiError`], every refusal with its wire code.
@@ -29,6 +30,7 @@ mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod options;
+pub mod pgn;
 pub mod position;
 mod tables;
 pub mod view;

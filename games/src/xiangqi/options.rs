@@ -14,6 +14,20 @@ use crate::xiangqi::{EndRules, Position, XiangqiSettings};
 /// business (`qipai_bots::xiangqi::level`).
 pub const BOT_LEVELS: &[&str] = &["beginner", "casual", "club", "expert", "master"];
 
+/// The time controls a lobby offers (the catalogue's list; any valid one is accepted): the
+/// usual Fischer ones, the rules' period presets (第6条) and sudden death.
+pub const TIME_CONTROLS: &[&str] = &[
+    "30+10",
+    "10+5",
+    "5+3",
+    "3+2",
+    "40/90,10/15",
+    "30/60,10/10",
+    "40/10,30/5",
+    "30/5",
+    "sd:30",
+];
+
 /// The most full moves without a capture a table may ask for (0 turns the rule off).
 const NATURAL_LIMIT_MAX: u32 = 1000;
 

@@ -270,22 +270,12 @@ async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<Entrant>, Table)> {
     out
 }
 
-/// The result a finished game's spectator view shows, from the first-named entry's side.
+/// The result a finished game's spectator view shows, from the first-named entry's side
+/// (seat 0's side: seats 0 and 2 in Tuolaji).
 fn result_of(view: &View) -> Option<GameResult> {
-    let winner = match view {
-        View::Xiangqi(v) => {
-            let r = v.result?;
-            r.winner
-                .map(|w| usize::from(w != qipai_protocol::xiangqi::Side::Red))
-        }
-        View::Tuolaji(v) => {
-            let o = v.outcome?;
-            o.winner.map(usize::from)
-        }
-        _ => return None,
-    };
-    Some(match winner {
-        Some(0) => GameResult::FirstWins,
+    let outcome = view.outcome()?;
+    Some(match outcome.winners.first() {
+        Some(seat) if seat % 2 == 0 => GameResult::FirstWins,
         Some(_) => GameResult::SecondWins,
         None => GameResult::Draw,
     })

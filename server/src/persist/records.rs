@@ -1,16 +1,14 @@
 //! Finished games' records: the JSON record of every game (players, the final public view,
 //! the result by seat, and every event of the game, private ones with the seat they went
 //! to: for Tuolaji the deal, bids, bottom before and after, every trick, points and level
-//! changes), for xiangqi a PGN-style text other xiangqi software reads (`[Format "ICCS"]`
-//! movetext, as the xqbase and ChessDB PGN files write it) with the Chinese notation as
-//! comments, and for draughts PDN ([`draughts_pdn`]).
+//! changes), for xiangqi its PGN and for draughts its PDN, each written by its game's
+//! own notation module (`qipai_games::xiangqi::pgn`, `qipai_games::draughts::pdn`).
 
-use qipai_games::draughts::START_FEN as DRAUGHTS_START;
-use qipai_games::xiangqi::START_FEN;
-use qipai_games::Emit;
-use qipai_protocol::draughts::{DraughtsEvent, DraughtsView, Side as DraughtsSide};
-use qipai_protocol::xiangqi::{EndReason, Side, XiangqiEvent, XiangqiView};
-use qipai_protocol::{Event, RoomId, View};
+use qipai_games::movetext::RecordHead;
+use qipai_games::{draughts, xiangqi, Emit};
+use qipai_protocol::draughts::DraughtsEvent;
+use qipai_protocol::xiangqi::XiangqiEvent;
+use qipai_protocol::{Event, Outcome, RoomId, View};
 use qipai_store::RecordRow;
 use serde::Deserialize;
 
@@ -100,12 +98,14 @@ fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
     }
 }
 
-/// The record of room `room`'s finished game.
+/// The record of room `room`'s finished game: `view` its final public view, `outcome` how
+/// it ended as the game tells it ([`qipai_games::Game::outcome`]).
 pub fn build(
     room: RoomId,
     game: &str,
     players: Vec<String>,
     view: &View,
+    outcome: Option<&Outcome>,
     history: &History,
     finished_ms: i64,
 ) -> RecordRow {
@@ -117,13 +117,18 @@ pub fn build(
             Some(seat) => serde_json::json!({ "seat": seat, "event": event }),
         })
         .collect();
+    let head = RecordHead {
+        room,
+        players: &players,
+        finished_ms,
+    };
     let pgn = match view {
         View::Xiangqi(v) => {
             let start = kept.iter().find_map(|(_, e)| match e {
                 Event::Xiangqi(XiangqiEvent::Started { fen, .. }) => Some(fen.as_str()),
                 _ => None,
             });
-            Some(xiangqi_pgn(room, &players, v, start, finished_ms))
+            Some(xiangqi::pgn::write(&head, v, start))
         }
         _ => None,
     };
@@ -132,7 +137,7 @@ pub fn build(
         "game": game,
         "players": players,
         "finished_ms": finished_ms,
-        "result": result(view),
+        "result": result(outcome),
         "final": view,
         "events": events,
     });
@@ -146,34 +151,14 @@ pub fn build(
     }
 }
 
-/// The result by seat, for lists of games: `{"winners": [seats], "reason": "checkmate"}`
-/// (no winners: a draw, or no result); `null` while the game is not over.
-pub fn result(view: &View) -> serde_json::Value {
-    // A two-seat game's winner is seat 0 or seat 1 (`second`'s side).
-    fn seat_of<S: PartialEq>(winner: Option<S>, second: S) -> Vec<u8> {
-        winner
-            .map(|s| vec![u8::from(s == second)])
-            .unwrap_or_default()
+/// The result by seat, for lists of games: the game's [`Outcome`] as
+/// `{"winners": [seats], "reason": "checkmate"}` (no winners: a draw, or no result); `null`
+/// while the game is not over.
+pub fn result(outcome: Option<&Outcome>) -> serde_json::Value {
+    match outcome {
+        Some(o) => serde_json::json!({ "winners": o.winners, "reason": o.reason }),
+        None => serde_json::Value::Null,
     }
-    let (winners, reason) = match view {
-        View::Xiangqi(v) => match &v.result {
-            Some(r) => (seat_of(r.winner, Side::Black), reason(&r.reason)),
-            None => return serde_json::Value::Null,
-        },
-        View::Draughts(v) => match &v.result {
-            Some(r) => (seat_of(r.winner, DraughtsSide::Black), reason(&r.reason)),
-            None => return serde_json::Value::Null,
-        },
-        // The winning team's two seats.
-        View::Tuolaji(v) => match &v.outcome {
-            Some(o) => (
-                o.winner.map(|t| vec![t, t + 2]).unwrap_or_default(),
-                reason(&o.reason),
-            ),
-            None => return serde_json::Value::Null,
-        },
-    };
-    serde_json::json!({ "winners": winners, "reason": reason })
 }
 
 /// What a list of games shows of a record's JSON body: the players by seat and the result
@@ -188,130 +173,6 @@ pub fn list_fields(body: &str) -> (Vec<String>, serde_json::Value) {
     }
     serde_json::from_str::<Head>(body)
         .map_or_else(|_| Default::default(), |h| (h.players, h.result))
-}
-
-/// An end reason as its wire string.
-fn reason<T: serde::Serialize>(reason: &T) -> serde_json::Value {
-    serde_json::to_value(reason).unwrap_or(serde_json::Value::Null)
-}
-
-/// PGN with ICCS movetext (`H2-E2`, files A–I from Red's left, ranks 0–9 from Red's side).
-/// A game from another position than the usual start (`start_fen`) names it in the `FEN`
-/// tag. (Fairy-Stockfish and pyffish number xiangqi ranks 1–10, so `h2e2` is their `h3e3`;
-/// `scripts/check_pgn.py` converts when it reads ours back.)
-pub fn xiangqi_pgn(
-    room: RoomId,
-    players: &[String],
-    v: &XiangqiView,
-    start_fen: Option<&str>,
-    finished_ms: i64,
-) -> String {
-    let result = result_tag(
-        v.result.as_ref().map(|r| {
-            let winner = r.winner.map(|s| u8::from(s == Side::Black));
-            (winner, r.reason == EndReason::Aborted)
-        }),
-        ["1-0", "0-1", "1/2-1/2"],
-    );
-    let mut out = format!(
-        "[Game \"Chinese Chess\"]\n[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n",
-        pgn_date(finished_ms),
-        tag_name(players, 0),
-        tag_name(players, 1),
-    );
-    // A game from a position with Black to move starts `1... `.
-    let black_first = start_fen.is_some_and(|f| f.split(' ').nth(1) == Some("b"));
-    let moves = v
-        .moves
-        .iter()
-        .map(|m| format!("{} {{{}}}", iccs_dashed(m.iccs.as_str()), m.chinese));
-    finish(
-        &mut out,
-        start_fen.filter(|f| *f != START_FEN),
-        moves,
-        black_first,
-        result,
-    );
-    out
-}
-
-/// The `Result` tag of a game that ended with (the winning seat, whether it was aborted):
-/// `texts` are seat 0's win, seat 1's and a draw; `*` for an aborted or unfinished game.
-fn result_tag(end: Option<(Option<u8>, bool)>, texts: [&'static str; 3]) -> &'static str {
-    match end {
-        Some((_, true)) | None => "*",
-        Some((Some(seat), false)) => texts[usize::from(seat.min(1))],
-        Some((None, false)) => texts[2],
-    }
-}
-
-/// A player's name as a tag's value.
-fn tag_name(players: &[String], seat: usize) -> String {
-    players
-        .get(seat)
-        .map_or("?", String::as_str)
-        .replace('"', "'")
-}
-
-/// Ends a PGN or PDN after its other tags: the `FEN` tag if the game started elsewhere,
-/// then the movetext numbered by full moves — `1. a b 2. c d`, or `1... a 2. b c` when the
-/// second side moved first — and the result.
-fn finish(
-    out: &mut String,
-    fen: Option<&str>,
-    moves: impl Iterator<Item = String>,
-    second_first: bool,
-    result: &str,
-) {
-    if let Some(fen) = fen {
-        out.push_str(&format!("[FEN \"{fen}\"]\n"));
-    }
-    out.push('\n');
-    for (i, m) in moves.enumerate() {
-        let ply = i + usize::from(second_first);
-        if ply % 2 == 0 {
-            out.push_str(&format!("{}. ", ply / 2 + 1));
-        } else if i == 0 {
-            out.push_str("1... ");
-        }
-        out.push_str(&m);
-        out.push(' ');
-    }
-    out.push_str(result);
-    out.push('\n');
-}
-
-/// A draughts record as PDN 3.0 (FMJD): the seven tags, `[GameType "20"]` (international
-/// draughts, 10×10), `[FEN]` when the game did not start from the usual position, and the
-/// movetext in numeric notation, captures with every landing square (`28x19x8`), a game
-/// with Black to move first numbered `1... `. Results: `2-0`, `0-2`, `1-1`, `*`.
-pub fn draughts_pdn(
-    room: RoomId,
-    players: &[String],
-    v: &DraughtsView,
-    start_fen: Option<&str>,
-    finished_ms: i64,
-) -> String {
-    let result = result_tag(
-        v.result.as_ref().map(|r| {
-            let winner = r.winner.map(|s| u8::from(s == DraughtsSide::Black));
-            (
-                winner,
-                r.reason == qipai_protocol::draughts::EndReason::Aborted,
-            )
-        }),
-        ["2-0", "0-2", "1-1"],
-    );
-    let mut out = format!(
-        "[Event \"qipai room {room}\"]\n[Site \"qipai\"]\n[Date \"{}\"]\n[Round \"-\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[GameType \"20\"]\n",
-        pgn_date(finished_ms),
-        tag_name(players, 0),
-        tag_name(players, 1),
-    );
-    let black_first = start_fen.is_some_and(|f| f.starts_with('B'));
-    let fen = start_fen.filter(|f| *f != DRAUGHTS_START);
-    finish(&mut out, fen, v.moves.iter().cloned(), black_first, result);
-    out
 }
 
 /// The PDN of a draughts record's JSON body (made when asked, so records written before
@@ -339,41 +200,18 @@ pub fn pdn_of_body(room: RoomId, body: &str) -> Option<String> {
             _ => None,
         }
     });
-    Some(draughts_pdn(
+    let head = RecordHead {
         room,
-        &body.players,
-        &v,
-        start.as_deref(),
-        body.finished_ms,
-    ))
-}
-
-/// `h2e2` as `H2-E2`.
-fn iccs_dashed(iccs: &str) -> String {
-    let up = iccs.to_ascii_uppercase();
-    match (up.get(..2), up.get(2..)) {
-        (Some(from), Some(to)) => format!("{from}-{to}"),
-        _ => up,
-    }
-}
-
-/// `YYYY.MM.DD` of a Unix time in milliseconds (UTC; the civil-from-days algorithm).
-fn pgn_date(ms: i64) -> String {
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+        players: &body.players,
+        finished_ms: body.finished_ms,
+    };
+    Some(draughts::pdn::write(&head, &v, start.as_deref()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qipai_protocol::xiangqi::Side;
 
     /// The record keeps a card game's own side of a split event with its seat, the public
     /// side of a duel's, and every event in order, through the encoding.
@@ -498,12 +336,5 @@ mod tests {
             "{} of {encoded}",
             history.held_bytes()
         );
-    }
-
-    #[test]
-    fn dates_and_moves() {
-        assert_eq!(pgn_date(0), "1970.01.01");
-        assert_eq!(pgn_date(1_764_547_200_000), "2025.12.01");
-        assert_eq!(iccs_dashed("h2e2"), "H2-E2");
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use qipai_games::cards::Card;
 use qipai_games::tuolaji::{
-    hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiOptions as Rules,
+    hand_seed, HandAction, HandEvent, Match, Phase as EnginePhase, TuolajiRules as Rules,
 };
 use qipai_games::{Millis, Seat};
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};

@@ -549,6 +549,7 @@ impl<G: OnWire> Room<G> {
                 G::KIND.name(),
                 players,
                 &view,
+                self.game.outcome().as_ref(),
                 &history,
                 finished_ms,
             );

@@ -2,7 +2,7 @@
 
 use qipai_bots::tuolaji::level::{Level, LevelBot};
 use qipai_bots::TuolajiTable;
-use qipai_games::tuolaji::options::{TableTuolajiOptions, TuolajiHouse};
+use qipai_games::tuolaji::options::{TuolajiHouse, TuolajiOptions};
 use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
 use qipai_games::Millis;
 use qipai_protocol::GameKind;
@@ -13,9 +13,9 @@ use crate::room::wire::OnWire;
 
 impl OnWire for TuolajiGame {
     const KIND: GameKind = GameKind::Tuolaji;
-    type Table = TableTuolajiOptions;
+    type Table = TuolajiOptions;
 
-    fn section(config: &Config) -> &GameConfig<TableTuolajiOptions, TuolajiHouse> {
+    fn section(config: &Config) -> &GameConfig<TuolajiOptions, TuolajiHouse> {
         &config.tuolaji
     }
 
@@ -26,7 +26,7 @@ impl OnWire for TuolajiGame {
     }
 
     /// The table's level (`expert`, the bot that plays to win, when none is named).
-    fn play_bot(options: &TableTuolajiOptions, kit: BotKit) -> BotGame {
+    fn play_bot(options: &TuolajiOptions, kit: BotKit) -> BotGame {
         let level = (options.bot_level.as_deref())
             .and_then(Level::named)
             .unwrap_or(Level::Expert);
