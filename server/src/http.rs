@@ -91,9 +91,14 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         }
     };
     let mut response = match path {
-        // A draining node (several nodes) leaves the load balancer's pool.
-        "/healthz" => match &shared.cluster {
-            Some(c) if c.draining() => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
+        // A draining node (several nodes) leaves the load balancer's pool, and so does a
+        // node whose store cannot write (it would refuse every action).
+        "/healthz" => match (&shared.cluster, store_down(shared)) {
+            (Some(c), _) if c.draining() => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
+            (_, Some(reason)) => text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("store unavailable: {reason}\n"),
+            ),
             _ => text(StatusCode::OK, "ok\n"),
         },
         "/metrics" => {
@@ -123,6 +128,11 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         response.headers_mut().insert(header::CONTENT_LENGTH, len);
     }
     response
+}
+
+/// Why the store cannot write now, if it cannot.
+fn store_down(shared: &Shared) -> Option<String> {
+    shared.persist.as_ref()?.writer.unavailable()
 }
 
 /// The records under `/api/` ([`crate::persist::api`]), read from the store.

@@ -64,6 +64,7 @@ pub async fn with_store(
         WriterConfig {
             window: Duration::from_millis(config.store.group_commit_ms),
             retry,
+            probe: Duration::from_millis(config.store.health_check_ms),
             ..WriterConfig::default()
         },
     );

@@ -334,6 +334,13 @@ impl<G: OnWire> Room<G> {
         }
     }
 
+    /// Why the store cannot save an action now (`None` when it can, or without a store): the
+    /// action is then refused before it is applied, so the room stays as it was and takes
+    /// the next action once the store is back.
+    pub(super) fn store_down(&self) -> Option<String> {
+        self.journal.as_ref()?.writer.unavailable()
+    }
+
     /// The action's bytes for the log, when there is one.
     pub(super) fn log_bytes(&self, action: &G::Action) -> Option<Vec<u8>> {
         self.journal.as_ref()?;
