@@ -103,14 +103,17 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         },
         "/metrics" => {
             let rooms = shared.lobby.count_by_game();
-            let mut page = shared.metrics.render(&rooms, shared.sessions.len());
-            shared.budget.render(&mut page);
-            if let Some(writer) = shared.lobby.writer() {
-                crate::persist::render_metrics(writer.stats(), &mut page);
-            }
-            if let Some(cluster) = &shared.cluster {
-                cluster.render_metrics(shared.lobby.len(), &mut page);
-            }
+            let page = shared
+                .metrics
+                .render(&rooms, shared.sessions.len(), |scrape| {
+                    shared.budget.scrape(scrape);
+                    if let Some(writer) = shared.lobby.writer() {
+                        crate::persist::scrape(writer.stats(), scrape);
+                    }
+                    if let Some(cluster) = &shared.cluster {
+                        cluster.render_metrics(shared.lobby.len(), scrape);
+                    }
+                });
             text(StatusCode::OK, page)
         }
         _ => match static_files::lookup(path) {

@@ -11,6 +11,7 @@ use crate::budget::Budget;
 use crate::clock::ServerClock;
 use crate::config::Config;
 use crate::lobby::Lobby;
+use crate::metrics::Metrics;
 use crate::session::Sessions;
 use crate::shutdown::Shutdown;
 use crate::{http, Shared};
@@ -25,14 +26,15 @@ pub async fn bind(config: &Config) -> std::io::Result<TcpListener> {
 
 /// Serves `listener` until `shutdown` fires; then every connection says goodbye.
 pub async fn run(listener: TcpListener, config: Config, shutdown: Shutdown) {
-    let persist = match crate::persist::open(&config).await {
+    let metrics = Arc::new(Metrics::default());
+    let persist = match crate::persist::open(&config, &metrics).await {
         Ok(p) => p,
         Err(error) => {
             tracing::error!(%error, "cannot open the store: not serving");
             return;
         }
     };
-    serve(listener, config, shutdown, persist).await;
+    serve(listener, config, shutdown, persist, metrics).await;
 }
 
 /// [`run`] on a store given by the caller (a test's double behind the `Store` trait),
@@ -44,8 +46,9 @@ pub async fn run_with_store(
     store: Arc<dyn qipai_store::Store>,
     retry: Duration,
 ) {
-    match crate::persist::with_store(&config, store, retry).await {
-        Ok(p) => serve(listener, config, shutdown, Some(p)).await,
+    let metrics = Arc::new(Metrics::default());
+    match crate::persist::with_store(&config, store, retry, &metrics).await {
+        Ok(p) => serve(listener, config, shutdown, Some(p), metrics).await,
         Err(error) => tracing::error!(%error, "cannot read the store: not serving"),
     }
 }
@@ -55,8 +58,10 @@ async fn serve(
     config: Config,
     mut shutdown: Shutdown,
     persist: Option<crate::persist::Persist>,
+    metrics: Arc<Metrics>,
 ) {
     let config = Arc::new(config);
+    upkeep(Arc::downgrade(&metrics));
     let cluster = match crate::cluster::Cluster::start(&config, listener.local_addr().ok()).await {
         Ok(c) => c,
         Err(error) => {
@@ -82,7 +87,7 @@ async fn serve(
         ),
         budget,
         sessions: Arc::new(Sessions::default()),
-        metrics: Arc::default(),
+        metrics,
         config: Arc::clone(&config),
         clock,
         shutdown: shutdown.clone(),
@@ -145,6 +150,21 @@ async fn serve(
         }
     }
     tracing::info!("stopped accepting");
+}
+
+/// Folds the histograms' samples in every few seconds while the server runs.
+fn upkeep(metrics: std::sync::Weak<Metrics>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(5));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            match metrics.upgrade() {
+                Some(m) => m.upkeep(),
+                None => return,
+            }
+        }
+    });
 }
 
 async fn accept(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {

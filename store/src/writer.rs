@@ -50,8 +50,8 @@ impl Ack {
     }
 }
 
-/// How the writer batches.
-#[derive(Clone, Copy, Debug)]
+/// How the writer batches, and where it records each commit.
+#[derive(Clone, Debug)]
 pub struct WriterConfig {
     /// After the first item of a batch, how long to wait for more before committing (0, the
     /// default: take what is queued; the batch grows while the previous one commits).
@@ -64,6 +64,11 @@ pub struct WriterConfig {
     pub retry: Duration,
     /// How often the backend is probed between commits ([`Store::ping`]); zero: never.
     pub probe: Duration,
+    /// Each transaction's time in seconds, its tries included (the server's histogram;
+    /// by default recorded nowhere).
+    pub commit_seconds: metrics::Histogram,
+    /// The number of items in each transaction.
+    pub batch_items: metrics::Histogram,
 }
 
 impl Default for WriterConfig {
@@ -74,6 +79,8 @@ impl Default for WriterConfig {
             queue: 65536,
             retry: Duration::from_millis(10),
             probe: Duration::from_secs(1),
+            commit_seconds: metrics::Histogram::noop(),
+            batch_items: metrics::Histogram::noop(),
         }
     }
 }
@@ -187,7 +194,12 @@ async fn run(
             }
         }
         let count = writes.len() as u64;
+        config.batch_items.record(count as f64);
+        let started = std::time::Instant::now();
         let ok = commit(&*store, &health, std::mem::take(&mut writes), config.retry).await;
+        config
+            .commit_seconds
+            .record(started.elapsed().as_secs_f64());
         if ok {
             stats.commits.fetch_add(1, Ordering::Relaxed);
             stats.items.fetch_add(count, Ordering::Relaxed);

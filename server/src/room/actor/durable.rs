@@ -56,6 +56,8 @@ const LAZY_DEADLINES: usize = 256;
 struct Held<E> {
     outbox: Outbox,
     seq: Seq,
+    /// When the action arrived (for the action latency histogram).
+    arrived: tokio::time::Instant,
     emits: Vec<Emit<E>>,
 }
 
@@ -388,8 +390,9 @@ impl<G: OnWire> Room<G> {
         received: Received,
         emits: Vec<Emit<G::Event>>,
     ) {
+        let arrived = self.clock.instant(received.at);
         if self.journal.is_none() {
-            outbox.send(&ServerMsg::Ok { seq });
+            outbox.send_ok(seq, arrived);
             self.publish_game(emits);
             self.note_over();
             return;
@@ -397,7 +400,12 @@ impl<G: OnWire> Room<G> {
         self.queue_step(StepKind::Action, seat, received, logged);
         let emits = Self::wire_emits(emits);
         if let Some(j) = self.journal.as_mut() {
-            j.held.push(Held { outbox, seq, emits });
+            j.held.push(Held {
+                outbox,
+                seq,
+                arrived,
+                emits,
+            });
         }
     }
 
@@ -438,7 +446,7 @@ impl<G: OnWire> Room<G> {
             return;
         }
         for h in held {
-            h.outbox.send(&ServerMsg::Ok { seq: h.seq });
+            h.outbox.send_ok(h.seq, h.arrived);
             self.publish(h.emits);
         }
         self.note_over();
