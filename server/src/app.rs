@@ -52,6 +52,7 @@ impl App {
         config: Config,
         shutdown: Shutdown,
         persist: Option<Persist>,
+        metrics: Arc<Metrics>,
         listening: Option<SocketAddr>,
         serve_bots: impl FnOnce(Weak<App>) -> crate::seat_bots::Serve,
     ) -> Option<Built> {
@@ -81,7 +82,7 @@ impl App {
             ),
             budget,
             sessions: Arc::new(Sessions::default()),
-            metrics: Arc::default(),
+            metrics,
             config: Arc::clone(&config),
             clock,
             shutdown,

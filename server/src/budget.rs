@@ -306,16 +306,16 @@ impl Budget {
         self.bots.get()
     }
 
-    /// The `/metrics` lines: each limit, what is in use, what was refused.
-    pub fn render(&self, out: &mut String) {
-        use std::fmt::Write as _;
-        let _ = writeln!(out, "# HELP qipai_limit Each configured budget ([limits]).");
-        let _ = writeln!(out, "# TYPE qipai_limit gauge");
+    /// The `/metrics` families: each limit, what is in use, what was refused.
+    pub fn scrape(&self, scrape: &crate::metrics::Scrape<'_>) {
         for (key, value) in &self.limits {
-            let _ = writeln!(out, "qipai_limit{{key=\"{key}\"}} {value}");
+            scrape.gauge(
+                "qipai_limit",
+                "Each configured budget ([limits]).",
+                &[("key", key)],
+                *value as f64,
+            );
         }
-        let _ = writeln!(out, "# HELP qipai_in_use What the budgets count now.");
-        let _ = writeln!(out, "# TYPE qipai_in_use gauge");
         let thinking = self.think.available_permits();
         for (what, n) in [
             ("connections", self.connections.get()),
@@ -324,19 +324,19 @@ impl Budget {
             ("bots", self.bots.get()),
             ("bot_threads_free", thinking),
         ] {
-            let _ = writeln!(out, "qipai_in_use{{what=\"{what}\"}} {n}");
+            scrape.gauge(
+                "qipai_in_use",
+                "What the budgets count now.",
+                &[("what", what)],
+                n as f64,
+            );
         }
-        let _ = writeln!(
-            out,
-            "# HELP qipai_refused_total Requests refused by a budget, by what."
-        );
-        let _ = writeln!(out, "# TYPE qipai_refused_total counter");
         for (what, n) in Refused::ALL.iter().zip(&self.refused) {
-            let _ = writeln!(
-                out,
-                "qipai_refused_total{{what=\"{}\"}} {}",
-                what.name(),
-                n.load(Relaxed)
+            scrape.counter(
+                "qipai_refused_total",
+                "Requests refused by a budget, by what.",
+                &[("what", what.name())],
+                n.load(Relaxed),
             );
         }
     }

@@ -91,7 +91,7 @@ impl Default for DirectorConfig {
 }
 
 /// The durable store (`qipai-store`). Each field is documented in `config/default.toml`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StoreConfig {
     /// A SQLite file path, or `postgres://…`; empty: no store (nothing survives a restart).
@@ -99,6 +99,19 @@ pub struct StoreConfig {
     pub group_commit_ms: u64,
     /// 0: keep raw logs forever.
     pub prune_after_days: u64,
+    /// The writer's probe of the backend between commits (0: never).
+    pub health_check_ms: u64,
+}
+
+impl Default for StoreConfig {
+    fn default() -> StoreConfig {
+        StoreConfig {
+            url: String::new(),
+            group_commit_ms: 0,
+            prune_after_days: 0,
+            health_check_ms: 1000,
+        }
+    }
 }
 
 /// Listener, connections, sessions and rooms. Each field is documented in `config/default.toml`.

@@ -94,21 +94,27 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         }
     };
     let mut response = match path {
-        // A draining node (several nodes) leaves the load balancer's pool.
-        "/healthz" => match shared.topology.draining() {
-            true => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
-            false => text(StatusCode::OK, "ok\n"),
+        // A draining node (several nodes) leaves the load balancer's pool, and so does a
+        // node whose store cannot write (it would refuse every action).
+        "/healthz" => match (shared.topology.draining(), store_down(shared)) {
+            (true, _) => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
+            (false, Some(reason)) => text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("store unavailable: {reason}\n"),
+            ),
+            (false, None) => text(StatusCode::OK, "ok\n"),
         },
         "/metrics" => {
             let rooms = shared.lobby.count_by_game();
-            let mut page = shared.metrics.render(&rooms, shared.sessions.len());
-            shared.budget.render(&mut page);
-            if let Some(writer) = shared.lobby.writer() {
-                crate::persist::render_metrics(writer.stats(), &mut page);
-            }
-            shared
-                .topology
-                .render_metrics(shared.lobby.len(), &mut page);
+            let page = shared
+                .metrics
+                .render(&rooms, shared.sessions.len(), |scrape| {
+                    shared.budget.scrape(scrape);
+                    if let Some(writer) = shared.lobby.writer() {
+                        crate::persist::scrape(writer.stats(), scrape);
+                    }
+                    shared.topology.render_metrics(shared.lobby.len(), scrape);
+                });
             text(StatusCode::OK, page)
         }
         _ => match static_files::lookup(path) {
@@ -126,6 +132,11 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
         response.headers_mut().insert(header::CONTENT_LENGTH, len);
     }
     response
+}
+
+/// Why the store cannot write now, if it cannot.
+fn store_down(shared: &Shared) -> Option<String> {
+    shared.persist.as_ref()?.writer.unavailable()
 }
 
 /// The records under `/api/` ([`crate::persist::api`]), read from the store, and the

@@ -10,6 +10,7 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::app::{App, Built};
 use crate::config::Config;
 use crate::http;
+use crate::metrics::Metrics;
 use crate::shutdown::Shutdown;
 
 /// Binds the configured address (port 0 picks a free one, as tests do).
@@ -22,14 +23,15 @@ pub async fn bind(config: &Config) -> std::io::Result<TcpListener> {
 
 /// Serves `listener` until `shutdown` fires; then every connection says goodbye.
 pub async fn run(listener: TcpListener, config: Config, shutdown: Shutdown) {
-    let persist = match crate::persist::open(&config).await {
+    let metrics = Arc::new(Metrics::default());
+    let persist = match crate::persist::open(&config, &metrics).await {
         Ok(p) => p,
         Err(error) => {
             tracing::error!(%error, "cannot open the store: not serving");
             return;
         }
     };
-    serve(listener, config, shutdown, persist).await;
+    serve(listener, config, shutdown, persist, metrics).await;
 }
 
 /// [`run`] on a store given by the caller (a test's double behind the `Store` trait),
@@ -41,8 +43,9 @@ pub async fn run_with_store(
     store: Arc<dyn qipai_store::Store>,
     retry: Duration,
 ) {
-    match crate::persist::with_store(&config, store, retry).await {
-        Ok(p) => serve(listener, config, shutdown, Some(p)).await,
+    let metrics = Arc::new(Metrics::default());
+    match crate::persist::with_store(&config, store, retry, &metrics).await {
+        Ok(p) => serve(listener, config, shutdown, Some(p), metrics).await,
         Err(error) => tracing::error!(%error, "cannot read the store: not serving"),
     }
 }
@@ -52,7 +55,9 @@ async fn serve(
     config: Config,
     mut shutdown: Shutdown,
     persist: Option<crate::persist::Persist>,
+    metrics: Arc<Metrics>,
 ) {
+    upkeep(Arc::downgrade(&metrics));
     let serve_bots = |app: Weak<App>| -> crate::seat_bots::Serve {
         Arc::new(move |socket| {
             if let Some(app) = app.upgrade() {
@@ -62,7 +67,7 @@ async fn serve(
     };
     let listening = listener.local_addr().ok();
     let Some(Built { app, drained }) =
-        App::build(config, shutdown.clone(), persist, listening, serve_bots).await
+        App::build(config, shutdown.clone(), persist, metrics, listening, serve_bots).await
     else {
         return;
     };
@@ -88,6 +93,21 @@ async fn serve(
         }
     }
     tracing::info!("stopped accepting");
+}
+
+/// Folds the histograms' samples in every few seconds while the server runs.
+fn upkeep(metrics: std::sync::Weak<Metrics>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(5));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            match metrics.upgrade() {
+                Some(m) => m.upkeep(),
+                None => return,
+            }
+        }
+    });
 }
 
 async fn accept(stream: TcpStream, peer: SocketAddr, app: Arc<App>) {

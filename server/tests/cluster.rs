@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use common::records::Rng;
 use common::tuolaji::{next_action, patient_env, seat_view};
-use common::{spawn_listening, Client, Endpoint};
+use common::{redis_db, spawn_listening, Client, Endpoint};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiOptions};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
 use qipai_protocol::{ClientMsg, ErrorCode, GameKind, RoomId, ServerMsg, View, PROTOCOL_VERSION};
@@ -48,21 +48,6 @@ fn backends() -> Option<(String, String)> {
             None
         }
     }
-}
-
-/// Redis database `db` of the test's server, emptied: each test its own keys.
-async fn redis_db(url: &str, db: u8) -> String {
-    let url = format!("{}/{db}", url.trim_end_matches('/'));
-    let client = redis::Client::open(url.as_str()).expect("redis url");
-    let mut conn = client
-        .get_multiplexed_async_connection()
-        .await
-        .expect("redis");
-    let () = redis::cmd("FLUSHDB")
-        .query_async(&mut conn)
-        .await
-        .expect("flushdb");
-    url
 }
 
 /// One node: the server binary with `[cluster]` on.

@@ -6,12 +6,14 @@
 //!   with its time), seat changes, results, sessions (resume tokens hashed), records.
 //! - [`writer::Writer`]: group commit — one task takes whatever the rooms have ready, writes
 //!   it in one transaction and acknowledges each item after the commit.
+//! - [`health::Health`]: whether the store can write now, and why not (`/healthz`, rooms).
 //! - [`migrate`]: versioned SQL files under `migrations/`, applied at start-up.
 //!
 //! The store knows nothing of games: actions and options arrive as the protocol's
 //! MessagePack bytes, results and records as JSON text.
 
 pub mod competition;
+pub mod health;
 pub mod migrate;
 pub mod postgres;
 pub mod sql;
@@ -32,6 +34,9 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("postgres: {0}")]
     Postgres(#[from] tokio_postgres::Error),
+    /// No connection to PostgreSQL could be had (the database is down or unreachable).
+    #[error("postgres: no connection: {0}")]
+    Pool(String),
     #[error("the store's task failed: {0}")]
     Task(String),
     #[error("the store's writer has stopped")]
@@ -239,6 +244,11 @@ pub trait Store: competition::CompetitionStore + Send + Sync + 'static {
                 "takeovers need the PostgreSQL store",
             ))
         })
+    }
+    /// One round trip to the backend: `Ok` when it answers (the writer's health probe). An
+    /// embedded store is always there.
+    fn ping(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async { Ok(()) })
     }
     /// Copies the whole store, online, into a new file at `path` (SQLite only).
     fn backup<'a>(&'a self, path: &'a Path) -> BoxFuture<'a, StoreResult<()>>;

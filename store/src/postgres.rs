@@ -1,15 +1,16 @@
 //! The server backend: PostgreSQL through tokio-postgres (async, no TLS: a database on the
-//! same host or network). One connection: the writer's batches are already one transaction
-//! each, and reads are rare (start-up, records).
+//! same host or network), over a small pool of connections that reconnects: a connection
+//! the database dropped (a restart, a failover) is replaced at its next use, so the store
+//! comes back by itself once the database does. The writer's batches are one transaction
+//! each; reads are rare (start-up, records, takeovers).
 
 use std::path::Path;
-
-use std::collections::HashMap;
+use std::time::Duration;
 
 use bytes::BytesMut;
-use tokio::sync::Mutex;
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::types::{IsNull, Type};
-use tokio_postgres::{Client, NoTls, Row, Statement, Transaction};
+use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use crate::migrate::{MIGRATIONS, VERSION_TABLE};
 use crate::sql;
@@ -18,50 +19,57 @@ use crate::{
     StepRow, Store, StoreError, StoreResult, Write,
 };
 
+/// Connections in the pool: the writer's one, and a few for reads, takeovers and
+/// competitions meanwhile.
+const POOL_SIZE: usize = 4;
+
+/// How long making a connection, or waiting for a free one, may take before the call fails
+/// (and the store counts as down) rather than hang on an unreachable host.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// A PostgreSQL database.
 pub struct PostgresStore {
-    pub(crate) client: Mutex<Connection>,
-}
-
-/// The one connection and its prepared batch statements (prepared at the first write, once
-/// the migrations have made the tables).
-pub(crate) struct Connection {
-    client: Client,
-    prepared: Option<Prepared>,
-}
-
-impl std::ops::Deref for Connection {
-    type Target = Client;
-
-    fn deref(&self) -> &Client {
-        &self.client
-    }
-}
-
-impl std::ops::DerefMut for Connection {
-    fn deref_mut(&mut self) -> &mut Client {
-        &mut self.client
-    }
+    pool: Pool,
 }
 
 impl PostgresStore {
-    /// Connects to `url` (`postgres://user@host:port/db`).
+    /// Connects to `url` (`postgres://user@host:port/db`): one connection is made at once, so
+    /// that a wrong URL or a database that is not there stops the start-up.
     ///
     /// # Errors
-    /// The connection's error.
+    /// The URL's or the connection's error.
     pub async fn connect(url: &str) -> StoreResult<PostgresStore> {
-        let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::error!(%error, "the PostgreSQL connection failed");
-            }
-        });
-        Ok(PostgresStore {
-            client: Mutex::new(Connection {
-                client,
-                prepared: None,
-            }),
-        })
+        let mut config: tokio_postgres::Config = url.parse()?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                // A connection the database closed is noticed without a round trip, and
+                // replaced; one that fails mid-use is dropped by its caller's error.
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .wait_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::Pool(e.to_string()))?;
+        let store = PostgresStore { pool };
+        drop(store.client().await?);
+        Ok(store)
+    }
+
+    /// A connection from the pool (a new one if the database dropped the last).
+    pub(crate) async fn client(&self) -> StoreResult<Object> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Pool(e.to_string()))
     }
 }
 
@@ -105,32 +113,20 @@ impl tokio_postgres::types::ToSql for sql::Value<'_> {
     }
 }
 
-/// The batch statements, prepared once per connection (by their SQLite text).
-type Prepared = HashMap<&'static str, Statement>;
-
-async fn prepare(client: &Client) -> Result<Prepared, tokio_postgres::Error> {
-    let mut prepared = HashMap::new();
-    for text in sql::ALL {
-        prepared.insert(text, client.prepare(&sql::postgres(text)).await?);
-    }
-    Ok(prepared)
-}
-
 /// Writes `batch` in `tx`, pipelined: every statement is sent before the first answer is
 /// awaited (one round trip for the batch, not one per row); PostgreSQL runs them in order.
-async fn write_batch(
-    tx: &Transaction<'_>,
-    prepared: &Prepared,
-    batch: &[Write],
-) -> StoreResult<()> {
+/// The statements are prepared once per connection (the pool's statement cache keeps them,
+/// and a new connection prepares them again).
+async fn write_batch(tx: &deadpool_postgres::Transaction<'_>, batch: &[Write]) -> StoreResult<()> {
     let statements: Vec<sql::Statement<'_>> = batch.iter().flat_map(sql::statements).collect();
-    let mut runs = Vec::with_capacity(statements.len());
+    let mut prepared = Vec::with_capacity(statements.len());
     for s in &statements {
-        let statement = prepared.get(s.sql).ok_or(StoreError::Unsupported(
-            "a batch statement was not prepared",
-        ))?;
-        runs.push(tx.execute_raw(statement, s.values.iter()));
+        prepared.push(tx.prepare_cached(&sql::postgres(s.sql)).await?);
     }
+    let runs = statements
+        .iter()
+        .zip(&prepared)
+        .map(|(s, statement)| tx.execute_raw(statement, s.values.iter()));
     futures_util::future::try_join_all(runs).await?;
     Ok(())
 }
@@ -193,7 +189,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
 }
 
 /// Applies the migrations not yet applied (under the caller's lock); the schema version.
-async fn migrate(client: &mut Connection) -> StoreResult<u32> {
+async fn migrate(client: &mut Object) -> StoreResult<u32> {
     client.batch_execute(VERSION_TABLE).await?;
     let current: i64 = client
         .query_one(
@@ -224,7 +220,7 @@ fn seat_of(row: &Row, col: usize) -> u8 {
 impl Store for PostgresStore {
     fn migrate(&self) -> BoxFuture<'_, StoreResult<u32>> {
         Box::pin(async move {
-            let mut client = self.client.lock().await;
+            let mut client = self.client().await?;
             // Several nodes may start at once on one database: one migrates at a time (a
             // session lock, given back below whatever happened).
             client
@@ -240,14 +236,9 @@ impl Store for PostgresStore {
 
     fn write(&self, batch: Vec<Write>) -> BoxFuture<'_, StoreResult<()>> {
         Box::pin(async move {
-            let mut guard = self.client.lock().await;
-            let conn = &mut *guard;
-            if conn.prepared.is_none() {
-                conn.prepared = Some(prepare(&conn.client).await?);
-            }
-            let prepared = conn.prepared.as_ref().ok_or(StoreError::WriterGone)?;
-            let tx = conn.client.transaction().await?;
-            write_batch(&tx, prepared, &batch).await?;
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            write_batch(&tx, &batch).await?;
             tx.commit().await?;
             Ok(())
         })
@@ -255,7 +246,7 @@ impl Store for PostgresStore {
 
     fn next_room_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let max: i64 = client
                 .query_one("SELECT COALESCE(MAX(id), 0)::BIGINT FROM rooms", &[])
                 .await?
@@ -266,7 +257,7 @@ impl Store for PostgresStore {
 
     fn max_player_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let max: i64 = client
                 .query_one(
                     "SELECT GREATEST(COALESCE((SELECT MAX(player) FROM sessions), 0), COALESCE((SELECT MAX(player) FROM seat_changes), 0))::BIGINT",
@@ -280,7 +271,7 @@ impl Store for PostgresStore {
 
     fn last_time(&self) -> BoxFuture<'_, StoreResult<u64>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let max: i64 = client
                 .query_one(
                     "SELECT GREATEST(COALESCE((SELECT MAX(at_ms) FROM steps), 0), COALESCE((SELECT MAX(at_ms) FROM seat_changes), 0))::BIGINT",
@@ -294,7 +285,7 @@ impl Store for PostgresStore {
 
     fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let rooms = client
                 .query(
                     "SELECT id, game, options, seed, created_ms, epoch, skew_ms FROM rooms WHERE status = 'open' ORDER BY id",
@@ -303,7 +294,7 @@ impl Store for PostgresStore {
                 .await?;
             let mut out = Vec::with_capacity(rooms.len());
             for r in rooms {
-                out.push(room_log(&client.client, &r).await?);
+                out.push(room_log::<Client>(&client, &r).await?);
             }
             Ok(out)
         })
@@ -316,7 +307,7 @@ impl Store for PostgresStore {
         add_skew_ms: u64,
     ) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
         Box::pin(async move {
-            let mut client = self.client.lock().await;
+            let mut client = self.client().await?;
             let tx = client.transaction().await?;
             // The row lock taken here makes a stale owner's step wait, then fail (the
             // fencing trigger reads the room FOR SHARE).
@@ -329,7 +320,7 @@ impl Store for PostgresStore {
                 )
                 .await?;
             let log = match row {
-                Some(r) => Some(room_log(&tx, &r).await?),
+                Some(r) => Some(room_log::<Transaction<'_>>(&tx, &r).await?),
                 None => None,
             };
             tx.commit().await?;
@@ -339,7 +330,7 @@ impl Store for PostgresStore {
 
     fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let rows = client
                 .query(
                     "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE r.status = 'open' AND s.player IS NOT NULL) ORDER BY player",
@@ -361,7 +352,7 @@ impl Store for PostgresStore {
 
     fn record(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RecordRow>>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let Some(r) = client
                 .query_opt(
                     "SELECT game, finished_ms, body, pgn FROM records WHERE room = $1",
@@ -398,7 +389,7 @@ impl Store for PostgresStore {
         limit: u64,
     ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let rows = client
                 .query(
                     "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = $1 ORDER BY r.room DESC LIMIT $2 OFFSET $3",
@@ -419,7 +410,7 @@ impl Store for PostgresStore {
 
     fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>> {
         Box::pin(async move {
-            let mut client = self.client.lock().await;
+            let mut client = self.client().await?;
             let tx = client.transaction().await?;
             let done = "SELECT id FROM rooms WHERE status <> 'open' AND id NOT IN (SELECT room FROM results WHERE finished_ms >= $1) AND created_ms < $1";
             let steps = tx
@@ -436,6 +427,13 @@ impl Store for PostgresStore {
                 .await?;
             tx.commit().await?;
             Ok(steps + seats)
+        })
+    }
+
+    fn ping(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async move {
+            self.client().await?.batch_execute("SELECT 1").await?;
+            Ok(())
         })
     }
 

@@ -4,6 +4,8 @@
 //! batch, so batches grow with the load by themselves: an idle server commits an action at
 //! once, a busy one shares each fsync among everything that came in during the last.
 //! Items are committed in the order they were handed in, so a room's steps stay in order.
+//! Between commits the same task probes the backend now and then, so that [`Health`] knows
+//! whether the store can write even while nothing is written.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -11,6 +13,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::health::Health;
 use crate::{Store, Write};
 
 /// Counters of the writer's work.
@@ -34,6 +37,7 @@ type Item = (Vec<Write>, Option<oneshot::Sender<bool>>);
 pub struct Writer {
     tx: mpsc::Sender<Item>,
     stats: Arc<WriterStats>,
+    health: Arc<Health>,
 }
 
 /// Resolves to `true` once the item is committed, `false` if it could not be.
@@ -46,8 +50,8 @@ impl Ack {
     }
 }
 
-/// How the writer batches.
-#[derive(Clone, Copy, Debug)]
+/// How the writer batches, and where it records each commit.
+#[derive(Clone, Debug)]
 pub struct WriterConfig {
     /// After the first item of a batch, how long to wait for more before committing (0, the
     /// default: take what is queued; the batch grows while the previous one commits).
@@ -58,6 +62,13 @@ pub struct WriterConfig {
     pub queue: usize,
     /// The first pause before a failed transaction is tried again (then ×4, five tries).
     pub retry: Duration,
+    /// How often the backend is probed between commits ([`Store::ping`]); zero: never.
+    pub probe: Duration,
+    /// Each transaction's time in seconds, its tries included (the server's histogram;
+    /// by default recorded nowhere).
+    pub commit_seconds: metrics::Histogram,
+    /// The number of items in each transaction.
+    pub batch_items: metrics::Histogram,
 }
 
 impl Default for WriterConfig {
@@ -67,6 +78,9 @@ impl Default for WriterConfig {
             max_batch: 4096,
             queue: 65536,
             retry: Duration::from_millis(10),
+            probe: Duration::from_secs(1),
+            commit_seconds: metrics::Histogram::noop(),
+            batch_items: metrics::Histogram::noop(),
         }
     }
 }
@@ -80,8 +94,15 @@ impl Writer {
     ) -> (Writer, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(config.queue.max(1));
         let stats = Arc::new(WriterStats::default());
-        let task = tokio::spawn(run(store, config, rx, Arc::clone(&stats)));
-        (Writer { tx, stats }, task)
+        let health = Arc::new(Health::default());
+        let task = tokio::spawn(run(
+            store,
+            config,
+            rx,
+            Arc::clone(&stats),
+            Arc::clone(&health),
+        ));
+        (Writer { tx, stats, health }, task)
     }
 
     /// Queues `write`; the [`Ack`] resolves once it is committed.
@@ -122,6 +143,11 @@ impl Writer {
     pub fn stats(&self) -> &Arc<WriterStats> {
         &self.stats
     }
+
+    /// `None` while the store can write; otherwise why it cannot ([`Health`]).
+    pub fn unavailable(&self) -> Option<String> {
+        self.health.unavailable()
+    }
 }
 
 async fn run(
@@ -129,11 +155,30 @@ async fn run(
     config: WriterConfig,
     mut rx: mpsc::Receiver<Item>,
     stats: Arc<WriterStats>,
+    health: Arc<Health>,
 ) {
     let max = config.max_batch.max(1);
     let mut writes = Vec::new();
     let mut acks = Vec::new();
-    while let Some((items, ack)) = rx.recv().await {
+    let mut probe = (!config.probe.is_zero()).then(|| {
+        let mut every = tokio::time::interval(config.probe);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        every
+    });
+    loop {
+        let (items, ack) = tokio::select! {
+            item = rx.recv() => match item {
+                Some(item) => item,
+                None => break,
+            },
+            () = tick(probe.as_mut()) => {
+                match store.ping().await {
+                    Ok(()) => health.up(),
+                    Err(error) => health.down(&error.to_string()),
+                }
+                continue;
+            }
+        };
         writes.extend(items);
         acks.extend(ack);
         if !config.window.is_zero() {
@@ -149,7 +194,12 @@ async fn run(
             }
         }
         let count = writes.len() as u64;
-        let ok = commit(&*store, std::mem::take(&mut writes), config.retry).await;
+        config.batch_items.record(count as f64);
+        let started = std::time::Instant::now();
+        let ok = commit(&*store, &health, std::mem::take(&mut writes), config.retry).await;
+        config
+            .commit_seconds
+            .record(started.elapsed().as_secs_f64());
         if ok {
             stats.commits.fetch_add(1, Ordering::Relaxed);
             stats.items.fetch_add(count, Ordering::Relaxed);
@@ -162,13 +212,33 @@ async fn run(
     }
 }
 
+/// The probe's next tick; never, without a probe.
+async fn tick(probe: Option<&mut tokio::time::Interval>) {
+    match probe {
+        Some(every) => {
+            every.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
 /// Writes a batch, retrying a failed transaction a few times (a busy or restarting
-/// database) before giving up on it.
-async fn commit(store: &dyn Store, batch: Vec<Write>, mut delay: Duration) -> bool {
+/// database) before giving up on it. The store is marked down from the first failed try
+/// (rooms then refuse new actions instead of applying what may not be saved).
+async fn commit(
+    store: &dyn Store,
+    health: &Health,
+    batch: Vec<Write>,
+    mut delay: Duration,
+) -> bool {
     for attempt in 1..=5 {
         match store.write(batch.clone()).await {
-            Ok(()) => return true,
+            Ok(()) => {
+                health.up();
+                return true;
+            }
             Err(error) => {
+                health.down(&error.to_string());
                 tracing::error!(%error, attempt, items = batch.len(), "a store batch failed");
                 tokio::time::sleep(delay).await;
                 delay *= 4;

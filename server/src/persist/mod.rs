@@ -23,6 +23,7 @@ use qipai_store::{seated, Store, StoreError};
 
 use crate::config::Config;
 use crate::lobby::Lobby;
+use crate::metrics::Metrics;
 use crate::session::{Place, Restored, Sessions};
 
 /// The open store and what start-up read from it.
@@ -38,19 +39,20 @@ pub struct Persist {
 ///
 /// # Errors
 /// The store's error: the server must not run without the store it was told to use.
-pub async fn open(config: &Config) -> Result<Option<Persist>, StoreError> {
+pub async fn open(config: &Config, metrics: &Metrics) -> Result<Option<Persist>, StoreError> {
     let url = config.store.url.trim();
     if url.is_empty() {
         return Ok(None);
     }
     let store = qipai_store::open(url).await?;
-    with_store(config, store, WriterConfig::default().retry)
+    with_store(config, store, WriterConfig::default().retry, metrics)
         .await
         .map(Some)
 }
 
 /// Runs on `store` (already migrated), its failed transactions tried again after `retry`
-/// (then ×4, five tries): the configured store, or a test's.
+/// (then ×4, five tries): the configured store, or a test's. Its commits are recorded in
+/// `metrics`' histograms.
 ///
 /// # Errors
 /// The store's error when it cannot be read.
@@ -58,12 +60,16 @@ pub async fn with_store(
     config: &Config,
     store: Arc<dyn Store>,
     retry: Duration,
+    metrics: &Metrics,
 ) -> Result<Persist, StoreError> {
     let (writer, _task) = Writer::spawn(
         Arc::clone(&store),
         WriterConfig {
             window: Duration::from_millis(config.store.group_commit_ms),
             retry,
+            probe: Duration::from_millis(config.store.health_check_ms),
+            commit_seconds: metrics.commit_seconds.clone(),
+            batch_items: metrics.batch_items.clone(),
             ..WriterConfig::default()
         },
     );
@@ -190,34 +196,31 @@ pub fn restore_session(
 /// The store writer's counters for `GET /metrics`. With SQLite (`synchronous = FULL`) each
 /// commit is one fsync of the WAL, so `qipai_store_commits_total` per second is the fsync
 /// rate (checkpoints aside), and items per commit is what the group commit shares.
-pub fn render_metrics(stats: &WriterStats, out: &mut String) {
-    use std::fmt::Write as _;
+pub fn scrape(stats: &WriterStats, scrape: &crate::metrics::Scrape<'_>) {
     use std::sync::atomic::Ordering::Relaxed;
     for (name, help, value) in [
         (
-            "store_commits_total",
+            "qipai_store_commits_total",
             "Store transactions committed by the group-commit writer.",
             &stats.commits,
         ),
         (
-            "store_items_total",
+            "qipai_store_items_total",
             "Writes (steps, seat changes, results, records, sessions) committed.",
             &stats.items,
         ),
         (
-            "store_failures_total",
+            "qipai_store_failures_total",
             "Store batches that failed after every retry.",
             &stats.failures,
         ),
         (
-            "store_refused_total",
+            "qipai_store_refused_total",
             "Writes refused because the writer's queue was full.",
             &stats.refused,
         ),
     ] {
-        let _ = writeln!(out, "# HELP qipai_{name} {help}");
-        let _ = writeln!(out, "# TYPE qipai_{name} counter");
-        let _ = writeln!(out, "qipai_{name} {}", value.load(Relaxed));
+        scrape.counter(name, help, &[], value.load(Relaxed));
     }
 }
 

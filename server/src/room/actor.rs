@@ -399,6 +399,14 @@ impl<G: OnWire> Room<G> {
                 ErrorCode::LeaseLost,
                 "this node lost its lease on the room: reconnect (any node) with your token",
             ))
+        } else if let Some(reason) = self.store_down() {
+            Some(WireError {
+                code: ErrorCode::StoreUnavailable,
+                message: format!(
+                    "the store cannot save actions now ({reason}): nothing was applied, \
+                     try again once it is back"
+                ),
+            })
         } else if !self.started {
             Some(wire(ErrorCode::NotStarted, "the game has not started"))
         } else if self.game.is_over() {

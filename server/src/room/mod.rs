@@ -84,7 +84,11 @@ impl Outbox {
             return self.too_slow();
         }
         match self.tx.try_send(Message::Binary(frame)) {
-            Ok(()) => true,
+            Ok(()) => {
+                let depth = self.tx.max_capacity() - self.tx.capacity();
+                self.metrics.outbound_frames.record(depth as f64);
+                true
+            }
             Err(mpsc::error::TrySendError::Full(_)) => {
                 self.sent(len);
                 self.too_slow()
@@ -105,6 +109,15 @@ impl Outbox {
     /// Tells the connection to close (a bot whose seat a person takes).
     pub fn close(&self) {
         self.kill.notify_one();
+    }
+
+    /// Queues `ok` for an action that arrived at `arrived` (the reader's moment, on the
+    /// room's time line), recording the wait in the action latency histogram.
+    pub fn send_ok(&self, seq: Seq, arrived: tokio::time::Instant) -> bool {
+        self.metrics
+            .action_seconds
+            .record(arrived.elapsed().as_secs_f64());
+        self.send(&ServerMsg::Ok { seq })
     }
 
     /// Encodes and queues one message (counting errors and accepted actions).

@@ -139,7 +139,7 @@ pub trait Topology: RoomDirectory {
     /// This node's name and the live nodes; `None` when the server runs alone.
     fn nodes(&self) -> BoxFuture<'_, Option<(String, Vec<NodeInfo>)>>;
     /// The topology's lines in `/metrics`, `rooms` being the rooms open here.
-    fn render_metrics(&self, rooms: usize, out: &mut String);
+    fn render_metrics(&self, rooms: usize, scrape: &crate::metrics::Scrape<'_>);
     /// Counts a forwarded connection starting (`true`) or ending.
     fn forwarding(&self, started: bool);
 }

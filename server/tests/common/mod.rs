@@ -17,6 +17,7 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub mod competition;
+pub mod postgres;
 pub mod records;
 pub mod tuolaji;
 
@@ -71,6 +72,21 @@ pub fn store_file(name: &str) -> String {
         .join(format!("qipai_{name}_{}_{nanos}.db", std::process::id()))
         .display()
         .to_string()
+}
+
+/// Redis database `db` of the test's servers, emptied: each test its own keys.
+pub async fn redis_db(url: &str, db: u8) -> String {
+    let url = format!("{}/{db}", url.trim_end_matches('/'));
+    let client = redis::Client::open(url.as_str()).expect("redis url");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis");
+    let () = redis::cmd("FLUSHDB")
+        .query_async(&mut conn)
+        .await
+        .expect("flushdb");
+    url
 }
 
 /// A server running in this test's runtime.

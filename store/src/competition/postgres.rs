@@ -33,7 +33,7 @@ async fn write_one(
 impl CompetitionStore for PostgresStore {
     fn competition_write(&self, batch: Vec<CompetitionWrite>) -> BoxFuture<'_, StoreResult<()>> {
         Box::pin(async move {
-            let mut client = self.client.lock().await;
+            let mut client = self.client().await?;
             let tx = client.transaction().await?;
             for w in &batch {
                 write_one(&tx, w).await?;
@@ -45,7 +45,7 @@ impl CompetitionStore for PostgresStore {
 
     fn competitions(&self) -> BoxFuture<'_, StoreResult<Vec<CompetitionLog>>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             let competitions = client
                 .query(
                     "SELECT id, name, settings, created_ms FROM competitions ORDER BY id",
@@ -142,7 +142,7 @@ impl CompetitionStore for PostgresStore {
         token_hash: Vec<u8>,
     ) -> BoxFuture<'_, StoreResult<Option<DirectorSessionRow>>> {
         Box::pin(async move {
-            let client = self.client.lock().await;
+            let client = self.client().await?;
             Ok(client
                 .query_opt(
                     "SELECT director, created_ms, expires_ms FROM director_sessions WHERE token_hash = $1",

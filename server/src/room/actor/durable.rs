@@ -63,6 +63,8 @@ const LAZY_DEADLINES: usize = 256;
 struct Held<E> {
     outbox: Outbox,
     seq: Seq,
+    /// When the action arrived (for the action latency histogram).
+    arrived: tokio::time::Instant,
     emits: Vec<Emit<E>>,
 }
 
@@ -350,6 +352,13 @@ impl<G: OnWire> Room<G> {
         }
     }
 
+    /// Why the store cannot save an action now (`None` when it can, or without a store): the
+    /// action is then refused before it is applied, so the room stays as it was and takes
+    /// the next action once the store is back.
+    pub(super) fn store_down(&self) -> Option<String> {
+        self.journal.as_ref()?.writer.unavailable()
+    }
+
     /// The action's bytes for the log, when there is one.
     pub(super) fn log_bytes(&self, action: &G::Action) -> Option<Vec<u8>> {
         self.journal.as_ref()?;
@@ -397,8 +406,9 @@ impl<G: OnWire> Room<G> {
         received: Received,
         emits: Vec<Emit<G::Event>>,
     ) {
+        let arrived = self.clock.instant(received.at);
         if self.journal.is_none() {
-            outbox.send(&ServerMsg::Ok { seq });
+            outbox.send_ok(seq, arrived);
             self.publish_game(emits);
             self.note_over();
             self.game.sent(self.clock.now());
@@ -407,7 +417,12 @@ impl<G: OnWire> Room<G> {
         self.queue_step(StepKind::Action, seat, received, logged);
         let emits = Self::wire_emits(emits);
         if let Some(j) = self.journal.as_mut() {
-            j.held.push(Held { outbox, seq, emits });
+            j.held.push(Held {
+                outbox,
+                seq,
+                arrived,
+                emits,
+            });
         }
     }
 
@@ -449,7 +464,7 @@ impl<G: OnWire> Room<G> {
         }
         let answered = !held.is_empty();
         for h in held {
-            h.outbox.send(&ServerMsg::Ok { seq: h.seq });
+            h.outbox.send_ok(h.seq, h.arrived);
             self.publish(h.emits);
         }
         self.note_over();

@@ -205,8 +205,8 @@ impl Topology for Cluster {
         Box::pin(async move { Some((self.node.clone(), Cluster::nodes(self).await)) })
     }
 
-    fn render_metrics(&self, rooms: usize, out: &mut String) {
-        Cluster::render_metrics(self, rooms, out);
+    fn render_metrics(&self, rooms: usize, scrape: &crate::metrics::Scrape<'_>) {
+        Cluster::render_metrics(self, rooms, scrape);
     }
 
     fn forwarding(&self, started: bool) {

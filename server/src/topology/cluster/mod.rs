@@ -693,8 +693,7 @@ impl Cluster {
     }
 
     /// `GET /metrics` lines of this node's part in the cluster.
-    pub fn render_metrics(&self, rooms: usize, out: &mut String) {
-        use std::fmt::Write as _;
+    pub fn render_metrics(&self, rooms: usize, scrape: &crate::metrics::Scrape<'_>) {
         let m = &self.metrics;
         let lease = u8::from(self.fence.ok());
         let values = [
@@ -706,9 +705,12 @@ impl Cluster {
             m.lease_lapses.load(Ordering::Relaxed),
         ];
         for ((name, kind, help), value) in METRICS.iter().zip(values) {
-            let _ = writeln!(out, "# HELP qipai_{name} {help}");
-            let _ = writeln!(out, "# TYPE qipai_{name} {kind}");
-            let _ = writeln!(out, "qipai_{name}{{node=\"{}\"}} {value}", self.node);
+            let name = format!("qipai_{name}");
+            let labels = [("node", self.node.as_str())];
+            match *kind {
+                "counter" => scrape.counter(&name, help, &labels, value),
+                _ => scrape.gauge(&name, help, &labels, value as f64),
+            }
         }
     }
 }
