@@ -148,3 +148,17 @@ impl Node for App {
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 }
+
+impl crate::competition::tables::Host for App {
+    fn competitions(&self) -> &crate::competition::Competitions {
+        &self.competitions
+    }
+
+    fn lobby(&self) -> &Lobby {
+        &self.lobby
+    }
+
+    fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+}

@@ -66,8 +66,15 @@ async fn serve(
         })
     };
     let listening = listener.local_addr().ok();
-    let Some(Built { app, drained }) =
-        App::build(config, shutdown.clone(), persist, metrics, listening, serve_bots).await
+    let Some(Built { app, drained }) = App::build(
+        config,
+        shutdown.clone(),
+        persist,
+        metrics,
+        listening,
+        serve_bots,
+    )
+    .await
     else {
         return;
     };

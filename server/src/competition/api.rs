@@ -445,7 +445,7 @@ async fn director_route(
             let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
             let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
             let issued = comps.reissue(id, entry, player).await?;
-            super::tables::reissued(shared, id, entry).await?;
+            super::tables::reissued(shared.as_ref(), id, entry).await?;
             let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
             Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
         }

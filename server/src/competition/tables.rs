@@ -37,8 +37,18 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::room::{Command, Entrant, Outbox, RoomHandle, Who};
 
+use super::Competitions;
 use super::Held;
-use crate::app::App as Shared;
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+
+/// What a round's tables need of the server: the competitions, the lobby that opens their
+/// rooms, and the metrics. The app provides it, so competitions never import the app.
+pub trait Host: Send + Sync + 'static {
+    fn competitions(&self) -> &Competitions;
+    fn lobby(&self) -> &Lobby;
+    fn metrics(&self) -> &Arc<Metrics>;
+}
 
 /// Tuolaji 第十三条: from the 21st started minute the round is forfeited.
 const TUOLAJI_FORFEIT_AFTER: u64 = 20;
@@ -69,8 +79,8 @@ fn instant_of(started_ms: i64) -> Instant {
 ///
 /// # Errors
 /// `unknown_competition`; the lobby's `bad_options`; the store's error.
-pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<(), WireError> {
-    let comps = &shared.competitions;
+pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Result<(), WireError> {
+    let comps = &shared.competitions();
     let (options, event, unit_ms, limit, seats, started_ms) = comps
         .read(id, |h, _| {
             let seats: Vec<(u32, Vec<Entrant>, Vec<usize>)> = round
@@ -95,7 +105,7 @@ pub async fn open_round(shared: &Arc<Shared>, id: u64, round: &Round) -> Result<
         })
         .await?;
     for (table, names, side_of_seat) in seats {
-        let handle = shared.lobby.open_table(options.clone(), names.into())?;
+        let handle = shared.lobby().open_table(options.clone(), names.into())?;
         comps.set_room(id, (round.number, table), handle.id).await?;
         let t = Table {
             competition: id,
@@ -188,10 +198,10 @@ pub fn seat_of(event: Event, side: usize, player: usize) -> usize {
 ///
 /// # Errors
 /// `unknown_competition`.
-pub async fn reissued(shared: &Shared, id: u64, entry: u32) -> Result<(), WireError> {
+pub async fn reissued<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), WireError> {
     let entry = EntryId(entry);
     let open = shared
-        .competitions
+        .competitions()
         .read(id, |h, _| {
             h.core
                 .rounds
@@ -203,7 +213,7 @@ pub async fn reissued(shared: &Shared, id: u64, entry: u32) -> Result<(), WireEr
         })
         .await?;
     for (room, entrants) in open {
-        if let Some(handle) = shared.lobby.get(room) {
+        if let Some(handle) = shared.lobby().get(room) {
             let entrants = entrants.into();
             let _ = handle.tx.send(Command::Entrants { entrants }).await;
         }
@@ -213,28 +223,28 @@ pub async fn reissued(shared: &Shared, id: u64, entry: u32) -> Result<(), WireEr
 
 /// Before the store's rooms are reopened: the open tables of every competition are
 /// reopened with their seats reserved again.
-pub async fn before_recovery(shared: &Arc<Shared>) {
+pub async fn before_recovery<H: Host>(shared: &Arc<H>) {
     for (room, names, _) in open_tables(shared).await {
-        shared.lobby.reopen_as_table(room, names.into());
+        shared.lobby().reopen_as_table(room, names.into());
     }
 }
 
 /// After the rooms are reopened: every open table without a result is watched again, its
 /// lateness still counted from the round's stored start.
-pub async fn resume(shared: &Arc<Shared>) {
+pub async fn resume<H: Host>(shared: &Arc<H>) {
     for (room, _, t) in open_tables(shared).await {
-        if let Some(handle) = shared.lobby.get(room) {
+        if let Some(handle) = shared.lobby().get(room) {
             tokio::spawn(watch(Arc::clone(shared), t, handle, true));
         }
     }
 }
 
 /// Every table with a room and no result yet, with its seating.
-async fn open_tables(shared: &Arc<Shared>) -> Vec<(u64, Vec<Entrant>, Table)> {
+async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<Entrant>, Table)> {
     let mut out = Vec::new();
-    for (id, _, _) in shared.competitions.list().await {
+    for (id, _, _) in shared.competitions().list().await {
         let found = shared
-            .competitions
+            .competitions()
             .read(id, |h, _| {
                 let mut v = Vec::new();
                 for r in &h.core.rounds {
@@ -318,9 +328,9 @@ fn note(t: &Table, late: [u64; 2]) -> String {
     parts.join("; ")
 }
 
-async fn record(shared: &Shared, t: &Table, result: GameResult, note: &str) {
+async fn record<H: Host>(shared: &H, t: &Table, result: GameResult, note: &str) {
     if let Err(e) = shared
-        .competitions
+        .competitions()
         .record(t.competition, (t.round, t.table), result, note)
         .await
     {
@@ -365,7 +375,7 @@ async fn rule_complete_pairs(
 
 /// Follows one table to its end. `resumed`: after a restart (seats already taken count as
 /// on time; a game already started had its rulings).
-async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool) {
+async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: bool) {
     let started = instant_of(t.started_ms);
     let (tx, mut rx) = mpsc::channel(1024);
     let player = u64::MAX - handle.id;
@@ -373,7 +383,7 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
         player,
         tx,
         Arc::new(Notify::new()),
-        Arc::clone(&shared.metrics),
+        Arc::clone(&shared.metrics()),
         1 << 24,
     );
     let (reply, _) = oneshot::channel();
@@ -460,7 +470,7 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
                         let now = started.elapsed().as_millis() as u64;
                         let text = note(&t, lateness(&t, &arrived, now));
                         let text = format!("forfeit by lateness: {text}");
-                        record(&shared, &t, result, &text).await;
+                        record(shared.as_ref(), &t, result, &text).await;
                         // The table is closed: the side present is told why, and no game
                         // played there later could change the result.
                         let close = Command::Close {
@@ -483,7 +493,7 @@ async fn watch(shared: Arc<Shared>, t: Table, handle: RoomHandle, resumed: bool)
                 if let Ok(ServerMsg::Snapshot { view, .. }) = rmp_serde::from_slice::<ServerMsg>(&bytes) {
                     if let Some(result) = result_of(&view) {
                         let text = note(&t, lateness(&t, &arrived, 0));
-                        record(&shared, &t, result, &text).await;
+                        record(shared.as_ref(), &t, result, &text).await;
                         return;
                     }
                 }
