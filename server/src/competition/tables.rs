@@ -383,7 +383,7 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: b
         player,
         tx,
         Arc::new(Notify::new()),
-        Arc::clone(&shared.metrics()),
+        Arc::clone(shared.metrics()),
         1 << 24,
     );
     let (reply, _) = oneshot::channel();
