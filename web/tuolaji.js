@@ -196,6 +196,7 @@ export class TuolajiTable {
   destroy() {
     clearInterval(this.timer);
     clearTimeout(this.noticeTimer);
+    clearTimeout(this.leaveTimer);
     clear(this.root);
   }
 
@@ -317,9 +318,16 @@ export class TuolajiTable {
     this.renderActions();
   }
 
+  /**
+   * A seat's name as this page says it: a server bot's in the page's language ("机器人·2"),
+   * a person's as they chose it. The last name seen is kept, so the bots that leave at the
+   * game's end are still named in its result.
+   */
   name(seat) {
     const s = this.ctx.room.seats[seat];
-    return s ? s.name : t("tl.seat", { n: seat + 1 });
+    this.knownNames ??= [];
+    if (s) this.knownNames[seat] = s.bot ? t("tl.bot_name", { n: seat + 1 }) : s.name;
+    return this.knownNames[seat] ?? t("tl.seat", { n: seat + 1 });
   }
 
   /** The seat that must act now, and by when. */
@@ -336,6 +344,8 @@ export class TuolajiTable {
         return { seat: null, deadline: p.closes_at };
       case "between_hands":
         return { seat: null, deadline: p.next_hand_at };
+      case "trick_pause":
+        return { seat: null, deadline: null };
       default:
         return { seat: null, deadline: null };
     }
@@ -367,13 +377,37 @@ export class TuolajiTable {
       h("span", { class: "tl-points" }, t("tl.defenders"), " ", h("strong", { id: "tl-points" }, formatNumber(v.defenders_points)), " ",
         t("tl.points_unit"), " ", cardRow(v.defenders_point_cards, "mini")),
       v.last_hand ? h("span", { class: "warn" }, t("tl.last_hand")) : null,
-      h("span", { class: "muted" }, t("tl.hand_number", { n: v.hand_number })));
+      h("span", { class: "muted" }, t("tl.hand_number", { n: v.hand_number })),
+      this.leaveButton());
+  }
+
+  /**
+   * Leaving, at the top of the table, away from the play buttons under the thumb. A seated
+   * player's first click only arms it (the server then plays the seat): a second click
+   * within four seconds leaves, as resigning asks twice at xiangqi.
+   */
+  leaveButton() {
+    const v = this.view;
+    if (this.me == null) return h("button", { onclick: () => this.ctx.leave(), id: "btn-leave", class: "small" }, t("table.stop_watching"));
+    if (v.phase.type === "over") return h("button", { onclick: () => this.ctx.leave(), id: "btn-leave", class: "small" }, t("table.back_to_lobby"));
+    const armed = this.leaveArmed;
+    return h("button", { id: "btn-leave", class: armed ? "small danger" : "small", onclick: () => {
+      if (armed) {
+        this.leaveArmed = false;
+        this.ctx.leave();
+        return;
+      }
+      this.leaveArmed = true;
+      clearTimeout(this.leaveTimer);
+      this.leaveTimer = setTimeout(() => { this.leaveArmed = false; this.renderInfo(); }, 4000);
+      this.renderInfo();
+    } }, armed ? t("tl.leave_confirm") : t("tl.leave"));
   }
 
   renderSeats() {
     const v = this.view;
     const turn = this.turn();
-    const trick = this.showPrevious && v.previous_trick ? v.previous_trick : v.current_trick;
+    const trick = (this.showPrevious || this.trickOnShow()) && v.previous_trick ? v.previous_trick : v.current_trick;
     for (let k = 0; k < 4; k++) {
       const seat = (this.anchor + k) % 4;
       const el = this.seats[k];
@@ -388,11 +422,22 @@ export class TuolajiTable {
           info?.bot ? botBadge() : h("span", { class: `dot ${info?.connected ? "on" : "off"}` }),
           seat === this.me ? t("tl.you") : this.name(seat),
           v.dealer === seat ? h("span", { class: "badge dealer", title: t("tl.dealer_title") }, t("tl.dealer_badge")) : null,
-          v.auto[seat] ? h("span", { class: "badge auto" }, t(v.auto[seat] === "vacant" ? "tl.auto_vacant" : "tl.auto")) : null),
+          v.auto[seat] ? h("span", { class: "badge auto" }, t(v.auto[seat] === "vacant" ? "tl.auto_vacant" : "tl.auto")) : null,
+          trick?.winner === seat ? h("span", { class: "badge won", "data-won": seat }, t("tl.won_trick")) : null),
         h("div", { class: "tl-count muted" }, t("tl.card_count", { count: v.card_counts[seat] })),
         turn.seat === seat ? h("div", { class: "countdown", "data-deadline": turn.deadline }) : null,
         play ? cardRow(play.cards, "played") : h("span", { class: "cards played empty" }));
     }
+  }
+
+  /**
+   * Whether the trick just won is on show: the server holds the next lead for the table's
+   * `trick_pause_ms` (phase `trick_pause`), and this person has not skipped it. Skipping
+   * only stops showing it here; the table's pace is the server's, the same for all.
+   */
+  trickOnShow() {
+    const p = this.view.phase;
+    return p.type === "trick_pause" && this.skippedPause !== p.leads_at;
   }
 
   renderCenter() {
@@ -400,6 +445,17 @@ export class TuolajiTable {
     clear(this.center);
     if (this.notice) {
       this.center.append(this.notice);
+      return;
+    }
+    if (this.trickOnShow() && v.previous_trick) {
+      const p = v.phase;
+      this.center.append(h("div", { class: "tl-trick-won", id: "tl-trick-won", role: "status" },
+        h("strong", {}, t("tl.trick_won_by", { name: p.winner === this.me ? t("tl.you") : this.name(p.winner) })), " ",
+        h("button", { class: "small", id: "btn-skip-pause", onclick: () => {
+          this.skippedPause = p.leads_at;
+          this.renderSeats();
+          this.renderCenter();
+        } }, t("tl.skip_pause"))));
       return;
     }
     if (v.outcome) {
@@ -508,7 +564,6 @@ export class TuolajiTable {
     const p = v.phase;
     const add = (...els) => this.actions.append(...els);
     if (me == null) {
-      add(h("button", { onclick: () => this.ctx.leave(), id: "btn-leave" }, t("table.stop_watching")));
       this.previousButton(add);
       return;
     }
@@ -546,8 +601,6 @@ export class TuolajiTable {
     }
     if (this.selected.size) add(h("button", { class: "small", id: "btn-clear", onclick: () => { this.selected.clear(); this.renderHand(true); this.renderActions(); } }, t("tl.clear")));
     this.previousButton(add);
-    add(h("button", { id: "btn-leave", class: "small", onclick: () => this.ctx.leave() },
-      v.phase.type === "over" ? t("table.back_to_lobby") : t("tl.leave")));
   }
 
   previousButton(add) {

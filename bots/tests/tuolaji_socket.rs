@@ -38,6 +38,7 @@ async fn four_bots_play_a_hand_over_sockets() {
         bottom_ms: Some(10_000),
         turn_ms: Some(10_000),
         between_hands_ms: Some(0),
+        trick_pause_ms: Some(0),
         round_minutes: Some(1),
         last_call_minutes: Some(1),
         ..TuolajiOptions::default()

@@ -153,6 +153,7 @@ fn play(seed: u64, max_hands: u32) {
             ..TuolajiRules::default()
         },
         between_hands_ms: 500,
+        trick_pause_ms: 0,
     };
     let mut game = TuolajiGame::new(&settings, seed);
     let mut now = Millis(10);
@@ -241,6 +242,7 @@ fn turns_and_seats() {
             ..TuolajiRules::default()
         },
         between_hands_ms: 0,
+        trick_pause_ms: 0,
     };
     let mut game = TuolajiGame::new(&settings, 3);
     let mut views: Vec<SeatView> = (0..4u8)

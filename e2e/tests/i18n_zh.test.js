@@ -11,6 +11,7 @@ import { serverAndBrowser, personPage, shot, sleep, clickMove, waitMoves, putBac
 const T = "i18n_zh";
 const env = serverAndBrowser({
   QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "30",
+  QIPAI_TUOLAJI__TRICK_PAUSE_MS: "300",
   QIPAI_TUOLAJI__BID_WINDOW_MS: "3000",
   QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "60000",
 }, undefined, { tuolajiSeed: 7 });

@@ -17,6 +17,7 @@ import { serverAndBrowser, personPage, enterLobby, clickMove, waitMoves, movesOf
 const T = "records_replay";
 const env = serverAndBrowser({
   QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "0",
+  QIPAI_TUOLAJI__TRICK_PAUSE_MS: "0",
   QIPAI_TUOLAJI__BID_WINDOW_MS: "300",
   QIPAI_TUOLAJI__BOTTOM_MS: "300",
   QIPAI_TUOLAJI__TURN_MS: "200",

@@ -14,6 +14,7 @@ import { serverAndBrowser, personPage, enterLobby, shot, sleep, putBackSuggested
 const T = "tuolaji_declare";
 const env = serverAndBrowser({
     QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "0",
+    QIPAI_TUOLAJI__TRICK_PAUSE_MS: "0",
     QIPAI_TUOLAJI__BID_WINDOW_MS: "2000",
     QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "500",
   }, undefined, { tuolajiSeed: 696 });

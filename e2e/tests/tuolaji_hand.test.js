@@ -13,6 +13,7 @@ import { serverAndBrowser, personPage, enterLobby, shot, sleep, putBackSuggested
 const T = "tuolaji_hand";
 const env = serverAndBrowser({
     QIPAI_TUOLAJI__DEAL_INTERVAL_MS: "30",
+    QIPAI_TUOLAJI__TRICK_PAUSE_MS: "300",
     QIPAI_TUOLAJI__BID_WINDOW_MS: "4000",
     QIPAI_TUOLAJI__BETWEEN_HANDS_MS: "60000",
   }, undefined, { tuolajiSeed: 7 });

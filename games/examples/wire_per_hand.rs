@@ -72,6 +72,7 @@ fn hand(seed: u64) -> (Tally, Tally) {
             ..TuolajiRules::default()
         },
         between_hands_ms: 8_000,
+        trick_pause_ms: 1200,
     };
     let me = Viewer::Seat(Seat(0));
     let mut game = TuolajiGame::new(&settings, seed);

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use qipai_games::tuolaji::suggest::candidate_actions;
 use qipai_games::tuolaji::view::{action_out, fold};
-use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiRules, TuolajiSettings};
+use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiGameError, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiView};
 
@@ -122,6 +122,7 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
             ..TuolajiRules::default()
         },
         between_hands_ms: rng.random_range(0..200),
+        trick_pause_ms: rng.random_range(0..200),
     };
     let mut game = TuolajiGame::new(&settings, seed);
     let mut now = Millis(1_000);
@@ -196,6 +197,11 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
             let action = action_out(&candidates[rng.random_range(0..candidates.len())]);
             match game.apply(seat, action, Received::at(now)) {
                 Ok(out) => ("an action", out),
+                // The finished trick is on show: nobody leads before its pause ends.
+                Err(TuolajiGameError::TrickOnTable { leads_at }) => {
+                    assert!(now.0 < leads_at, "seed {seed}: refused after the pause");
+                    continue;
+                }
                 Err(e) => panic!("seed {seed}: a candidate action was refused: {e}"),
             }
         };

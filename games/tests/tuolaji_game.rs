@@ -21,6 +21,7 @@ fn settings() -> TuolajiSettings {
             ..TuolajiRules::default()
         },
         between_hands_ms: 0,
+        trick_pause_ms: 0,
     }
 }
 
@@ -320,6 +321,7 @@ fn a_silent_seat_is_auto_played_until_it_acts() {
 fn vacant_seats_play_at_once_and_an_empty_table_closes() {
     let patient = TuolajiSettings {
         between_hands_ms: 60_000,
+        trick_pause_ms: 0,
         ..settings()
     };
     let mut game = TuolajiGame::new(&patient, 9);
@@ -498,4 +500,122 @@ fn a_last_call_between_hands_starts_no_next_hand() {
     ));
     assert!(matches!(tail[1], TuolajiEvent::LastHand { .. }));
     assert_eq!(now, 5 * 60_000, "the round ended at the call");
+}
+
+/// A finished trick stays on the table for `trick_pause_ms`: the `turn` after `trick_won`
+/// says `trick_pause` with no hint, a lead before its end is refused and changes nothing,
+/// and the winner's turn (with its full time) begins when the pause is over.
+#[test]
+fn a_finished_trick_stays_on_the_table_before_the_next_lead() {
+    let paced = TuolajiSettings {
+        trick_pause_ms: 500,
+        ..settings()
+    };
+    let mut game = TuolajiGame::new(&paced, 4);
+    let mut now = 0;
+    game.start(Millis(now));
+    let mut log;
+    // Everybody plays the hint (bidding left to the window) until a trick is won.
+    let winner = loop {
+        if let Some(d) = game.deadline().filter(|d| d.0 <= now) {
+            log = game.on_deadline(d);
+        } else if let Some((seat, action)) =
+            (0..4u8).find_map(|s| view(&game, s, now).hint.map(|a| (s, a)))
+        {
+            log = game
+                .apply(Seat(seat), action, Received::at(Millis(now)))
+                .expect("the hint is accepted");
+        } else {
+            now = game.deadline().expect("a deadline").0;
+            continue;
+        }
+        let won = events_for(&log, None).iter().find_map(|e| match e {
+            TuolajiEvent::TrickWon { winner, .. } => Some(*winner),
+            _ => None,
+        });
+        if let Some(winner) = won {
+            break winner;
+        }
+    };
+    let leads_at = now + 500;
+    assert_eq!(
+        log.last(),
+        Some(&Emit::All(TuolajiEvent::Turn {
+            phase: Phase::TrickPause { winner, leads_at },
+            hint: None
+        }))
+    );
+    assert_eq!(game.deadline(), Some(Millis(leads_at)));
+    for seat in 0..4 {
+        assert_eq!(
+            view(&game, seat, now).hint,
+            None,
+            "nobody acts in the pause"
+        );
+    }
+    // The winner's lead, as the engine would suggest it, is refused until `leads_at`.
+    let hand = game.game().expect("started").hand();
+    let (_, lead) = qipai_games::tuolaji::suggest::suggest(hand).expect("a lead is due");
+    let lead = qipai_games::tuolaji::view::action_out(&lead);
+    let before = view(&game, winner, leads_at - 1);
+    let err = game
+        .apply(
+            Seat(winner),
+            lead.clone(),
+            Received::at(Millis(leads_at - 1)),
+        )
+        .unwrap_err();
+    assert_eq!(qipai_games::Coded::code(&err), ErrorCode::TrickOnTable);
+    assert_eq!(view(&game, winner, leads_at - 1), before);
+    // At `leads_at` the winner's turn begins, with the whole `turn_ms` from then.
+    let out = game.on_deadline(Millis(leads_at));
+    let turn_ms = paced.rules.turn_ms;
+    assert!(matches!(
+        events_for(&out, Some(winner)).last(),
+        Some(TuolajiEvent::Turn {
+            phase: Phase::Leading { seat, deadline },
+            hint: Some(_)
+        }) if *seat == winner && *deadline == leads_at + turn_ms
+    ));
+    assert_eq!(game.deadline(), Some(Millis(leads_at + turn_ms)));
+    game.apply(Seat(winner), lead, Received::at(Millis(leads_at)))
+        .expect("the lead is accepted after the pause");
+}
+
+/// A vacant seat (played by the server) that wins a trick leads when the pause ends, not
+/// at once: the server's own plays keep the table's pace.
+#[test]
+fn a_vacant_winner_leads_when_the_pause_ends() {
+    let paced = TuolajiSettings {
+        trick_pause_ms: 300,
+        between_hands_ms: 60_000,
+        ..settings()
+    };
+    // Three seats vacant (all four would end the table); seat 3 is played when its time
+    // runs out.
+    let mut game = TuolajiGame::new(&paced, 9);
+    game.start(Millis(0));
+    for seat in 0..3 {
+        game.forfeit(Seat(seat), Millis(0));
+    }
+    let mut now = 0;
+    let mut won_at: Option<(u64, u8)> = None;
+    let mut checked = 0;
+    while checked < 5 && !game.is_over() {
+        now = game.deadline().expect("a deadline").0.max(now);
+        for event in events_for(&game.on_deadline(Millis(now)), None) {
+            match event {
+                TuolajiEvent::TrickWon { winner, .. } => won_at = Some((now, winner)),
+                TuolajiEvent::Led { seat, .. } => {
+                    if let Some((at, winner)) = won_at.take() {
+                        assert_eq!(seat, winner);
+                        assert!(now >= at + 300, "led at {now}, trick won at {at}");
+                        checked += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(checked, 5, "five leads after a won trick were seen");
 }

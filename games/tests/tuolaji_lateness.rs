@@ -139,6 +139,7 @@ fn the_table_applies_rulings() {
     let settings = TuolajiSettings {
         rules: TuolajiRules::for_tests(),
         between_hands_ms: 0,
+        trick_pause_ms: 0,
     };
     let mut table = TuolajiGame::new(&settings, SEED);
     table.start(Millis(0));
@@ -199,6 +200,7 @@ fn the_round_clock_and_lateness_count_from_the_round_start() {
     let settings = TuolajiSettings {
         rules,
         between_hands_ms: 0,
+        trick_pause_ms: 0,
     };
     // Without a round start (a table outside a competition): 90 minutes from the start.
     let mut plain = TuolajiGame::new(&settings, SEED);

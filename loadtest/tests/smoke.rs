@@ -20,6 +20,7 @@ async fn server() -> (String, shutdown::ShutdownTrigger) {
     config.tuolaji.table.deal_interval_ms = Some(0);
     config.tuolaji.table.bid_window_ms = Some(50);
     config.tuolaji.table.between_hands_ms = Some(0);
+    config.tuolaji.table.trick_pause_ms = Some(0);
     let listener = qipai_server::bind(&config).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (trigger, shutdown) = shutdown::channel();

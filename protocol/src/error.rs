@@ -216,6 +216,11 @@ error_codes! {
     /// entry not there when the lateness limit passed): the result is recorded, the room
     /// closes (`left` follows) and no game is played there.
     TableForfeited = "table_forfeited",
+
+    // --- the table's pace ---
+    /// A lead while the finished trick is still on the table (the `trick_pause` phase,
+    /// `trick_pause_ms`): nobody may lead until the phase's `leads_at`.
+    TrickOnTable = "trick_on_table",
 }
 
 /// What a client needs to say a refusal in the player's own language (issue 18): every
@@ -369,6 +374,7 @@ mod tests {
                 "too_many_attempts",
                 "bad_entry_code",
                 "table_forfeited",
+                "trick_on_table",
             ]
         );
     }

@@ -48,6 +48,10 @@ pub struct TuolajiOptions {
     /// The pause between a hand's result and the next deal.
     #[serde(default)]
     pub between_hands_ms: Option<u64>,
+    /// How long a finished trick stays on the table, its winner marked, before the winner
+    /// may lead (0: no pause).
+    #[serde(default)]
+    pub trick_pause_ms: Option<u64>,
     /// The server's bots' level at this table: `"beginner"`, `"casual"` or `"expert"`
     /// (README "Bot levels"); left out, `"expert"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,6 +112,9 @@ pub enum Phase {
     NamingTrump { dealer: u8, deadline: u64 },
     /// `dealer` holds the bottom and must put back six cards by `deadline`.
     Bottom { dealer: u8, deadline: u64 },
+    /// A trick is finished and stays on the table with its `winner` marked until
+    /// `leads_at` (the table's `trick_pause_ms`): nobody may act; then `winner` leads.
+    TrickPause { winner: u8, leads_at: u64 },
     /// `seat` must lead by `deadline`.
     Leading { seat: u8, deadline: u64 },
     /// `seat` must follow by `deadline`.

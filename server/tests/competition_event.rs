@@ -342,7 +342,7 @@ async fn the_whole_event() {
         "/api/director/competitions",
         &json!({"name":"拖拉机","event":"tuolaji","rounds":4,"seed":2026,
                 "table_options":{"game":"tuolaji","preset":"competition","deal_interval_ms":0,
-                    "bid_window_ms":30,"bottom_ms":10000,"turn_ms":10000,"between_hands_ms":0},
+                    "bid_window_ms":30,"bottom_ms":10000,"turn_ms":10000,"between_hands_ms":0,"trick_pause_ms":0},
                 "lateness_unit_ms":LATE_MINUTE})
         .to_string(),
     )

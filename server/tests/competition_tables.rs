@@ -444,7 +444,7 @@ async fn tuolaji_set_up_with(
     let token = login(&s).await;
     let settings = json!({"name":"拖拉机","event":"tuolaji","rounds":1,"seed":7,
         "table_options":{"game":"tuolaji","preset":"competition","deal_interval_ms":0,
-            "bid_window_ms":30,"bottom_ms":10000,"turn_ms":10000,"between_hands_ms":0},
+            "bid_window_ms":30,"bottom_ms":10000,"turn_ms":10000,"between_hands_ms":0,"trick_pause_ms":0},
         "lateness_unit_ms":unit_ms});
     let form = "A,tuolaji,1,Zhao\nA,tuolaji,1,Qian\nB,tuolaji,1,Sun\nB,tuolaji,1,Li\n";
     let id = create_competition(&s, &token, &settings, form).await.0;

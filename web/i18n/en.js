@@ -192,6 +192,10 @@ export default {
   "tl.end.round_time": "the round's time ran out",
   "tl.end.forfeit": "forfeit",
   "tl.end.abandoned": "every seat was left",
+  "tl.trick_won_by": "{name} wins the trick",
+  "tl.won_trick": "Won",
+  "tl.bot_name": "Bot {n}",
+  "tl.skip_pause": "Continue",
   "tl.phase.waiting": "Waiting for four players…",
   "tl.phase.dealing": "Dealing… {dealt} / {total}",
   "tl.phase.bidding": "Last chance to bid",
@@ -228,6 +232,7 @@ export default {
   "tl.follow": "Follow",
   "tl.clear": "Clear",
   "tl.leave": "Leave (the server plays your seat)",
+  "tl.leave_confirm": "Really leave? Click again",
   "tl.show_current": "Show the current trick",
   "tl.previous_trick": "Previous trick",
   "tl.declare_prompt": "This throw can be made up in more than one way: say which (第十一条1).",
@@ -404,6 +409,7 @@ export default {
   "err.too_many_attempts": "Too many failed attempts from here (sign-ins or entry codes): wait a moment and try again.",
   "err.bad_entry_code": "This seat is taken with its player's entry code: the code is missing, or it is not a code of this table.",
   "err.table_forfeited": "This competition table was forfeited: an entry did not come in time. Its result is recorded and the table is closed.",
+  "err.trick_on_table": "The last trick is still on the table: lead in a moment.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

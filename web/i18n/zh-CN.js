@@ -192,6 +192,10 @@ export default {
   "tl.end.forfeit": "弃权",
   "tl.end.abandoned": "所有玩家都已离开",
   "tl.phase.waiting": "等待四位玩家入座…",
+  "tl.trick_won_by": "{name} 赢得这一墩",
+  "tl.won_trick": "赢墩",
+  "tl.bot_name": "机器人·{n}",
+  "tl.skip_pause": "继续",
   "tl.phase.dealing": "正在发牌… {dealt} / {total}",
   "tl.phase.bidding": "最后叫主机会",
   "tl.phase.naming_trump": "{dealer} 定主",
@@ -227,6 +231,7 @@ export default {
   "tl.follow": "跟牌",
   "tl.clear": "清除选择",
   "tl.leave": "离开（服务器代打你的座位）",
+  "tl.leave_confirm": "确定离开？再点一次",
   "tl.show_current": "显示本墩",
   "tl.previous_trick": "上一墩",
   "tl.declare_prompt": "这手甩牌可以有多种组合方式，请说明是哪一种（第十一条1）。",
@@ -403,6 +408,7 @@ export default {
   "err.too_many_attempts": "此处登录或参赛码错误次数过多，请稍候再试。",
   "err.bad_entry_code": "此座位凭选手的参赛码入座：未输入参赛码，或参赛码不是本桌的。",
   "err.table_forfeited": "本比赛桌因一方迟到超时而判负：结果已记录，本桌关闭。",
+  "err.trick_on_table": "上一墩还在桌上，请稍候再出牌。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

@@ -40,6 +40,7 @@ pub fn fast_settings() -> TuolajiSettings {
             ..TuolajiRules::default()
         },
         between_hands_ms: 0,
+        trick_pause_ms: 0,
     }
 }
 

@@ -71,7 +71,10 @@ impl TuolajiBot {
                     cards: cards.iter().map(ToString::to_string).collect(),
                 })
             }
-            Phase::Waiting | Phase::BetweenHands { .. } | Phase::Over => None,
+            Phase::Waiting
+            | Phase::TrickPause { .. }
+            | Phase::BetweenHands { .. }
+            | Phase::Over => None,
         }
     }
 }

@@ -69,6 +69,7 @@ pub fn to_act(phase: &Phase) -> Option<u8> {
         Phase::Waiting
         | Phase::Dealing
         | Phase::Bidding { .. }
+        | Phase::TrickPause { .. }
         | Phase::BetweenHands { .. }
         | Phase::Over => None,
     }

@@ -99,6 +99,7 @@ fn phase_code(phase: &Phase) -> u64 {
         Phase::Following { .. } => 6,
         Phase::BetweenHands { .. } => 7,
         Phase::Over => 8,
+        Phase::TrickPause { .. } => 9,
     }
 }
 

@@ -12,6 +12,9 @@
 //!   ([`AutoReason::Vacant`]) until somebody sits there again ([`Game::reseat`], allowed at
 //!   any moment: the newcomer sees exactly what the seat sees). When every seat is vacant,
 //!   the game ends with no result.
+//! - A finished trick stays on the table, its winner marked, for `trick_pause_ms` **[D]**:
+//!   nobody may lead meanwhile, and the winner's turn (and its time) starts after it, so
+//!   people, bots and auto-played seats all keep the same pace.
 //! - After a hand, the result stays on the table for `between_hands_ms`; then the next hand
 //!   is dealt from a seed derived from the table's ([`hand_seed`]).
 
@@ -43,6 +46,9 @@ pub struct TuolajiSettings {
     pub rules: TuolajiRules,
     /// The pause between a hand's result and the next deal **[D]**. Default 8000 ms.
     pub between_hands_ms: u64,
+    /// How long a finished trick stays on the table, its winner marked, before the winner
+    /// may lead **[D]** (0: none). Default 1200 ms.
+    pub trick_pause_ms: u64,
 }
 
 impl Default for TuolajiSettings {
@@ -50,6 +56,7 @@ impl Default for TuolajiSettings {
         TuolajiSettings {
             rules: TuolajiRules::default(),
             between_hands_ms: 8000,
+            trick_pause_ms: 1200,
         }
     }
 }
@@ -66,6 +73,9 @@ pub enum TuolajiGameError {
     /// Seats are still empty.
     #[error("the game has not started: seats are still empty")]
     NotStarted,
+    /// The finished trick is still on the table: nobody leads before `leads_at`.
+    #[error("the last trick is still on the table: the next lead opens at {leads_at} ms")]
+    TrickOnTable { leads_at: u64 },
 }
 
 impl Coded for TuolajiGameError {
@@ -74,6 +84,7 @@ impl Coded for TuolajiGameError {
             TuolajiGameError::Rule(e) => e.code(),
             TuolajiGameError::Notation(_) => ErrorCode::BadCard,
             TuolajiGameError::NotStarted => ErrorCode::NotStarted,
+            TuolajiGameError::TrickOnTable { .. } => ErrorCode::TrickOnTable,
         }
     }
 
@@ -131,6 +142,8 @@ enum Step {
     LastCall,
     /// Deal the next hand.
     NextHand,
+    /// The finished trick's time on the table is over: its winner's turn to lead begins.
+    PauseOver,
     /// Play the suggestion for a vacant seat.
     Vacant(Seat),
     /// The hand's own deadline: a card, the bid window, a time-out.
@@ -150,6 +163,9 @@ pub struct TuolajiGame {
     step_at: Millis,
     /// When the next hand is dealt, while a finished hand is on the table.
     pub(super) next_hand_at: Option<Millis>,
+    /// When the winner of the trick on the table may lead, while it is on show
+    /// (`trick_pause_ms`).
+    pub(super) trick_pause: Option<Millis>,
     /// Seats the server plays, and why.
     pub(super) auto: [Option<AutoReason>; 4],
     /// Whether the last hand has been called (五(一)3).
@@ -194,9 +210,13 @@ impl TuolajiGame {
         self.auto.get(seat.index()) == Some(&Some(AutoReason::Vacant))
     }
 
-    /// The deadline of the seat that must act: at once for a vacant seat, else the hand's.
+    /// The deadline of the seat that must act: at once for a vacant seat, else the hand's;
+    /// none while a finished trick is on show.
     pub(super) fn turn_deadline(&self) -> Option<Millis> {
         let game = self.game.as_ref()?;
+        if self.trick_pause.is_some() {
+            return None;
+        }
         match game.hand().phase().to_act() {
             Some(seat) if self.is_vacant(seat) => Some(self.step_at),
             _ => game.deadline(),
@@ -217,6 +237,9 @@ impl TuolajiGame {
                 .next_hand_at
                 .is_some_and(|at| at <= now)
                 .then_some(Step::NextHand);
+        }
+        if let Some(at) = self.trick_pause {
+            return (at <= now).then_some(Step::PauseOver);
         }
         match game.hand().phase().to_act() {
             Some(seat) if self.is_vacant(seat) => {
@@ -266,6 +289,11 @@ impl TuolajiGame {
                     }
                     Err(e) => Err(e),
                 }
+            }
+            Step::PauseOver => {
+                self.trick_pause = None;
+                self.step_at = now;
+                return Vec::new();
             }
             Step::Vacant(seat) => match suggest(game.hand()) {
                 Some((s, action)) if s == seat => game.apply(seat, action, now),
@@ -374,6 +402,20 @@ impl TuolajiGame {
         vec![Emit::All(TuolajiEvent::GameOver { outcome })]
     }
 
+    /// A trick was just won: while the hand goes on, the trick stays on show for
+    /// `trick_pause_ms` and the winner's time to lead counts from its end.
+    fn hold_trick(&mut self, now: Millis) {
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        if self.settings.trick_pause_ms == 0 || game.hand().is_done() {
+            return;
+        }
+        let at = now + Millis(self.settings.trick_pause_ms);
+        game.hold_lead_until(at);
+        self.trick_pause = Some(at);
+    }
+
     fn set_auto(&mut self, seat: Seat, reason: Option<AutoReason>) -> Option<Emit<TuolajiEvent>> {
         let slot = self.auto.get_mut(seat.index())?;
         if *slot == reason {
@@ -390,6 +432,10 @@ impl TuolajiGame {
     /// the hand's end announced with the levels and the next deal, the game's end.
     fn publish(&mut self, events: Vec<HandEvent>, now: Millis) -> Vec<Emit<TuolajiEvent>> {
         self.step_at = now;
+        self.trick_pause = None;
+        let trick_won = events
+            .iter()
+            .any(|e| matches!(e, HandEvent::TrickWon { .. }));
         let mut out = Vec::new();
         for event in events {
             match &event {
@@ -431,6 +477,9 @@ impl TuolajiGame {
                     }
                 }
             }
+        }
+        if trick_won {
+            self.hold_trick(now);
         }
         out
     }
@@ -497,6 +546,7 @@ impl Game for TuolajiGame {
             hand_number: 0,
             step_at: Millis::ZERO,
             next_hand_at: None,
+            trick_pause: None,
             auto: [None; 4],
             last_call_made: false,
             abandoned: None,
@@ -562,6 +612,9 @@ impl Game for TuolajiGame {
         let action = action_in(action)?;
         let now = received.at;
         let game = self.game.as_mut().ok_or(TuolajiGameError::NotStarted)?;
+        if let Some(at) = self.trick_pause.filter(|at| now < *at) {
+            return Err(TuolajiGameError::TrickOnTable { leads_at: at.0 });
+        }
         let events = game.apply(seat, action, now)?;
         let mut out: Vec<Emit<TuolajiEvent>> = self.set_auto(seat, None).into_iter().collect();
         out.extend(self.publish(events, now));
@@ -577,7 +630,7 @@ impl Game for TuolajiGame {
         let step = if game.hand().is_done() {
             self.next_hand_at
         } else {
-            self.turn_deadline()
+            self.trick_pause.or_else(|| self.turn_deadline())
         };
         match (last_call, step) {
             (Some(a), Some(b)) => Some(a.min(b)),

@@ -297,6 +297,14 @@ impl Hand {
         }
     }
 
+    /// The table keeps the trick just won on show until `at` (`trick_pause_ms`): the
+    /// winner's time to lead counts from then. Only while a lead is awaited.
+    pub fn hold_lead_until(&mut self, at: Millis) {
+        if matches!(self.phase, Phase::Leading { .. }) {
+            self.since = self.since.max(at);
+        }
+    }
+
     // --- the room's steps ---
 
     /// 第九条1: draws the next card to its receiver. After the last one, bidding stays open

@@ -200,6 +200,11 @@ impl Match {
         self.hand.close_bidding(now)
     }
 
+    /// The table keeps the trick just won on show until `at`: [`Hand::hold_lead_until`].
+    pub fn hold_lead_until(&mut self, at: Millis) {
+        self.hand.hold_lead_until(at);
+    }
+
     /// `seat` acts in the current hand. When the action ends the hand, its result moves
     /// the levels, and the game may end (a team past A, or the round's last hand).
     ///

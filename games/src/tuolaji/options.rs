@@ -182,6 +182,8 @@ impl TableOptions for TuolajiOptions {
         let settings = TuolajiSettings {
             between_hands_ms: (self.between_hands_ms.or(d.between_hands_ms))
                 .unwrap_or(builtin.between_hands_ms),
+            trick_pause_ms: (self.trick_pause_ms.or(d.trick_pause_ms))
+                .unwrap_or(builtin.trick_pause_ms),
             rules,
         };
         let r = &settings.rules;
@@ -196,6 +198,7 @@ impl TableOptions for TuolajiOptions {
             last_call_minutes: Some(r.last_call_minutes),
             joker_bids: Some(false),
             between_hands_ms: Some(settings.between_hands_ms),
+            trick_pause_ms: Some(settings.trick_pause_ms),
             preset: self.preset.clone(),
             bot_level: bot_level(self.bot_level.as_ref(), d.bot_level.as_ref(), BOT_LEVELS)?,
         };

@@ -275,9 +275,15 @@ pub(super) fn turn(table: &TuolajiGame) -> (WirePhase, Option<(Seat, TuolajiActi
             dealer: dealer.0,
             deadline,
         },
-        Phase::Leading { seat } => WirePhase::Leading {
-            seat: seat.0,
-            deadline,
+        Phase::Leading { seat } => match table.trick_pause {
+            Some(at) => WirePhase::TrickPause {
+                winner: seat.0,
+                leads_at: at.0,
+            },
+            None => WirePhase::Leading {
+                seat: seat.0,
+                deadline,
+            },
         },
         Phase::Following { seat } => WirePhase::Following {
             seat: seat.0,
@@ -287,7 +293,10 @@ pub(super) fn turn(table: &TuolajiGame) -> (WirePhase, Option<(Seat, TuolajiActi
             next_hand_at: table.next_hand_at.map_or(0, |m| m.0),
         },
     };
-    let to_act = suggest(hand).map(|(seat, action)| (seat, action_out(&action)));
+    // Nobody acts while a finished trick is on show.
+    let to_act = suggest(hand)
+        .filter(|_| table.trick_pause.is_none())
+        .map(|(seat, action)| (seat, action_out(&action)));
     (phase, to_act)
 }
 

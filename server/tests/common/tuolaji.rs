@@ -41,6 +41,7 @@ pub fn fast_options() -> TuolajiOptions {
         bottom_ms: Some(10_000),
         turn_ms: Some(10_000),
         between_hands_ms: Some(0),
+        trick_pause_ms: Some(0),
         ..TuolajiOptions::default()
     }
 }
