@@ -1,4 +1,4 @@
-// Competitions for the browser tests (issue 15): the director's credential the test servers
+// Competitions for the browser tests: the director's credential the test servers
 // are started with, and a competition set up over the HTTP API (PROTOCOL.md §17) for tests
 // that look at its pages rather than build it.
 

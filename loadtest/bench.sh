@@ -5,7 +5,7 @@
 # about 5 minutes, a about 8.
 #
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh [points...]    # points: b a c d (default: all)
-#   CEILING=/path/to/ws-ceiling loadtest/bench.sh r              # issue 14's ratios, ~1 min
+#   CEILING=/path/to/ws-ceiling loadtest/bench.sh r              # per-action ratios against the raw stack, ~1 min
 #
 # Writes one JSON line per run to loadtest/results/<stamp>.jsonl (prefixed by a label).
 set -euo pipefail
@@ -51,7 +51,7 @@ HUMAN=(--think 1000-3000 --ramp 250 --warmup 15 --duration 20)
 HUMAN_TL=(--think 1000-3000 --ramp 50 --warmup 15 --duration 20)
 
 for p in $POINTS; do case $p in
-  r) # issue 14: the raw stack and both games back to back at 250 tables in closed loop
+  r) # the raw stack and both games back to back at 250 tables in closed loop
     # (store off), then server CPU per action and per delivered message, and the ratio to
     # the raw stack's CPU per delivered message (loadtest/ratio.py).
     echo "{\"label\":\"r-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a closed-loop action's server CPU goes, beside the raw stack's (issue 14): for the
+# Where a closed-loop action's server CPU goes, beside the raw stack's: for the
 # ws-ceiling fan-out (1,000 connections) and each game at 250 tables (store off), the
 # server's user and kernel CPU (/proc/PID/stat) and its sendto/recvfrom calls (perf's
 # syscall tracepoints, when perf is there) over an 8 s window inside a 12 s run, per input

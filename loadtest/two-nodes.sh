@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The load test across two nodes (README "Several nodes", issue 17): starts two qipai-server
+# The load test across two nodes (docs/operations.md, several nodes): starts two qipai-server
 # nodes with [cluster] on, sharing a PostgreSQL and a Redis (those named by
 # QIPAI_TEST_POSTGRES_URL / QIPAI_TEST_REDIS_URL, or throwaway ones from .ci/postgres.sh and
 # .ci/redis.sh), runs qipai-loadtest with its seats spread over both nodes' addresses, and

@@ -1,4 +1,4 @@
-// Competitions (issue 15): the public page of every competition (`#/competitions`, and
+// Competitions: the public page of every competition (`#/competitions`, and
 // `#/competitions/{id}`: entries, pairings by round with each table's live status, standings
 // with every tiebreak, team totals, awards, corrections with their reasons, CSV exports,
 // printable pairings) and the director's page (`#/director`: sign in, create, import the

@@ -13,7 +13,7 @@ import { errorText } from "./errors.js";
 
 /**
  * Every string a person reads on the draughts table and in its lobby form: the catalogue's
- * `dr.*` keys (web/i18n/), read through these getters in the current language (issue 18).
+ * `dr.*` keys (web/i18n/), read through these getters in the current language.
  */
 export const TEXT = {
   get game() { return t("dr.game"); },

@@ -1,4 +1,4 @@
-// The server's refusals in the player's language (issue 18). Every error carries a stable
+// The server's refusals in the player's language. Every error carries a stable
 // `code` and, for the refusals that need them, `details` (PROTOCOL.md, "Error details"):
 // the rules' article, a finer `reason`, the card type, the unit kinds, the cards, counts
 // and limits. The text comes from the catalogue — `err.<code>.<reason>` when the catalogue

@@ -1,4 +1,4 @@
-// The page's languages (issue 18): every string a person reads comes from one catalogue per
+// The page's languages: every string a person reads comes from one catalogue per
 // language, web/i18n/zh-CN.js and web/i18n/en.js (plain objects, key → text). The language
 // is the one kept in localStorage, else the browser's first (zh* → zh-CN, anything else →
 // en); `setLanguage` switches it and every `onLanguageChange` listener redraws.

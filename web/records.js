@@ -1,4 +1,4 @@
-// "My games" and the replay viewer (issue 13): the finished games of the player's name
+// "My games" and the replay viewer: the finished games of the player's name
 // (`GET /api/players/{name}/games`, paged), and any finished game replayed step by step from
 // its record (`GET /api/games/{id}`, shared as `#/games/{id}`). Positions are never computed
 // here: the record's events go through the page's own folds (room.js `RoomState` with each

@@ -78,7 +78,7 @@ export class RoomState {
     this.lastSeq = msg.event_seq;
     const ev = msg.event;
     if (ev.game === "room") this.applyRoomEvent(ev);
-    // Events are enough (issue 10): no snapshot is asked for except after a gap.
+    // Events are enough: no snapshot is asked for except after a gap.
     else this.games[ev.game]?.applyEvent(this.view, ev, this.you);
     this.onEvent(ev, msg);
     this.onChange();

@@ -544,7 +544,7 @@ export class TuolajiTable {
       for (const card of g.cards) {
         const on = this.selected.has(i);
         // A checkbox per card: Tab reaches the hand, arrows move along it, Space or Enter
-        // selects (issue 18: the whole hand playable with the keyboard).
+        // selects (the whole hand playable with the keyboard).
         row.append(cardEl(card, {
           "data-index": i, role: "checkbox", "aria-checked": String(on), tabindex: i === this.focusIndex ? "0" : "-1",
           "aria-label": g.type === "trump" ? t("tl.card_trump", { card: cardLabel(card) }) : cardLabel(card),

@@ -122,7 +122,7 @@ export class XiangqiTable extends DuelTable {
     this.confirmBox = h("div", { class: "confirm-move", id: "xq-confirm" });
     this.announcer = h("div", { class: "visually-hidden", id: "xq-cursor", "aria-live": "polite" });
     this.buildFrame("xq", [WIDTH, HEIGHT], { status: "xq-status", movesTitle: t("xq.moves"), extra: [this.confirmBox] });
-    // The board takes the keyboard (issue 18): Tab to it, arrows move a cursor, Space or
+    // The board takes the keyboard: Tab to it, arrows move a cursor, Space or
     // Enter picks a piece and then its target, the confirm button plays the move.
     this.svg.setAttribute("role", "application");
     this.svg.setAttribute("tabindex", "0");

@@ -1,4 +1,4 @@
-//! The lowest xiangqi level is beatable by normal play (issue 19, "Done when"): a weak
+//! The lowest xiangqi level is beatable by normal play ("Done when"): a weak
 //! scripted player — it mates when it can, takes free material, and otherwise plays at
 //! random among the moves that leave none of its pieces to a winning one-move capture —
 //! scores clearly above 0 against `beginner` over a fixed set of seeded games, colours

@@ -1,4 +1,4 @@
-// The competition pages (issue 15): a director signs in on `#/director` (a wrong password is
+// The competition pages: a director signs in on `#/director` (a wrong password is
 // refused in words first), creates a small xiangqi competition, imports the registration
 // form (a bad form first: the server's line error is shown), sees the entry codes once (with
 // each player's entry link and QR code), and pairs round 1. Red sits down from their entry

@@ -1,4 +1,4 @@
-// A Tuolaji-pairs competition in the browser (issue 15, tournaments.md "Who sits where"): the
+// A Tuolaji-pairs competition in the browser (tournaments.md "Who sits where"): the
 // director signs in on `#/director`, creates a Tuolaji competition of two pairs, imports the
 // form and sees each player's entry code once, with the entry link and its QR code; reissues
 // one player's code (the page shows the new one; the old link then says the code no longer

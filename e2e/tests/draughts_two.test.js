@@ -84,7 +84,7 @@ test("two pages play a draughts game to a win; a refused move changes nothing", 
   await white.click('[data-sq="37"]');
   await white.click('[data-sq="31"]');
   await white.waitForSelector('#dr-refusal[data-code="capture_required"]');
-  // The refusal in the page's language from its code (issue 18), not the server's sentence.
+  // The refusal in the page's language from its code, not the server's sentence.
   assert.match(await white.textContent("#dr-refusal"), /Capturing is compulsory/);
   await white.locator(".toast").first().waitFor();
   await shot(white, T, "03-refused-capture-required");

@@ -1,4 +1,4 @@
-// An automated accessibility check of each screen (issue 18): axe-core (e2e's npm
+// An automated accessibility check of each screen: axe-core (e2e's npm
 // devDependency) injected with playwright's addScriptTag into the lobby, a xiangqi table, a
 // Tuolaji table and a result, "my games" and a replay, a competition's public page and the
 // director's page (signed out and in), in Chinese and in English, on a desktop and on a phone held
@@ -52,7 +52,7 @@ for (const lang of ["zh-CN", "en"]) {
       await page.click("#btn-back");
       await page.waitForSelector("#lobby:not([hidden])");
 
-      // "My games" and the replay of that game (issue 13).
+      // "My games" and the replay of that game.
       await page.click("#my-games");
       await page.waitForSelector("#records:not([hidden]) .records-table");
       await check("5-my-games");
@@ -72,7 +72,7 @@ for (const lang of ["zh-CN", "en"]) {
       await page.waitForSelector("#lobby:not([hidden])");
 
       // A competition's public page (a round paired, a result and a correction), and the
-      // director's page signed out and signed in (issue 15).
+      // director's page signed out and signed in.
       const id = await seedCompetition(env.server.url, `${lang} ${form}`);
       await page.click("#competitions-link");
       await page.click(`a[href="#/competitions/${id}"]`);

@@ -1,4 +1,4 @@
-// A xiangqi game played with the keyboard only (issue 18): two people type their names,
+// A xiangqi game played with the keyboard only: two people type their names,
 // Tab to "Quick play" and press Enter; at the table they Tab to the board, move its cursor
 // with the arrow keys, pick a piece and its target with Space/Enter and play the move with
 // the confirm button (focused for them, Enter). No mouse click anywhere. The mate

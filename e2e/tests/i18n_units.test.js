@@ -1,4 +1,4 @@
-// The page's catalogues (issue 18), in node:
+// The page's catalogues, in node:
 // - zh-CN and en have the same keys, and each key the same {placeholders};
 // - every ErrorCode of protocol/src/error.rs has an `err.<code>` entry in both;
 // - every t("key") the page calls exists;

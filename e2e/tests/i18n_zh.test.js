@@ -1,4 +1,4 @@
-// The page in Chinese (issue 18): browsers whose language is zh-CN (nothing kept in
+// The page in Chinese: browsers whose language is zh-CN (nothing kept in
 // localStorage) get the Chinese page. One whole Tuolaji hand against three bots, with a
 // follow the server refuses shown as its Chinese explanation (第十一条2：…), and a xiangqi
 // game to checkmate with a refused second draw offer in Chinese (第2.8条：…). Screenshots

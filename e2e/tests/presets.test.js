@@ -1,4 +1,4 @@
-// The competition's settings are one named preset (issue 12 point 4, xiangqi.md "Competition
+// The competition's settings are one named preset (xiangqi.md "Competition
 // settings"): quick play with it pairs two pages at a 30+10 table with the 40-move natural
 // limit (checks not counted), and a third page sees the table listed by the preset's name.
 

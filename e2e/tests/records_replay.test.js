@@ -1,4 +1,4 @@
-// "My games" and the replay viewer (issue 13): a person plays the xiangqi bot two moves and
+// "My games" and the replay viewer: a person plays the xiangqi bot two moves and
 // resigns, then sits at a Tuolaji table with three bots whose short settings (a 200 ms turn,
 // one hand in a one-minute round) let the server play the person's timed-out turns, so the
 // whole hand and the game end in seconds. The person opens "My games" from the header: both

@@ -115,7 +115,7 @@ test("a person plays a Tuolaji hand against three bots", { timeout: 150000 }, as
   }
   await person.waitForSelector("#tl-result", { timeout: 20000 });
   await shot(person, T, "05-hand-result");
-  // Events are enough (issue 10): through the whole hand (deal, bids, bottom, every trick,
+  // Events are enough: through the whole hand (deal, bids, bottom, every trick,
   // a reload on the way, which the server answers with a snapshot unasked) neither the
   // player's page nor the watcher's asked for a snapshot.
   assert.equal(person.snapshotRequests, 0, "the player's page asked for a snapshot");

@@ -85,7 +85,7 @@ test("a person plays the bot a few moves, then resigns", async () => {
   assert.match(await person.textContent("#result"), /You lost\./);
   assert.match(await person.textContent("#result"), /resignation/);
   await shot(person, T, "04-resigned");
-  // Events are enough (issue 10): a whole game, from the start to the resignation, without
+  // Events are enough: a whole game, from the start to the resignation, without
   // a single snapshot request.
   assert.equal(person.snapshotRequests, 0, "the page asked for a snapshot");
 

@@ -1,7 +1,7 @@
 //! Frames and bytes one Tuolaji seat receives per hand, as the page follows a table: with
 //! protocol 2 (events only: what the page does now) against protocol 1's page (the same
 //! events without `turn`, plus one `snapshot` request and answer after every step holding
-//! an event of its RESYNC list, which is what `web/tuolaji.js` did before issue 10).
+//! an event of its RESYNC list, which is what `web/tuolaji.js` did before events were enough).
 //!
 //! Tables are played by the server's suggestion through the `Game` trait (no network); each
 //! frame is the `event` or `snapshot` message exactly as the server encodes it.

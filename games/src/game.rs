@@ -163,7 +163,7 @@ pub trait Coded {
     }
 
     /// What a client needs to say the refusal in the player's language: the article, the
-    /// unit kinds, the cards (issue 18). `None` when the code says it all.
+    /// unit kinds, the cards. `None` when the code says it all.
     fn details(&self) -> Option<qipai_protocol::ErrorDetails> {
         None
     }

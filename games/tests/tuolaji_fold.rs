@@ -1,4 +1,4 @@
-//! The fold is enough (issue 10, point 2): for random seeded Tuolaji tables driven through
+//! The fold is enough (point 2): for random seeded Tuolaji tables driven through
 //! the `Game` trait as the room drives them (random legal plays, random bids, time-outs,
 //! seats left and taken again, a round time limit), every seat and a spectator that fold
 //! the events from the first snapshot hold, after every step, exactly the snapshot the

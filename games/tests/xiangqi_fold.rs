@@ -1,4 +1,4 @@
-//! The fold is enough (issue 10, point 2): for random xiangqi games driven through the
+//! The fold is enough (point 2): for random xiangqi games driven through the
 //! `Game` trait as the room drives them (random legal moves, draw offers and answers,
 //! resignations, time-outs, abandonment), both seats and a spectator that fold the events
 //! from the first snapshot hold, after every step, exactly the snapshot the server would

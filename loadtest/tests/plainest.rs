@@ -1,6 +1,6 @@
 //! The plainest use of the load generator, exactly as README gives it: the real
 //! `qipai-loadtest` binary with `--spawn-server --tables 20` (think 0, no config file), only
-//! shorter. It must measure something: actions accepted and no error of any kind (issue 10:
+//! shorter. It must measure something: actions accepted and no error of any kind (
 //! it once reported 0 actions per second after rate-limited errors).
 //!
 //! `--spawn-server` starts the `qipai-server` binary beside `qipai-loadtest` in the target

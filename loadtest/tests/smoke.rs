@@ -74,7 +74,7 @@ async fn xiangqi_closed_loop_plays_games_without_errors() {
     assert!(report.server.is_some_and(|s| s.rss_window_kib > 0));
 }
 
-/// Four draughts games as fast as possible for three seconds (issue 16's arm): moves
+/// Four draughts games as fast as possible for three seconds (the draughts arm): moves
 /// acknowledged and seen by the other seat, games completed, no error of any kind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draughts_closed_loop_plays_games_without_errors() {

@@ -372,7 +372,7 @@ pub enum ServerMsg {
         /// (card lists), for the player to declare one of (第十一条1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         splits: Option<Vec<Vec<Vec<String>>>>,
-        /// What the client needs to say the refusal in the player's language (issue 18;
+        /// What the client needs to say the refusal in the player's language (
         /// PROTOCOL.md lists each code's fields). Left out when there is none.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         details: Option<crate::ErrorDetails>,

@@ -157,7 +157,7 @@ error_codes! {
     /// leader must declare one (the message, and the error's `splits`, list them).
     DeclareStructure = "declare_structure",
 
-    // --- competitions (issue 15) ---
+    // --- competitions ---
     /// 四1 不得兼项: the player is already entered in the other event.
     AlreadyEntered = "already_entered",
     /// A Tuolaji entry is a pair, a xiangqi entry one player (一).
@@ -177,12 +177,12 @@ error_codes! {
     /// The registration-form CSV has a bad line (the message names it).
     BadEntryForm = "bad_entry_form",
 
-    // --- the store (issue 13) ---
+    // --- the store ---
     /// The store could not save the action after its retries: it was not applied, and the
     /// room closes (it reopens as of its last saved action when the server restarts).
     StoreUnavailable = "store_unavailable",
 
-    // --- competitions over HTTP (issue 15) ---
+    // --- competitions over HTTP ---
     /// A director's action without a valid director session (none, unknown or expired).
     DirectorRequired = "director_required",
     /// A director login with a wrong name or password.
@@ -196,7 +196,7 @@ error_codes! {
     /// A competition's table: the seat is reserved for another entrant (or bots are kept out).
     SeatReserved = "seat_reserved",
 
-    // --- several nodes (issue 17) ---
+    // --- several nodes ---
     /// The room's node lost its lease (it could not reach Redis in time): the action was
     /// not applied; another node takes the room over, and the client reconnects with its token.
     LeaseLost = "lease_lost",
@@ -207,7 +207,7 @@ error_codes! {
     /// Too many failed director logins from this address: wait (the message says how long).
     TooManyAttempts = "too_many_attempts",
 
-    // --- entry codes (issue 15) ---
+    // --- entry codes ---
     /// A competition table's seat is taken only with its entrant's entry code: the `join`
     /// had none, or one that is no entrant's of this table. Repeated wrong codes from one
     /// address are answered `too_many_attempts` for a while.
@@ -223,7 +223,7 @@ error_codes! {
     TrickOnTable = "trick_on_table",
 }
 
-/// What a client needs to say a refusal in the player's own language (issue 18): every
+/// What a client needs to say a refusal in the player's own language: every
 /// field is optional and left out of the MessagePack map when empty, so old clients see
 /// the same `error` as before. PROTOCOL.md lists which codes fill which fields; the English
 /// `message` beside them stays for developers and logs.

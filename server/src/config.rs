@@ -34,7 +34,7 @@ pub struct Config {
     pub cluster: ClusterConfig,
 }
 
-/// Several nodes (issue 17): off by default (one node alone, exactly as without it). Each
+/// Several nodes: off by default (one node alone, exactly as without it). Each
 /// field is documented in `config/default.toml`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -64,7 +64,7 @@ impl Default for ClusterConfig {
     }
 }
 
-/// Competition directors (issue 15). Each field is documented in `config/default.toml`.
+/// Competition directors. Each field is documented in `config/default.toml`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DirectorConfig {

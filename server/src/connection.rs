@@ -335,7 +335,7 @@ impl Reader {
 
     fn rate_limited(&mut self, player: &Player) -> Verdict {
         let message = "too many messages: this one was dropped";
-        // The limit, for the page to say it in the player's language (issue 18).
+        // The limit, for the page to say it in the player's language.
         let details = qipai_protocol::ErrorDetails {
             limit: Some(self.rate_per_sec),
             ..qipai_protocol::ErrorDetails::default()

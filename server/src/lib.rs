@@ -14,7 +14,7 @@
 //! - [`catalogue`]: `GET /api/games`, the games with their seats, presets and bot levels.
 //! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend;
 //!   [`forwarded`]: the client's address behind a trusted reverse proxy.
-//! - [`competition`]: competitions (issue 15): directors, the HTTP API, rounds.
+//! - [`competition`]: competitions: directors, the HTTP API, rounds.
 //! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
 //! - [`topology`]: one node or several (on Redis and PostgreSQL: directory, leases,
 //!   forwarding, takeovers), behind one trait.

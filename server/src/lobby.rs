@@ -326,7 +326,7 @@ impl Lobby {
         (id, seed, journal)
     }
 
-    /// Opens a competition's table (issue 15): each seat reserved for the entrant given for it
+    /// Opens a competition's table: each seat reserved for the entrant given for it
     /// (taken with their entry code),
     /// no bots, not closed while empty; outside every client's rooms budget.
     ///

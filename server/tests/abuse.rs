@@ -1,4 +1,4 @@
-//! The attacks of issue 11, each at small bounded scale on loopback, each held to its budget
+//! The attacks a hostile client tried, each at small bounded scale on loopback, each held to its budget
 //! (PROTOCOL.md §13), with a well-behaved reference game beside it that still gets its `ok`
 //! quickly. Attackers bind to their own 127.x addresses, the reference to another.
 
@@ -303,7 +303,7 @@ async fn bot_tables_without_people_end_and_stop_thinking() {
     bot_stops_thinking_when_its_table_ends("xiangqi").await;
 }
 
-/// The same for the draughts bot (issue 16: its search is cancelled like xiangqi's).
+/// The same for the draughts bot (its search is cancelled like xiangqi's).
 #[tokio::test]
 async fn a_draughts_bot_stops_thinking_when_its_table_ends() {
     bot_stops_thinking_when_its_table_ends("draughts").await;

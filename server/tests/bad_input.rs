@@ -96,7 +96,7 @@ async fn every_kind_of_bad_input_is_refused_and_changes_nothing() {
             iccs: "b9b5".into(),
         })
         .await;
-    // The refusal carries its reason and article for the page to say it (issue 18).
+    // The refusal carries its reason and article for the page to say it.
     match black
         .until(|m| matches!(m, ServerMsg::Error { seq: s, .. } if *s == Some(seq)))
         .await
@@ -226,7 +226,7 @@ async fn a_flood_is_limited_then_closed() {
         })
         .collect();
     assert!(codes.contains(&ErrorCode::RateLimited), "{codes:?}");
-    // `rate_limited` tells the limit (issue 18: the page says it in the player's language).
+    // `rate_limited` tells the limit (the page says it in the player's language).
     let limit = red.log.iter().find_map(|m| match m {
         ServerMsg::Error {
             code: ErrorCode::RateLimited,

@@ -1,4 +1,4 @@
-//! A table's `bot_level` (issue 19) through the real server and WebSocket: the seat bot
+//! A table's `bot_level` through the real server and WebSocket: the seat bot
 //! plays the moves the same level plays in memory (same seed, same table size); a level
 //! that does not exist is refused with `bad_options`; and the lowest level, met by the
 //! page's "play the bot" path (`create_room` with `bots: true`, `bot_level: beginner`),

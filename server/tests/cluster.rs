@@ -1,4 +1,4 @@
-//! Several nodes (issue 17): three real `qipai-server` processes on one PostgreSQL and one
+//! Several nodes: three real `qipai-server` processes on one PostgreSQL and one
 //! Redis. A Tuolaji table whose four players said hello on different nodes, a xiangqi game
 //! whose players are on two nodes and its spectator on a third; the node that owns the
 //! xiangqi room is killed with SIGKILL mid-game (then, if the Tuolaji table lives elsewhere,

@@ -1,4 +1,4 @@
-//! Competitions over HTTP (issue 15, PROTOCOL.md "Competitions over HTTP"): directors sign in
+//! Competitions over HTTP (PROTOCOL.md "Competitions over HTTP"): directors sign in
 //! and every director action is refused without a valid session, with a stable code; the
 //! public pages never show contacts; results, corrections, standings, team totals, awards
 //! and CSV exports; everything survives a restart on the store.

@@ -1,4 +1,4 @@
-//! The whole event of the seed's notice, through the real server (issue 15 "Done when"):
+//! The whole event of the seed's notice, through the real server:
 //! 8 departments, 24 Tuolaji pairs and 13 xiangqi players (odd: a bye each round), four
 //! Swiss rounds each. Every xiangqi game is played at its table by scripted clients (one
 //! side resigns) or lost by an entrant who never comes (4.1.5 lateness, fast "minutes" of

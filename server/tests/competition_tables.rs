@@ -1,4 +1,4 @@
-//! A round's tables run themselves (issue 15, PROTOCOL.md §17.3): starting a round opens a
+//! A round's tables run themselves (PROTOCOL.md §17.3): starting a round opens a
 //! room per table with each seat reserved for its entrant, taken only with the entrant's
 //! entry code (no code, a wrong one or another entry's: `bad_entry_code`; the right one at
 //! another seat, and bots: `seat_reserved`; guesses limited per address), the result is

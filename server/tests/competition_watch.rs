@@ -1,5 +1,4 @@
-//! A competition watched over the WebSocket (issue 15 "updating live over the same
-//! WebSocket", PROTOCOL.md §17.4): `watch_competition` answers `ok`, then
+//! A competition watched over the WebSocket (PROTOCOL.md §17.4): `watch_competition` answers `ok`, then
 //! `competition_changed` for every change to that competition (import, round, table status,
 //! result, correction) and for nothing else; an unknown id is `unknown_competition`; one
 //! watch per connection (a second replaces the first); `unwatch_competition` ends it.

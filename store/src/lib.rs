@@ -115,7 +115,7 @@ pub struct StepRow {
     /// The room's event sequence number before the step.
     pub event_seq: u64,
     /// The owner's lease epoch when it wrote the step (0: the room's first owner, or one
-    /// node alone); the store refuses a step below the room's epoch (fencing, issue 17).
+    /// node alone); the store refuses a step below the room's epoch (fencing).
     pub epoch: u64,
 }
 
@@ -228,7 +228,7 @@ pub trait Store: competition::CompetitionStore + Send + Sync + 'static {
     /// Deletes the steps and seat changes of rooms finished or closed before `before_ms`
     /// (Unix time); their records stay. Returns how many rows went.
     fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>>;
-    /// Takes room `room` over at lease epoch `epoch` (several nodes, issue 17): in one
+    /// Takes room `room` over at lease epoch `epoch` (several nodes): in one
     /// transaction raises the room's epoch (from then on steps below it are refused), adds
     /// `add_skew_ms` to its ownerless time, and reads its log. `None` when the room is not
     /// open or its epoch is already `epoch` or above (somebody else took it).

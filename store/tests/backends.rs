@@ -477,7 +477,7 @@ async fn sqlite_backup_is_a_working_copy() {
     }
 }
 
-/// Competitions (issue 15): everything written comes back in order; a failed batch writes
+/// Competitions: everything written comes back in order; a failed batch writes
 /// nothing; contacts are kept; director sessions are found by their hash and logged out.
 #[tokio::test]
 async fn competitions_are_kept_whole() {

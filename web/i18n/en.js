@@ -1,4 +1,4 @@
-// The page in English (issue 18). Every key here is in zh-CN.js too (a test compares them).
+// The page in English. Every key here is in zh-CN.js too (a test compares them).
 // `{name}` is filled in by t(); an object of plural forms ({ one, other }) is chosen by
 // `count`. The English page keeps the players' Chinese terms beside the English ones
 // (主, 庄, 拖拉机, 将死, 困毙, 长将…) where they look for them.
@@ -483,7 +483,7 @@ export default {
   "dr.tc.3+2": "3 min + 2 s a move",
   "dr.tc.sd:30": "30 min for the whole game",
   "game.draughts": "国际跳棋",
-  // --- "my games" and the replay viewer (issue 13, web/records.js) ---
+  // --- "my games" and the replay viewer (web/records.js) ---
   "records.my_games": "My games",
   "records.region": "My games and replays",
   "records.close": "Close",
@@ -537,7 +537,7 @@ export default {
   "records.tl.bottom_before": "The bottom before the exchange:",
   "records.tl.bottom_after": "The bottom put back:",
 
-  // --- competitions and the director's page (issue 15, web/competition.js) ---
+  // --- competitions and the director's page (web/competition.js) ---
   "comp.nav": "Competitions",
   "comp.region": "Competitions",
   "comp.title": "Competition",

@@ -1,4 +1,4 @@
-// 页面的中文（简体）文字（issue 18）。每个键在 en.js 里也有（测试会比对）。
+// 页面的中文（简体）文字。每个键在 en.js 里也有（测试会比对）。
 // `{name}` 由 t() 填入；术语用规则原文的说法：主/副、对子、刻子、拖拉机、甩牌、抠底、级牌、
 // 庄家；将军、将死、困毙、长将、长捉、自然限着。条款号照规则页书写。
 
@@ -482,7 +482,7 @@ export default {
   "dr.tc.3+2": "3 分钟 + 每步 2 秒",
   "dr.tc.sd:30": "包干：全局 30 分钟",
   "game.draughts": "国际跳棋",
-  // --- “我的对局”与复盘（issue 13，web/records.js）---
+  // --- “我的对局”与复盘（web/records.js）---
   "records.my_games": "我的对局",
   "records.region": "我的对局与复盘",
   "records.close": "关闭",
@@ -536,7 +536,7 @@ export default {
   "records.tl.bottom_before": "扣底前的底牌：",
   "records.tl.bottom_after": "扣回的底牌：",
 
-  // --- 比赛与裁判长页面（issue 15，web/competition.js） ---
+  // --- 比赛与裁判长页面（web/competition.js） ---
   "comp.nav": "比赛",
   "comp.region": "比赛",
   "comp.title": "比赛",

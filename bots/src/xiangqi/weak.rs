@@ -1,5 +1,5 @@
 //! A weak scripted player, the stand-in for a newcomer in the tests that show the lowest
-//! level can be beaten by normal play (issue 19): it mates when it can, takes free
+//! level can be beaten by normal play: it mates when it can, takes free
 //! material, and otherwise plays at random among the moves that leave none of its pieces
 //! to a winning one-move capture. No search beyond that.
 

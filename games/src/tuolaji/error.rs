@@ -177,7 +177,7 @@ impl Coded for TuolajiError {
 }
 
 impl TuolajiError {
-    /// The refusal's details for a client (issue 18): the article, the card type, the unit
+    /// The refusal's details for a client: the article, the card type, the unit
     /// kinds and the cards that matter, in the wire's notation.
     pub fn details(&self) -> Option<ErrorDetails> {
         use TuolajiError as E;

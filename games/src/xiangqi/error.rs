@@ -158,7 +158,7 @@ impl Coded for XiangqiError {
 }
 
 impl XiangqiError {
-    /// A refused move's details for a client (issue 18): which rule (a stable key), its
+    /// A refused move's details for a client: which rule (a stable key), its
     /// article in the rules page and the points concerned. `None` for notation and FEN
     /// problems, which the message names well enough for the developer who sent them.
     pub fn details(&self) -> Option<ErrorDetails> {
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(XiangqiError::GameOver.code(), ErrorCode::GameOver);
     }
 
-    /// Illegal moves carry a reason key and the rules' article for the page (issue 18).
+    /// Illegal moves carry a reason key and the rules' article for the page.
     #[test]
     fn illegal_moves_carry_reason_and_article() {
         let d = XiangqiError::KingsFace.details().unwrap();

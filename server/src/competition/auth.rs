@@ -1,4 +1,4 @@
-//! Directors (issue 15): one credential set at deployment (`[director]`: a name and an
+//! Directors: one credential set at deployment (`[director]`: a name and an
 //! Argon2 hash of the password), a session token after `POST /api/director/login`, sent back
 //! as `Authorization: Bearer …` or the `qipai_director` cookie. Tokens are random (256 bits)
 //! and kept only as their SHA-256 hash, in memory and in the store, so a restart keeps

@@ -1,4 +1,4 @@
-//! Competitions run by the server (issue 15), around the pure core in
+//! Competitions run by the server, around the pure core in
 //! `qipai_games::competition` (pairing, standings, lateness, import):
 //!
 //! - [`Competitions`]: every competition held in memory and written through to the store

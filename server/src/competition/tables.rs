@@ -1,4 +1,4 @@
-//! A round's tables run themselves (issue 15): each pairing gets a room with the competition's
+//! A round's tables run themselves: each pairing gets a room with the competition's
 //! table options whose seats are reserved for the entries' players (each seat taken with
 //! its player's entry code; no bots), and a watcher that follows the room as a silent
 //! spectator:

@@ -146,7 +146,7 @@ pub struct RoomParts {
     pub ticket: Option<RoomTicket>,
     /// Where the room logs itself, or the log it reopens from.
     pub journal: Option<Journal>,
-    /// A competition's table (issue 15): the entrant who alone may sit at each seat (with
+    /// A competition's table: the entrant who alone may sit at each seat (with
     /// their entry code); no bots.
     pub entrants: Option<Arc<[Entrant]>>,
     /// How far the room's time line runs behind the node's clock (from its log).

@@ -181,7 +181,7 @@ pub struct Who {
     pub outbox: Outbox,
 }
 
-/// A competition table's seat (issue 15): who sits there, and the SHA-256 of their entry
+/// A competition table's seat: who sits there, and the SHA-256 of their entry
 /// code, the only way to take the seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entrant {
@@ -246,7 +246,7 @@ pub enum Command {
         outbox: Outbox,
         reply: oneshot::Sender<Option<u8>>,
     },
-    /// A competition's table forfeited (issue 15): everybody in the room is told why (an
+    /// A competition's table forfeited: everybody in the room is told why (an
     /// `error` without `seq`: `code`, `message`), then `left`; the room closes, marked
     /// closed in the store, so no game is played there later.
     Close { code: ErrorCode, message: String },

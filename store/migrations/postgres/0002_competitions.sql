@@ -1,4 +1,4 @@
--- qipai store, version 2 (PostgreSQL): competitions (issue 15) and director sessions.
+-- qipai store, version 2 (PostgreSQL): competitions and director sessions.
 CREATE TABLE competitions (
     id BIGINT PRIMARY KEY,
     name TEXT NOT NULL,

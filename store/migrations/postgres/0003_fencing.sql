@@ -1,4 +1,4 @@
--- qipai store, version 3 (PostgreSQL): several nodes (issue 17). A room's owner holds a lease
+-- qipai store, version 3 (PostgreSQL): several nodes. A room's owner holds a lease
 -- with an epoch; a node that takes a room over raises the room's epoch here before the rebuilt
 -- room accepts anything, and a step written at a lower epoch (by a stale owner) is refused.
 -- skew_ms: the time the room spent without an owner, kept off its clocks (see server/src/cluster).

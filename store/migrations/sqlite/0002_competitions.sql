@@ -1,4 +1,4 @@
--- qipai store, version 2 (SQLite): competitions (issue 15) and director sessions.
+-- qipai store, version 2 (SQLite): competitions and director sessions.
 CREATE TABLE competitions (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- qipai store, version 4 (SQLite): the steps become a log in commit order (issue 14).
+-- qipai store, version 4 (SQLite): the steps become a log in commit order.
 -- Under the key (room, idx) every step went to its own room's leaf of the key's index, so a
 -- commit of N steps of N rooms wrote N whole pages to the WAL (about 6 KB an action at
 -- thousands of tables). Now a step is appended at the end of the table: a commit writes a

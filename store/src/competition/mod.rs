@@ -1,4 +1,4 @@
-//! Competitions (issue 15): what the server keeps of them, behind [`CompetitionStore`], a
+//! Competitions: what the server keeps of them, behind [`CompetitionStore`], a
 //! supertrait of [`crate::Store`] so that the same `dyn Store` serves both.
 //!
 //! Like the rest of the store, this knows nothing of the rules: settings, player names and

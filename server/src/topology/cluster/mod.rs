@@ -1,4 +1,4 @@
-//! Several nodes (issue 17): rooms spread over `qipai-server` processes that share the
+//! Several nodes: rooms spread over `qipai-server` processes that share the
 //! PostgreSQL store and Redis.
 //!
 //! - Each room lives on exactly one node (its actor stays the only writer). Redis holds the
