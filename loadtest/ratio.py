@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 14's figures from one `loadtest/bench.sh r` run (a .jsonl file): for the raw stack
+"""The per-action figures from one `loadtest/bench.sh r` run (a .jsonl file): for the raw stack
 (ws-ceiling) and each game, server CPU per action and per delivered message, the load
 generator's CPU per action, and each game's efficiency per delivered message as a share of
 the raw stack's (raw µs per message / game µs per message)."""
