@@ -286,8 +286,10 @@ impl Games {
     async fn start(nodes: &[Option<Node>]) -> Games {
         let node = |i: usize| nodes[i].as_ref().expect("alive");
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        // No pause after a trick: the test plays a whole hand while the xiangqi clients wait.
         let options = TuolajiOptions {
             bid_window_ms: Some(200),
+            trick_pause_ms: Some(0),
             ..TuolajiOptions::default()
         };
         let (mut tl, table) = tuolaji_table(nodes, "T", options).await;
@@ -607,6 +609,8 @@ async fn a_tuolaji_match_finishes_after_its_owner_is_killed() {
         bid_window_ms: Some(200),
         round_minutes: Some(8),
         last_call_minutes: Some(2),
+        // No pause after a trick: the match must reach its second hand within the round.
+        trick_pause_ms: Some(0),
         ..TuolajiOptions::default()
     };
     let (mut tl, _) = tuolaji_table(&nodes, "M", options).await;
