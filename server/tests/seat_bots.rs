@@ -88,15 +88,9 @@ async fn a_waiting_table_gets_a_bot() {
 async fn a_person_takes_a_bots_seat_at_tuolaji_between_hands() {
     let server = seeded_server().await;
     let mut host = Client::hello(&server, "Host").await;
-    let seq = host.seq();
-    host.send(&ClientMsg::CreateRoom {
-        seq,
-        options: RoomOptions::Tuolaji(TuolajiOptions {
-            between_hands_ms: Some(3000),
-            ..fast_options()
-        }),
-        seat: Some(0),
-        bots: true,
+    host.create_tuolaji_with_bots(TuolajiOptions {
+        between_hands_ms: Some(3000),
+        ..fast_options()
     })
     .await;
     let room = match host.recv().await {

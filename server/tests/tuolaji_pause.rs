@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::tuolaji::{fast_options, seeded_server, tl_events, Player};
 use common::Client;
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent, TuolajiOptions};
-use qipai_protocol::{ClientMsg, ErrorCode, RoomOptions, ServerMsg};
+use qipai_protocol::{ErrorCode, ServerMsg};
 
 /// The seat that must act in `phase`, if one must.
 fn to_act(phase: Phase) -> Option<u8> {
@@ -106,17 +106,11 @@ async fn the_winner_leads_only_after_the_pause() {
 async fn bots_and_auto_play_keep_the_pause() {
     let server = seeded_server().await;
     let mut host = Client::hello(&server, "Host").await;
-    let seq = host.seq();
-    host.send(&ClientMsg::CreateRoom {
-        seq,
-        options: RoomOptions::Tuolaji(TuolajiOptions {
-            trick_pause_ms: Some(150),
-            turn_ms: Some(100),
-            bottom_ms: Some(100),
-            ..fast_options()
-        }),
-        seat: Some(0),
-        bots: true,
+    host.create_tuolaji_with_bots(TuolajiOptions {
+        trick_pause_ms: Some(150),
+        turn_ms: Some(100),
+        bottom_ms: Some(100),
+        ..fast_options()
     })
     .await;
     let mut tricks = 0;

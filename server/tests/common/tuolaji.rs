@@ -72,6 +72,19 @@ impl Client {
         self.joined_room(seq).await
     }
 
+    /// Creates a Tuolaji table at seat 0 with the server's bots in the other seats; the
+    /// answers (`joined`, the snapshot, the bots sitting down) are the caller's to read.
+    pub async fn create_tuolaji_with_bots(&mut self, options: TuolajiOptions) {
+        let seq = self.seq();
+        self.send(&ClientMsg::CreateRoom {
+            seq,
+            options: RoomOptions::Tuolaji(options),
+            seat: Some(0),
+            bots: true,
+        })
+        .await;
+    }
+
     /// Quick play: any waiting Tuolaji table with these options, or a new one.
     pub async fn quick_tuolaji(&mut self, options: TuolajiOptions) -> (RoomId, u8) {
         let seq = self.seq();
