@@ -9,7 +9,8 @@ to `room/actor.rs`. `mod x;` declarations are not edges: declaring a child is no
 `main.rs` is its own crate (it reaches the library by its name) and is left out.
 
 A folder is a file's first path component below `src/`, with `lobby.rs` and `lobby/` one folder; a
-cycle that spans more than one folder means two layers know each other, and makes the exit status 1.
+cycle that spans more than one folder means two layers know each other, and makes the exit status 1;
+so does, for `server/src`, an import from a layer to a higher one (`LAYERS`, highest first).
 """
 
 import argparse
@@ -89,7 +90,8 @@ def module_files(src):
 
 def expand_use(tree):
     """`a::{b, c::{d as e}}` to [(['a','b'], 'b'), (['a','c','d'], 'e')]: path and its local name."""
-    tree = re.sub(r"\s+", "", tree)
+    # `x as y` becomes `x@y` before the blanks go, so a name containing "as" stays whole.
+    tree = re.sub(r"\s+", "", re.sub(r"\s+as\s+", "@", tree))
     results = []
 
     def walk(prefix, text):
@@ -110,8 +112,8 @@ def expand_use(tree):
                 walk(prefix + head, item[brace + 1:-1])
                 continue
             alias = None
-            if "as" in item and re.search(r"[A-Za-z0-9_]as[A-Za-z_]", item):
-                item, alias = re.split(r"(?<=[A-Za-z0-9_])as(?=[A-Za-z_])", item, maxsplit=1)
+            if "@" in item:
+                item, alias = item.split("@", 1)
             path = prefix + [p for p in item.split("::") if p]
             if path and path[-1] == "*":
                 results.append((path[:-1], None))
@@ -252,6 +254,22 @@ def cycles(edges):
     return out
 
 
+# The layers of server/src, highest first (docs/server-layout.md): a file may use its own
+# layer and the layers after it, never one before it. `lib.rs` and `main.rs` stand above all.
+LAYERS = ["gateway", "app", "competition", "topology", "persist", "lobby", "seat_bots", "room", "base"]
+
+
+def upward_edges(edges):
+    """Every edge from a layer to a layer above it, as (file, file it uses)."""
+    out = []
+    for rel in sorted(edges):
+        for target in sorted(edges[rel]):
+            a, b = folder(rel), folder(target)
+            if a in LAYERS and b in LAYERS and LAYERS.index(b) < LAYERS.index(a):
+                out.append((rel, target))
+    return out
+
+
 def folder(rel):
     first = rel.split(os.sep)[0]
     return first[:-3] if first.endswith(".rs") else first
@@ -279,10 +297,14 @@ def main():
         crossing += spans
         kind = "CROSSES FOLDERS " + ", ".join(folders) if spans else "inside " + folders[0]
         print(f"cycle of {len(component)} files ({kind}): {' '.join(component)}")
+    upward = upward_edges(graph.edges) if args.src == "server/src" else []
+    for rel, target in upward:
+        print(f"UPWARD: {rel} -> {target} ({folder(target)} is a layer above {folder(rel)})")
     if crossing:
         print(f"{crossing} import cycle(s) span more than one folder of {args.src}", file=sys.stderr)
-        return 1
-    return 0
+    if upward:
+        print(f"{len(upward)} import(s) run from a lower layer to a higher one", file=sys.stderr)
+    return 1 if crossing or upward else 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-//! Lists every file under `../web` for `src/static_files.rs` to embed with `include_bytes!`,
+//! Lists every file under `../web` for `src/gateway/static_files.rs` to embed with `include_bytes!`,
 //! so the binary serves the page with no files beside it and no extra setup step.
 
 use std::fmt::Write as _;

@@ -7,14 +7,14 @@ use std::sync::{Arc, Weak};
 
 use tokio::sync::Notify;
 
-use crate::budget::Budget;
-use crate::clock::ServerClock;
-use crate::config::Config;
+use crate::base::budget::Budget;
+use crate::base::clock::ServerClock;
+use crate::base::config::Config;
+use crate::base::metrics::Metrics;
+use crate::base::shutdown::Shutdown;
+use crate::lobby::session::Sessions;
 use crate::lobby::Lobby;
-use crate::metrics::Metrics;
 use crate::persist::Persist;
-use crate::session::Sessions;
-use crate::shutdown::Shutdown;
 use crate::topology::{Node, Topology};
 
 /// Every part of the server, as the gateway's connections share it.

@@ -1,48 +1,32 @@
 //! qipai's authoritative game server.
 //!
-//! Bytes to rooms, one layer at a time (docs/server-layout.md: the layers and the import
-//! direction):
+//! Bytes to rooms, one layer at a time; a folder uses its own files and the folders listed
+//! after it, never one listed before it (docs/server-layout.md; `scripts/module-graph.sh`
+//! checks it):
 //! - [`app`]: the composition root: builds every part once and hands each what it needs.
-//! - [`listener`]: accepts TCP, routes `/healthz` and the page ([`http`], [`static_files`])
-//!   and `/ws`, caps connections.
-//! - [`connection`]: one WebSocket: frame checks, rate limits, the writer task and its queue.
-//! - [`player`]: a connection's player: `hello`, lobby requests, actions to the room.
-//! - [`session`]: players across connections, resume tokens; [`names`]: what a player may be called.
-//! - [`lobby`]: the registry of rooms and quick play.
-//! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
-//! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
-//! - [`catalogue`]: `GET /api/games`, the games with their seats, presets and bot levels.
-//! - [`metrics`]: counters for `GET /metrics`; [`budget`]: what clients may make it spend;
-//!   [`forwarded`]: the client's address behind a trusted reverse proxy.
+//! - [`gateway`]: accepting TCP, HTTP (`/healthz`, `/metrics`, the page, the games'
+//!   catalogue, the records' API) and `/ws`: one WebSocket, its player, caps and rate limits.
 //! - [`competition`]: competitions: directors, the HTTP API, rounds.
-//! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
 //! - [`topology`]: one node or several (on Redis and PostgreSQL: directory, leases,
 //!   forwarding, takeovers), behind one trait.
-//! - [`clock`]: the server's time line; [`ratelimit`]: token buckets; [`shutdown`];
-//!   [`config`]: `config/default.toml` and its environment overrides.
+//! - [`lobby`]: the registry of rooms and quick play; players across connections and their
+//!   resume tokens.
+//! - [`seat_bots`]: the server's own bots, seated over in-memory connections.
+//! - [`persist`]: the durable store: write-ahead logs, recovery after a restart.
+//! - [`room`]: one actor per room, generic over the games' [`qipai_games::Game`] trait.
+//! - [`base`]: the configuration, the counters of `/metrics`, budgets, the server's time line,
+//!   player names, token buckets, the shutdown signal.
 
 pub mod app;
-pub mod budget;
-pub mod catalogue;
-pub mod clock;
+pub mod base;
 pub mod competition;
-pub mod config;
-pub mod connection;
-pub mod forwarded;
-pub mod http;
-pub mod listener;
+pub mod gateway;
 pub mod lobby;
-pub mod metrics;
-pub mod names;
 pub mod persist;
-pub mod player;
-pub mod ratelimit;
 pub mod room;
 pub mod seat_bots;
-pub mod session;
-pub mod shutdown;
-pub mod static_files;
 pub mod topology;
 
-pub use config::Config;
-pub use listener::{bind, run, run_with_store};
+pub use base::config::Config;
+pub use base::shutdown;
+pub use gateway::listener::{bind, run, run_with_store};

@@ -2,7 +2,7 @@
 //! strategy task (DESIGN). It says hello and joins like any client, so the room cannot tell
 //! it from a person, and its thinking runs on a blocking thread, never on the room's task.
 //!
-//! Bots live within the budget ([`crate::budget`]): at most `max_bots` at once (a seat that
+//! Bots live within the budget ([`crate::base::budget`]): at most `max_bots` at once (a seat that
 //! would take one more stays empty), at most `bot_threads` searches at once (a decision
 //! waits for a permit before it takes a thread), each xiangqi table sized from
 //! `bot_memory_mib`, think time capped, and a search cancelled as soon as the bot's
@@ -17,7 +17,7 @@ use qipai_bots::memory::{duplex, MemorySocket};
 use qipai_bots::observe::Observer;
 use qipai_protocol::{RoomId, RoomOptions};
 
-use crate::budget::Budget;
+use crate::base::budget::Budget;
 use crate::room::bot_kit::BotKit;
 use crate::room::Summon;
 
@@ -67,7 +67,7 @@ fn seat_bot(budget: &Arc<Budget>, serve: &Serve, room_id: RoomId, seat: u8, opti
     serve(server_end);
     let config = ClientConfig {
         url: "memory".into(),
-        name: crate::names::bot_name(seat),
+        name: crate::base::names::bot_name(seat),
         options: options.clone(),
         entry: Entry::Join {
             room_id,

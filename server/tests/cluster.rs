@@ -97,7 +97,7 @@ impl Node {
             .env("QIPAI_CLUSTER__SECRET", secret)
             .envs(patient_env(200))
             .env("QIPAI_LIMITS__ROOMS_PER_ADDR", "1000")
-            .env("RUST_LOG", "warn,qipai_server::cluster=info")
+            .env("RUST_LOG", "warn,qipai_server::topology=info")
             .envs(extra.iter().map(|(k, v)| (*k, v.as_str())));
         let child = spawn_listening(server, addr, &format!("node {name}")).await;
         Node { child, addr, name }

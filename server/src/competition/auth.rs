@@ -21,7 +21,7 @@ use qipai_protocol::{ErrorCode, WireError};
 use qipai_store::competition::{CompetitionWrite, DirectorSessionRow};
 use qipai_store::{hash_token, unix_ms, Store};
 
-use crate::config::DirectorConfig;
+use crate::base::config::DirectorConfig;
 
 /// The cookie a director's page keeps its session in.
 pub const COOKIE: &str = "qipai_director";

@@ -20,13 +20,11 @@
 //! created): 不得兼项 is checked across them, one registration form imports into both, and
 //! team totals count both.
 
-pub mod api;
 pub mod auth;
 mod desk;
 pub mod stored;
 pub mod tables;
 pub mod view;
-pub mod watch;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -41,7 +39,7 @@ use qipai_store::{unix_ms, Store};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::config::Config;
+use crate::base::config::Config;
 use stored::{entry_row, round_rows};
 
 /// The stable name of a result on the wire and in the store.

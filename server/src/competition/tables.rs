@@ -39,8 +39,8 @@ use crate::room::{Command, Entrant, Outbox, RoomHandle, Who};
 
 use super::Competitions;
 use super::Held;
+use crate::base::metrics::Metrics;
 use crate::lobby::Lobby;
-use crate::metrics::Metrics;
 
 /// What a round's tables need of the server: the competitions, the lobby that opens their
 /// rooms, and the metrics. The app provides it, so competitions never import the app.

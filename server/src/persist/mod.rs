@@ -9,9 +9,6 @@
 //! The rooms themselves log through `room::actor::Journal` (write-ahead: an action's `ok`
 //! goes out after its commit).
 
-pub mod api;
-pub mod records;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,10 +18,10 @@ use qipai_protocol::RoomId;
 use qipai_store::writer::{Writer, WriterConfig, WriterStats};
 use qipai_store::{seated, Store, StoreError};
 
-use crate::config::Config;
+use crate::base::config::Config;
+use crate::base::metrics::Metrics;
+use crate::lobby::session::{Place, Restored, Sessions};
 use crate::lobby::Lobby;
-use crate::metrics::Metrics;
-use crate::session::{Place, Restored, Sessions};
 
 /// The open store and what start-up read from it.
 pub struct Persist {
@@ -196,7 +193,7 @@ pub fn restore_session(
 /// The store writer's counters for `GET /metrics`. With SQLite (`synchronous = FULL`) each
 /// commit is one fsync of the WAL, so `qipai_store_commits_total` per second is the fsync
 /// rate (checkpoints aside), and items per commit is what the group commit shares.
-pub fn scrape(stats: &WriterStats, scrape: &crate::metrics::Scrape<'_>) {
+pub fn scrape(stats: &WriterStats, scrape: &crate::base::metrics::Scrape<'_>) {
     use std::sync::atomic::Ordering::Relaxed;
     for (name, help, value) in [
         (

@@ -21,9 +21,9 @@ use tokio::sync::{mpsc, watch};
 
 use super::wire::OnWire;
 use super::{encode_frame, Command, Entrant, Outbox, RoomHandle, Summon, Who};
-use crate::budget::RoomTicket;
-use crate::clock::ServerClock;
-use crate::shutdown::Shutdown;
+use crate::base::budget::RoomTicket;
+use crate::base::clock::ServerClock;
+use crate::base::shutdown::Shutdown;
 
 mod durable;
 mod publish;

@@ -13,6 +13,7 @@ pub mod actor;
 pub mod bot_kit;
 pub mod fence;
 pub mod games;
+pub mod record;
 pub mod wire;
 
 use std::cell::RefCell;
@@ -27,7 +28,7 @@ use qipai_protocol::{
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
-use crate::metrics::Metrics;
+use crate::base::metrics::Metrics;
 
 /// A connection's outbound queue. Sending never waits: when the queue is full (in frames
 /// or in bytes) the connection is too slow, so it is told to close (its seat is kept for a

@@ -11,7 +11,7 @@ use qipai_protocol::{
 use super::actor::{Room, RoomParts};
 use super::games::{dispatch, Visit};
 use super::RoomHandle;
-use crate::config::{Config, GameConfig};
+use crate::base::config::{Config, GameConfig};
 use crate::room::bot_kit::{BotGame, BotKit};
 
 /// A [`Game`] as the server plays it: its actions, views and events travel in the

@@ -111,7 +111,7 @@ impl Topology for Alone {
         Box::pin(std::future::ready(None))
     }
 
-    fn render_metrics(&self, _rooms: usize, _scrape: &crate::metrics::Scrape<'_>) {}
+    fn render_metrics(&self, _rooms: usize, _scrape: &crate::base::metrics::Scrape<'_>) {}
 
     fn forwarding(&self, _started: bool) {}
 }

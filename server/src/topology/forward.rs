@@ -17,8 +17,8 @@ use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 
 use super::cluster::Cluster;
 use super::SessionRecord;
+use crate::base::shutdown::Shutdown;
 use crate::room::Outbox;
-use crate::shutdown::Shutdown;
 
 /// How long connecting to another node and its answer to the internal hello may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);

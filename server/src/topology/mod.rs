@@ -18,12 +18,12 @@ use qipai_protocol::{ClientMsg, GameKind, PlayerId, RoomId, RoomInfo, WireError}
 use qipai_store::BoxFuture;
 use tokio::sync::Notify;
 
-use crate::config::Config;
+use crate::base::config::Config;
+use crate::base::shutdown::Shutdown;
+use crate::lobby::session::Sessions;
 use crate::lobby::{Lobby, RoomDirectory};
 use crate::persist::Persist;
 use crate::room::RoomHandle;
-use crate::session::Sessions;
-use crate::shutdown::Shutdown;
 use forward::Forward;
 
 /// A session as every node can read it, so that any node can resume it.
@@ -139,7 +139,7 @@ pub trait Topology: RoomDirectory {
     /// This node's name and the live nodes; `None` when the server runs alone.
     fn nodes(&self) -> BoxFuture<'_, Option<(String, Vec<NodeInfo>)>>;
     /// The topology's lines in `/metrics`, `rooms` being the rooms open here.
-    fn render_metrics(&self, rooms: usize, scrape: &crate::metrics::Scrape<'_>);
+    fn render_metrics(&self, rooms: usize, scrape: &crate::base::metrics::Scrape<'_>);
     /// Counts a forwarded connection starting (`true`) or ending.
     fn forwarding(&self, started: bool);
 }

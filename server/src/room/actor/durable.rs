@@ -42,7 +42,7 @@ pub struct Journal {
     /// The log of a room being reopened after a restart.
     replay: Option<RoomLog>,
     /// Every event of the game so far, for its record.
-    history: crate::persist::records::History,
+    history: crate::room::record::History,
     /// The store did not take a write after its retries: the room's state is ahead of its
     /// log, so the room closes (a restart reopens it as of its log).
     failed: bool,
@@ -80,7 +80,7 @@ impl Journal {
             logged_seats: Vec::new(),
             logged_end: false,
             replay: None,
-            history: crate::persist::records::History::default(),
+            history: crate::room::record::History::default(),
             failed: false,
             epoch: 0,
             deadlines: Vec::new(),
@@ -559,7 +559,7 @@ impl<G: OnWire> Room<G> {
             for held in &j.held {
                 history.push(&held.emits);
             }
-            let record = crate::persist::records::build(
+            let record = crate::room::record::build(
                 room,
                 G::KIND.name(),
                 players,

@@ -7,7 +7,7 @@ use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
 use qipai_games::Millis;
 use qipai_protocol::GameKind;
 
-use crate::config::{Config, GameConfig};
+use crate::base::config::{Config, GameConfig};
 use crate::room::bot_kit::{BotGame, BotKit};
 use crate::room::wire::OnWire;
 

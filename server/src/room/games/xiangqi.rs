@@ -9,7 +9,7 @@ use qipai_games::options::DuelHouse;
 use qipai_games::xiangqi::{XiangqiGame, XiangqiOptions};
 use qipai_protocol::GameKind;
 
-use crate::config::{Config, GameConfig};
+use crate::base::config::{Config, GameConfig};
 use crate::room::bot_kit::{BotGame, BotKit};
 use crate::room::wire::OnWire;
 

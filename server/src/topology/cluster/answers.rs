@@ -205,7 +205,7 @@ impl Topology for Cluster {
         Box::pin(async move { Some((self.node.clone(), Cluster::nodes(self).await)) })
     }
 
-    fn render_metrics(&self, rooms: usize, scrape: &crate::metrics::Scrape<'_>) {
+    fn render_metrics(&self, rooms: usize, scrape: &crate::base::metrics::Scrape<'_>) {
         Cluster::render_metrics(self, rooms, scrape);
     }
 

@@ -31,7 +31,7 @@ use redis::AsyncCommands;
 use tokio::sync::watch;
 
 use super::{Location, NodeInfo, SessionRecord};
-use crate::config::Config;
+use crate::base::config::Config;
 use crate::room::fence::Fence;
 use crate::room::RoomHandle;
 use crate::topology::Node;
@@ -693,7 +693,7 @@ impl Cluster {
     }
 
     /// `GET /metrics` lines of this node's part in the cluster.
-    pub fn render_metrics(&self, rooms: usize, scrape: &crate::metrics::Scrape<'_>) {
+    pub fn render_metrics(&self, rooms: usize, scrape: &crate::base::metrics::Scrape<'_>) {
         let m = &self.metrics;
         let lease = u8::from(self.fence.ok());
         let values = [

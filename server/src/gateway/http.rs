@@ -1,6 +1,6 @@
 //! HTTP on hyper: `GET /healthz`, `GET /metrics`, the browser client's files
-//! ([`crate::static_files`]) at `/`, and the WebSocket upgrade at `/ws` (any query), after
-//! which the socket belongs to tokio-tungstenite ([`crate::connection`]).
+//! ([`crate::gateway::static_files`]) at `/`, and the WebSocket upgrade at `/ws` (any query), after
+//! which the socket belongs to tokio-tungstenite ([`crate::gateway::connection`]).
 //!
 //! Every request gets an answer: `HEAD` like `GET` without the body, `405` with `Allow` for
 //! other methods, `404` for unknown paths, `400` for a `/ws` request that is not an upgrade
@@ -26,8 +26,9 @@ use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::WebSocketStream;
 
-use crate::app::App as Shared;
-use crate::{connection, forwarded, static_files};
+use crate::app::App;
+use crate::base::forwarded;
+use crate::gateway::{connection, static_files};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
 const MAX_HEAD: usize = 80 * 1024;
@@ -40,7 +41,7 @@ type Ticket = Arc<Mutex<Option<IpAddr>>>;
 type Answer = Response<Full<Bytes>>;
 
 /// Serves one accepted TCP connection until it closes or upgrades to a WebSocket.
-pub async fn serve(stream: TcpStream, shared: Arc<Shared>, peer: IpAddr) {
+pub async fn serve(stream: TcpStream, shared: Arc<App>, peer: IpAddr) {
     let ticket: Ticket = Arc::new(Mutex::new(Some(peer)));
     let peer = Some(peer);
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
@@ -75,7 +76,7 @@ pub async fn serve(stream: TcpStream, shared: Arc<Shared>, peer: IpAddr) {
     }
 }
 
-fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answer {
+fn answer(req: Request<Incoming>, shared: &Arc<App>, ticket: &Ticket) -> Answer {
     let path = req.uri().path();
     if path == "/ws" || (path == "/node" && shared.topology.accepts_node_links()) {
         let internal = path == "/node";
@@ -135,13 +136,13 @@ fn answer(req: Request<Incoming>, shared: &Arc<Shared>, ticket: &Ticket) -> Answ
 }
 
 /// Why the store cannot write now, if it cannot.
-fn store_down(shared: &Shared) -> Option<String> {
+fn store_down(shared: &App) -> Option<String> {
     shared.persist.as_ref()?.writer.unavailable()
 }
 
-/// The records under `/api/` ([`crate::persist::api`]), read from the store, and the
-/// catalogue of games at `/api/games` ([`crate::catalogue`]).
-async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
+/// The records under `/api/` ([`crate::gateway::records_api`]), read from the store, and the
+/// catalogue of games at `/api/games` ([`crate::gateway::catalogue`]).
+async fn api(req: Request<Incoming>, shared: &App) -> Answer {
     let head = match *req.method() {
         Method::GET => false,
         Method::HEAD => true,
@@ -159,9 +160,9 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
         .path_and_query()
         .map_or(req.uri().path(), |p| p.as_str());
     let (status, content_type, body) = if req.uri().path() == "/api/games" {
-        crate::catalogue::answer()
+        crate::gateway::catalogue::answer()
     } else {
-        crate::persist::api::get(target, shared).await
+        crate::gateway::records_api::get(target, shared).await
     };
     let len = body.len();
     let mut r = Response::new(Full::new(if head {
@@ -177,14 +178,14 @@ async fn api(req: Request<Incoming>, shared: &Shared) -> Answer {
     r
 }
 
-/// The competitions' API ([`crate::competition::api`]): directors' actions and public reads.
+/// The competitions' API ([`crate::gateway::competition_api`]): directors' actions and public reads.
 async fn competition_api(
     req: Request<Incoming>,
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     peer: Option<std::net::IpAddr>,
 ) -> Answer {
     let head = req.method() == Method::HEAD;
-    let a = crate::competition::api::handle(req, shared, peer).await;
+    let a = crate::gateway::competition_api::handle(req, shared, peer).await;
     let len = a.body.len();
     let mut r = Response::new(Full::new(if head {
         Bytes::new()
@@ -239,7 +240,7 @@ fn file_answer(req: &Request<Incoming>, file: static_files::StaticFile) -> Answe
 /// The WebSocket handshake at `/ws`: `101` and the socket handed to tungstenite.
 fn upgrade(
     mut req: Request<Incoming>,
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     ticket: &Ticket,
     internal: bool,
 ) -> Answer {
@@ -324,7 +325,7 @@ fn upgrade(
 
 /// The address a request's budgets count: the client behind a trusted reverse proxy
 /// (`server.trusted_proxies`), else the peer.
-fn client_addr(peer: IpAddr, req: &Request<Incoming>, shared: &Shared) -> IpAddr {
+fn client_addr(peer: IpAddr, req: &Request<Incoming>, shared: &App) -> IpAddr {
     forwarded::client_addr(peer, req.headers(), &shared.config.server.trusted_proxies)
 }
 

@@ -7,6 +7,8 @@
 //! server configured with a game's `seed` (tests) counts them from 1, so deals can be
 //! reproduced.
 
+pub mod session;
+
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,13 +19,13 @@ use qipai_protocol::{
     ErrorCode, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError,
 };
 
-use crate::budget::{Budget, RoomTicket};
-use crate::clock::ServerClock;
-use crate::config::Config;
+use crate::base::budget::{Budget, RoomTicket};
+use crate::base::clock::ServerClock;
+use crate::base::config::Config;
+use crate::base::shutdown::Shutdown;
 use crate::room::actor::{Journal, RoomParts, RoomTimings};
 use crate::room::fence::Fence;
 use crate::room::{wire, Entrant, RoomHandle, Summon};
-use crate::shutdown::Shutdown;
 
 /// Where the rooms this node opens are announced, as the lobby sees it: the server's
 /// topology (one node or several) implements it, so the lobby never asks which it is.
@@ -293,7 +295,7 @@ impl Lobby {
         owner: Owner,
     ) -> Result<RoomHandle, WireError> {
         if bots && !self.budget.bots_available() {
-            self.budget.refuse(crate::budget::Refused::Bot);
+            self.budget.refuse(crate::base::budget::Refused::Bot);
             return Err(WireError {
                 code: ErrorCode::TooManyBots,
                 message: "the server's bots are all busy: try again later".into(),

@@ -133,9 +133,9 @@ pub struct ServerConfig {
     pub room_linger_ms: u64,
     pub room_inbox: usize,
     /// Reverse proxies whose `X-Forwarded-For`/`Forwarded` name the client
-    /// ([`crate::forwarded`]); empty: those headers are ignored.
+    /// ([`crate::base::forwarded`]); empty: those headers are ignored.
     #[serde(default)]
-    pub trusted_proxies: Vec<crate::forwarded::Cidr>,
+    pub trusted_proxies: Vec<crate::base::forwarded::Cidr>,
 }
 
 /// One game's section (`[xiangqi]`, `[draughts]`, `[tuolaji]`): the defaults of its table
@@ -200,7 +200,7 @@ pub enum ConfigError {
 
 /// The built-in defaults: `config/default.toml` as compiled in. Every key has its default
 /// here, so a file or the environment names only what it changes.
-pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
+pub const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
 
 impl Config {
     /// The defaults, with no file and no environment applied (what tests start from).

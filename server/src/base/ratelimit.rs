@@ -2,7 +2,7 @@
 //!
 //! Used twice per connection: for messages (a flood is dropped with `rate_limited`) and for
 //! errors (a connection that keeps sending bad input is closed); and once per address, for
-//! new connections ([`crate::budget`]).
+//! new connections ([`crate::base::budget`]).
 
 use tokio::time::Instant;
 

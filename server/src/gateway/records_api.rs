@@ -7,8 +7,8 @@
 
 use hyper::StatusCode;
 
-use super::records;
-use crate::app::App as Shared;
+use crate::app::App;
+use crate::room::record;
 
 /// Games per page of a player's list.
 pub const PAGE: u64 = 20;
@@ -34,7 +34,7 @@ fn not_found(why: &str) -> Answer {
 }
 
 /// Answers a `GET` of `target` (path and query) under `/api/`.
-pub async fn get(target: &str, shared: &Shared) -> Answer {
+pub async fn get(target: &str, shared: &App) -> Answer {
     let Some(persist) = &shared.persist else {
         return not_found("this server keeps no records (no [store] configured)");
     };
@@ -74,7 +74,7 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
                     Some(text) => (StatusCode::OK, PGN, text.into_bytes()),
                     None => not_found("PGN is for xiangqi games"),
                 },
-                Ok(Some(r)) if form == Form::Pdn => match records::pdn_of_body(id, &r.body) {
+                Ok(Some(r)) if form == Form::Pdn => match record::pdn_of_body(id, &r.body) {
                     Some(text) => (StatusCode::OK, PDN, text.into_bytes()),
                     None => not_found("PDN is for draughts games"),
                 },
@@ -101,7 +101,7 @@ pub async fn get(target: &str, shared: &Shared) -> Answer {
                     for g in &games {
                         // The players and the result come from the record itself.
                         let (players, result) = match persist.store.record(g.room).await {
-                            Ok(Some(r)) => records::list_fields(&r.body),
+                            Ok(Some(r)) => record::list_fields(&r.body),
                             Ok(None) => Default::default(),
                             Err(error) => return failed(&error),
                         };

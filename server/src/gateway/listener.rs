@@ -1,5 +1,5 @@
 //! The listener: accepts connections, counts each against the connection budgets, and
-//! hands it to [`crate::http`].
+//! hands it to [`crate::gateway::http`].
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Weak};
@@ -8,10 +8,10 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::app::{App, Built};
-use crate::config::Config;
-use crate::http;
-use crate::metrics::Metrics;
-use crate::shutdown::Shutdown;
+use crate::base::config::Config;
+use crate::base::metrics::Metrics;
+use crate::base::shutdown::Shutdown;
+use crate::gateway::http;
 
 /// Binds the configured address (port 0 picks a free one, as tests do).
 ///
@@ -61,7 +61,7 @@ async fn serve(
     let serve_bots = |app: Weak<App>| -> crate::seat_bots::Serve {
         Arc::new(move |socket| {
             if let Some(app) = app.upgrade() {
-                tokio::spawn(crate::connection::serve_in_memory(socket, app));
+                tokio::spawn(crate::gateway::connection::serve_in_memory(socket, app));
             }
         })
     };

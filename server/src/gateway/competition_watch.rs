@@ -14,7 +14,7 @@ use futures_util::future::select_all;
 use qipai_protocol::{RoomInfo, RoomStatus, ServerMsg, WireError};
 use tokio::sync::watch;
 
-use crate::app::App as Shared;
+use crate::app::App;
 use crate::room::Outbox;
 
 /// A running watch; dropping it ends it (when the connection closes, or another watch or
@@ -36,7 +36,7 @@ impl Drop for Watch {
 /// # Errors
 /// `unknown_competition` when there is none with that id.
 pub async fn start(
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     id: u64,
     seq: qipai_protocol::Seq,
     outbox: Outbox,
@@ -50,7 +50,7 @@ pub async fn start(
 
 /// The rooms of the tables of the competition's latest round that are open, with the
 /// status last seen.
-async fn table_rooms(shared: &Shared, id: u64) -> Vec<(watch::Receiver<RoomInfo>, RoomStatus)> {
+async fn table_rooms(shared: &App, id: u64) -> Vec<(watch::Receiver<RoomInfo>, RoomStatus)> {
     let rooms: Vec<u64> = shared
         .competitions
         .read(id, |h, _| {
@@ -84,7 +84,7 @@ enum Woken {
     Stop,
 }
 
-async fn run(shared: Arc<Shared>, id: u64, seq: qipai_protocol::Seq, outbox: Outbox) {
+async fn run(shared: Arc<App>, id: u64, seq: qipai_protocol::Seq, outbox: Outbox) {
     let comps = &shared.competitions;
     let mut feed = comps.watch();
     feed.borrow_and_update();

@@ -1,7 +1,7 @@
 //! One WebSocket connection: the handshake, the reader loop and the writer task.
 //!
 //! The reader owns the read half: it checks each frame (binary, size, rate), decodes it and
-//! hands the message to the [`crate::player`] layer. The writer task owns the write half and
+//! hands the message to the [`crate::gateway::player`] layer. The writer task owns the write half and
 //! drains the connection's bounded queue, feeding every queued frame and flushing once. Rooms
 //! only ever see the queue ([`Outbox`]), so a slow client can never stall a room: when its
 //! queue is full it is closed, and its seat waits for a reconnection.
@@ -19,10 +19,10 @@ use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
 use crate::app::App;
-use crate::budget::ConnTicket;
-use crate::metrics::Metrics;
-use crate::player::{Player, Verdict};
-use crate::ratelimit::TokenBucket;
+use crate::base::budget::ConnTicket;
+use crate::base::metrics::Metrics;
+use crate::base::ratelimit::TokenBucket;
+use crate::gateway::player::{Player, Verdict};
 use crate::room::Outbox;
 
 /// Ids for connections, so a room can tell an old connection's news from a new one's.
@@ -58,7 +58,7 @@ where
     tracing::Instrument::instrument(run(ws, shared, conn_id, None, false), span).await;
 }
 
-/// Serves one WebSocket that [`crate::http`] upgraded. Without a ticket (over a connection
+/// Serves one WebSocket that [`crate::gateway::http`] upgraded. Without a ticket (over a connection
 /// budget) it only says why and closes. `internal`: another node's connection (`/node`),
 /// whose first frame is the internal hello.
 pub async fn serve<S>(
@@ -205,7 +205,7 @@ where
                         continue;
                     }
                 }
-                shared.budget.refuse(crate::budget::Refused::Timeout);
+                shared.budget.refuse(crate::base::budget::Refused::Timeout);
                 break Some(Box::new(ServerMsg::error(
                     None, ErrorCode::TimedOut, "no answer to the server's ping in time")));
             }

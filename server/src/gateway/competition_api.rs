@@ -40,8 +40,8 @@ use qipai_store::Store;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{auth, parse_result, view, CreateRequest};
-use crate::app::App as Shared;
+use crate::app::App;
+use crate::competition::{auth, parse_result, view, CreateRequest};
 
 /// The largest request body read (a registration form of a few thousand lines).
 pub const MAX_BODY: usize = 1 << 20;
@@ -186,7 +186,7 @@ struct EntryCode {
 /// counts against the address (`auth::Limiter`, shared with joining by code).
 async fn next_table(
     req: Request<Incoming>,
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     peer: Option<std::net::IpAddr>,
 ) -> Result<Answer, WireError> {
     let limiter = &shared.competitions.entry_codes;
@@ -197,7 +197,7 @@ async fn next_table(
     let room_open = |room: u64| room_status(shared, room);
     let found = shared
         .competitions
-        .next_table(&super::code_hash(&body.code), &room_open)
+        .next_table(&crate::competition::code_hash(&body.code), &room_open)
         .await;
     // A right code neither counts nor clears the count: the page asks every few seconds,
     // which must not reset the wait of an address that guesses between its questions.
@@ -235,7 +235,7 @@ fn qr_svg(text: &str) -> Result<Answer, WireError> {
 /// `peer`: the client's address (director logins are limited per address).
 pub async fn handle(
     req: Request<Incoming>,
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     peer: Option<std::net::IpAddr>,
 ) -> Answer {
     match route(req, shared, peer).await {
@@ -244,7 +244,7 @@ pub async fn handle(
     }
 }
 
-fn store(shared: &Shared) -> Option<&dyn Store> {
+fn store(shared: &App) -> Option<&dyn Store> {
     shared.persist.as_ref().map(|p| p.store.as_ref())
 }
 
@@ -253,7 +253,7 @@ pub const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(25);
 
 /// The version of the competitions once it is past `after` (at once without `after`), or
 /// after [`LONG_POLL`], or when the server shuts down.
-async fn changes(shared: &Shared, after: Option<u64>) -> u64 {
+async fn changes(shared: &App, after: Option<u64>) -> u64 {
     let mut rx = shared.competitions.watch();
     let Some(after) = after else {
         return *rx.borrow();
@@ -271,7 +271,7 @@ async fn changes(shared: &Shared, after: Option<u64>) -> u64 {
 }
 
 /// The status of an open room, for the live table status.
-fn room_status(shared: &Shared, room: u64) -> Option<&'static str> {
+fn room_status(shared: &App, room: u64) -> Option<&'static str> {
     use qipai_protocol::RoomStatus;
     shared
         .lobby
@@ -297,7 +297,7 @@ fn competition_id(s: &str) -> Result<u64, WireError> {
 
 async fn route(
     req: Request<Incoming>,
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     peer: Option<std::net::IpAddr>,
 ) -> Result<Answer, WireError> {
     let path = req.uri().path().to_owned();
@@ -405,7 +405,7 @@ async fn director_route(
     req: Request<Incoming>,
     method: &Method,
     parts: &[&str],
-    shared: &Arc<Shared>,
+    shared: &Arc<App>,
     director: &str,
     token: Option<&str>,
 ) -> Result<Answer, WireError> {
@@ -433,7 +433,7 @@ async fn director_route(
             .await?)),
         (&Method::GET, ["director", "qr.svg"]) => {
             let text = query(&req, "text")
-                .map(crate::persist::api::percent_decode)
+                .map(crate::gateway::records_api::percent_decode)
                 .unwrap_or_default();
             qr_svg(&text)
         }
@@ -445,7 +445,7 @@ async fn director_route(
             let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
             let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
             let issued = comps.reissue(id, entry, player).await?;
-            super::tables::reissued(shared.as_ref(), id, entry).await?;
+            crate::competition::tables::reissued(shared.as_ref(), id, entry).await?;
             let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
             Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
         }
@@ -466,7 +466,7 @@ async fn director_route(
         (&Method::POST, ["director", "competitions", id, "rounds"]) => {
             let id = competition_id(id)?;
             let round = comps.start_round(id).await?;
-            super::tables::open_round(shared, id, &round).await?;
+            crate::competition::tables::open_round(shared, id, &round).await?;
             let room_open = |room: u64| room_status(shared, room);
             Ok(ok(&comps
                 .read(id, |h, _| view::round(h, &round, &room_open))

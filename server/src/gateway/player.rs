@@ -1,6 +1,6 @@
 //! A connection's player: turns decoded messages into lobby requests and room commands.
 //!
-//! The layer above the frames ([`crate::connection`]) and below the rooms. It knows the
+//! The layer above the frames ([`crate::gateway::connection`]) and below the rooms. It knows the
 //! session (after `hello`), where the player is, and the connection's round trip, which
 //! becomes the lag allowance of every timed action.
 
@@ -15,9 +15,9 @@ use qipai_protocol::{
 use tokio::sync::{oneshot, Notify};
 
 use crate::app::App;
+use crate::lobby::session::{Place, Session};
 use crate::lobby::Owner;
 use crate::room::{Command, Outbox, RoomHandle, Who};
-use crate::session::{Place, Session};
 use crate::topology::forward::{Forward, NodeHello, RELAYED_PONG};
 use crate::topology::{Location, Resume, Route, SessionRecord};
 
@@ -54,13 +54,13 @@ pub struct Player {
     /// The client's address (`None` for the server's bots), for the per-address budgets.
     addr: Option<IpAddr>,
     /// The connection's place in the budgets (`None` for the server's bots).
-    ticket: Option<crate::budget::ConnTicket>,
+    ticket: Option<crate::base::budget::ConnTicket>,
     /// Set by `hello`.
     session: Option<Arc<Session>>,
     /// Smoothed round trip in ms, from the server's pings.
     rtt_ms: Option<f64>,
     /// The competition this connection watches (`watch_competition`): at most one.
-    watch: Option<crate::competition::watch::Watch>,
+    watch: Option<crate::gateway::competition_watch::Watch>,
     /// A connection from another node (`/node`): its first message is the internal hello.
     internal: bool,
 }
@@ -71,10 +71,10 @@ impl Player {
         outbox: Outbox,
         conn_id: u64,
         kill: Arc<Notify>,
-        ticket: Option<crate::budget::ConnTicket>,
+        ticket: Option<crate::base::budget::ConnTicket>,
         internal: bool,
     ) -> Player {
-        let addr = ticket.as_ref().map(crate::budget::ConnTicket::addr);
+        let addr = ticket.as_ref().map(crate::base::budget::ConnTicket::addr);
         Player {
             internal,
             shared,
@@ -275,7 +275,7 @@ impl Player {
                 let name = if self.bot {
                     name
                 } else {
-                    match crate::names::check(&name) {
+                    match crate::base::names::check(&name) {
                         Ok(name) => name,
                         Err(why) => return refuse(ErrorCode::BadName, why.into()),
                     }
@@ -502,7 +502,7 @@ impl Player {
                 competition_id,
             } => {
                 // One per connection: the new watch replaces the old (a refused one leaves it).
-                let watch = crate::competition::watch::start(
+                let watch = crate::gateway::competition_watch::start(
                     &self.shared,
                     competition_id,
                     seq,

@@ -13,8 +13,8 @@ use dashmap::DashMap;
 use qipai_protocol::{ErrorCode, PlayerId, WireError};
 use tokio::sync::Semaphore;
 
-use crate::config::Config;
-use crate::ratelimit::TokenBucket;
+use crate::base::config::Config;
+use crate::base::ratelimit::TokenBucket;
 
 /// Counts by key (an address, a session), each capped at `cap`.
 #[derive(Debug)]
@@ -307,7 +307,7 @@ impl Budget {
     }
 
     /// The `/metrics` families: each limit, what is in use, what was refused.
-    pub fn scrape(&self, scrape: &crate::metrics::Scrape<'_>) {
+    pub fn scrape(&self, scrape: &crate::base::metrics::Scrape<'_>) {
         for (key, value) in &self.limits {
             scrape.gauge(
                 "qipai_limit",

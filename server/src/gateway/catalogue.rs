@@ -10,7 +10,7 @@
 
 use hyper::StatusCode;
 
-use crate::persist::api::Answer;
+use crate::gateway::records_api::Answer;
 
 /// The catalogue's answer.
 pub fn answer() -> Answer {

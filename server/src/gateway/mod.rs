@@ -1,0 +1,13 @@
+//! The edge: accepting TCP, HTTP (`/healthz`, `/metrics`, the page, the games' catalogue, the
+//! records' API) and the WebSocket connection with the player behind it. It is the top layer:
+//! it serves connections with the [`crate::app::App`] and nothing below imports it.
+
+pub mod catalogue;
+pub mod competition_api;
+pub mod competition_watch;
+pub mod connection;
+pub mod http;
+pub mod listener;
+pub mod player;
+pub mod records_api;
+pub mod static_files;
