@@ -3,10 +3,17 @@
 //! environment (`QIPAI_<SECTION>__<KEY>`), which may set any key. A key nobody knows is
 //! refused with its name. Adding a key is adding a field here and a documented line with its
 //! default in `config/default.toml`.
+//!
+//! The layers are merged by `figment`; an error names the key as its layer names it (a
+//! variable by its name, a file's key by its path) and the layer. The environment is our own
+//! provider, which reads each value as the type of the key it replaces.
 
 use std::net::SocketAddr;
 use std::path::Path;
 
+use figment::providers::{Format, Toml};
+use figment::value::{Dict, Map, Value};
+use figment::{Figment, Metadata, Profile, Provider};
 use qipai_games::options::DuelHouse;
 use qipai_protocol::draughts::DraughtsOptions;
 use qipai_protocol::tuolaji::TuolajiOptions;
@@ -212,22 +219,25 @@ impl Config {
     }
 
     /// The layers the way Rust services usually stack them: the compiled-in defaults, then
-    /// `path` (only the keys it sets), then every `QIPAI_<SECTION>__<KEY>` variable of the
-    /// process environment.
+    /// the file at `path` (only the keys it sets), then every `QIPAI_<SECTION>__<KEY>`
+    /// variable of the process environment.
     ///
     /// # Errors
     /// [`ConfigError`] when the file cannot be read, or a key or value is wrong.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
-        let text = match path {
-            Some(p) => Some(
+        let file = match path {
+            Some(p) => {
+                // Tried here first: a file that is missing or unreadable must be an error
+                // naming it, where figment would take it for an empty layer.
                 std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
                     path: p.display().to_string(),
                     source,
-                })?,
-            ),
+                })?;
+                Some(Layer::file(p))
+            }
             None => None,
         };
-        Config::layered(text.as_deref(), std::env::vars())
+        Config::from_layers(file, std::env::vars())
     }
 
     /// The defaults, overlaid key by key with the TOML `file` (if any), then with the
@@ -240,17 +250,77 @@ impl Config {
         file: Option<&str>,
         env: impl Iterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
-        let parse = |text: &str| {
-            toml::from_str::<toml::Table>(text).map_err(|e| ConfigError::Invalid(e.to_string()))
-        };
-        let mut table = parse(DEFAULT_TOML)?;
-        // Keys the environment added that the defaults do not list, to name the variable
-        // if the key turns out to be unknown.
-        let mut added = Vec::new();
-        if let Some(text) = file {
-            overlay(&mut table, parse(text)?);
+        Config::from_layers(file.map(Layer::text), env)
+    }
+
+    fn from_layers(
+        file: Option<Layer>,
+        env: impl Iterator<Item = (String, String)>,
+    ) -> Result<Config, ConfigError> {
+        let mut figment = Figment::from(Toml::string(DEFAULT_TOML));
+        if let Some(layer) = file {
+            figment = figment.merge(layer.0);
         }
-        for (name, value) in env {
+        let env = Environment::read(&figment, env)?;
+        let figment = figment.merge(env);
+        let config: Config = figment.extract().map_err(invalid)?;
+        // A game's section is two flattened types, which serde cannot check for unknown
+        // keys: every key given must come back when the configuration is written out.
+        let given = figment.data().map_err(invalid)?;
+        let back = figment::value::Value::serialize(&config).map_err(invalid)?;
+        let (Some(given), Some(back)) = (given.get(&Profile::Default), back.as_dict()) else {
+            return Ok(config);
+        };
+        match unknown_key(given, back) {
+            Some(path) => {
+                let keys: Vec<&str> = path.split('.').collect();
+                let leaf = keys.last().copied().unwrap_or(&path);
+                // Worded as figment words its own errors: the key as its layer names it (a
+                // variable by its name), then the layer.
+                let place = figment.find_metadata(&path).map_or_else(
+                    || format!("\"{path}\""),
+                    |m| {
+                        let key = m.interpolate(&Profile::Default, &keys);
+                        match &m.source {
+                            Some(source) => format!("\"{key}\" in {source} {}", m.name),
+                            None => format!("\"{key}\" in {}", m.name),
+                        }
+                    },
+                );
+                Err(ConfigError::Invalid(format!(
+                    "unknown field `{leaf}` for key {place}"
+                )))
+            }
+            None => Ok(config),
+        }
+    }
+}
+
+/// A file layer: figment's TOML provider, named after the file in every error.
+struct Layer(figment::providers::Data<Toml>);
+
+impl Layer {
+    fn file(path: &Path) -> Layer {
+        Layer(Toml::file_exact(path))
+    }
+
+    fn text(text: &str) -> Layer {
+        Layer(Toml::string(text))
+    }
+}
+
+/// The environment layer: every `QIPAI_<SECTION>__<KEY>` variable, read as the same type as
+/// the key it replaces (figment's own `Env` guesses types from the text, so `secret=123`
+/// would become a number), and named by its variable in every error.
+struct Environment(Dict);
+
+impl Environment {
+    fn read(
+        below: &Figment,
+        env: impl Iterator<Item = (String, String)>,
+    ) -> Result<Environment, ConfigError> {
+        let mut sections = Dict::new();
+        for (name, text) in env {
             let Some(path) = name.strip_prefix(ENV_PREFIX) else {
                 continue;
             };
@@ -259,102 +329,97 @@ impl Config {
             };
             let section = section.to_ascii_lowercase();
             let key = key.to_ascii_lowercase();
-            let Some(toml::Value::Table(sec)) = table.get_mut(&section) else {
+            if !matches!(below.find_value(&section), Ok(Value::Dict(..))) {
                 return Err(ConfigError::Invalid(format!(
                     "{name}: there is no section [{section}]"
                 )));
-            };
-            let new = match sec.get(&key) {
-                Some(old) => override_value(old, &value),
-                // A key with no default in the file (an optional one, such as the
-                // Tuolaji seed): read as TOML, or as a string when it is not.
-                None => {
-                    added.push((name.clone(), key.clone()));
-                    Some(guess_value(&value))
-                }
             }
-            .ok_or_else(|| ConfigError::Invalid(format!("{name}: `{value}` is not valid")))?;
-            sec.insert(key, new);
-        }
-        let named = |message: String| match added
-            .iter()
-            .find(|(_, key)| message.contains(&format!("`{key}`")))
-        {
-            Some((name, _)) => ConfigError::Invalid(format!("{name}: {message}")),
-            None => ConfigError::Invalid(message),
-        };
-        let config: Config = toml::Value::Table(table.clone())
-            .try_into()
-            .map_err(|e: toml::de::Error| named(e.to_string()))?;
-        // A game's section is two flattened types, which serde cannot check for unknown
-        // keys: every key given must come back when the configuration is written out.
-        let back = toml::Table::try_from(&config).map_err(|e| named(e.to_string()))?;
-        match unknown_key(&table, &back) {
-            Some(path) => {
-                let leaf = path.rsplit('.').next().unwrap_or(&path);
-                Err(named(format!("unknown field `{leaf}` (`{path}`)")))
+            let value = match below.find_value(&format!("{section}.{key}")) {
+                Ok(old) => typed_like(&old, &text),
+                // A key with no default in the file (an optional one, such as the Tuolaji
+                // seed): read as TOML, or as a string when it is not.
+                Err(_) => Some(guess_value(&text)),
             }
-            None => Ok(config),
+            .ok_or_else(|| ConfigError::Invalid(format!("{name}: `{text}` is not valid")))?;
+            if let Value::Dict(_, keys) = sections
+                .entry(section)
+                .or_insert_with(|| Value::from(Dict::new()))
+            {
+                keys.insert(key, value);
+            }
         }
+        Ok(Environment(sections))
     }
 }
 
+impl Provider for Environment {
+    fn metadata(&self) -> Metadata {
+        Metadata::named("the environment")
+            .interpolater(|_, keys| format!("{ENV_PREFIX}{}", keys.join("__").to_ascii_uppercase()))
+    }
+
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        Ok(Profile::Default.collect(self.0.clone()))
+    }
+}
+
+/// A figment error as a [`ConfigError`]: figment names the key and the layer it came from
+/// (a variable of the environment by its name, a file by its path).
+fn invalid(e: figment::Error) -> ConfigError {
+    ConfigError::Invalid(e.to_string())
+}
+
 /// The first key of `given` (a dotted path) that `known` does not have.
-fn unknown_key(given: &toml::Table, known: &toml::Table) -> Option<String> {
+fn unknown_key(given: &Dict, known: &Dict) -> Option<String> {
     given
         .iter()
         .find_map(|(key, value)| match (value, known.get(key)) {
             (_, None) => Some(key.clone()),
-            (toml::Value::Table(g), Some(toml::Value::Table(k))) => {
+            (Value::Dict(_, g), Some(Value::Dict(_, k))) => {
                 unknown_key(g, k).map(|inner| format!("{key}.{inner}"))
             }
             _ => None,
         })
 }
 
-/// Lays `top` over `base`: tables merge key by key, any other value replaces.
-fn overlay(base: &mut toml::Table, top: toml::Table) {
-    for (key, value) in top {
-        match (base.get_mut(&key), value) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(t)) => overlay(b, t),
-            (_, value) => {
-                base.insert(key, value);
+/// Reads an environment value as the same type as the key it replaces.
+fn typed_like(old: &Value, text: &str) -> Option<Value> {
+    let t = text.trim();
+    Some(match old {
+        Value::String(..) | Value::Char(..) => Value::from(text.to_owned()),
+        Value::Num(_, n) if n.to_u128().is_some() || n.to_i128().is_some() => {
+            if let Ok(u) = t.parse::<u64>() {
+                Value::from(u)
+            } else {
+                Value::from(t.parse::<i64>().ok()?)
             }
         }
-    }
-}
-
-/// Reads an environment value as the same TOML type as the key it replaces.
-fn override_value(old: &toml::Value, text: &str) -> Option<toml::Value> {
-    Some(match old {
-        toml::Value::String(_) => toml::Value::String(text.to_owned()),
-        toml::Value::Integer(_) => toml::Value::Integer(text.trim().parse().ok()?),
-        toml::Value::Float(_) => toml::Value::Float(text.trim().parse().ok()?),
-        toml::Value::Boolean(_) => toml::Value::Boolean(text.trim().parse().ok()?),
+        Value::Num(..) => Value::from(t.parse::<f64>().ok()?),
+        Value::Bool(..) => Value::from(t.parse::<bool>().ok()?),
         // A list is written with commas: `10.0.0.0/8,127.0.0.1`; empty text, an empty list.
-        toml::Value::Array(_) => toml::Value::Array(
+        Value::Array(..) => Value::from(
             text.split(',')
                 .map(str::trim)
                 .filter(|item| !item.is_empty())
-                .map(|item| toml::Value::String(item.to_owned()))
-                .collect(),
+                .map(|item| Value::from(item.to_owned()))
+                .collect::<Vec<Value>>(),
         ),
-        _ => return None,
+        Value::Empty(..) | Value::Dict(..) => return None,
     })
 }
 
 /// Reads an environment value for a key with no default: an integer, a boolean, a float,
 /// else the text itself.
-fn guess_value(text: &str) -> toml::Value {
+fn guess_value(text: &str) -> Value {
     let t = text.trim();
-    if let Ok(i) = t.parse() {
-        toml::Value::Integer(i)
-    } else if let Ok(b) = t.parse() {
-        toml::Value::Boolean(b)
-    } else if let Ok(f) = t.parse() {
-        toml::Value::Float(f)
+    if let Ok(i) = t.parse::<i64>() {
+        Value::from(i)
+    } else if let Ok(b) = t.parse::<bool>() {
+        Value::from(b)
+    } else if let Ok(f) = t.parse::<f64>() {
+        Value::from(f)
     } else {
-        toml::Value::String(text.to_owned())
+        Value::from(text.to_owned())
     }
 }
 
@@ -458,6 +523,35 @@ mod tests {
         );
         let err = Config::layered(Some("[nosection]\nx = 1\n"), env(&[])).unwrap_err();
         assert!(err.to_string().contains("nosection"), "{err}");
+    }
+
+    /// A value that looks like a number stays text where the key is text; an error names
+    /// the variable or the file the bad key came from.
+    #[test]
+    fn errors_name_their_layer() {
+        let c = Config::layered(None, env(&[("QIPAI_CLUSTER__SECRET", "123")])).unwrap();
+        assert_eq!(c.cluster.secret, "123");
+        let err = Config::layered(None, env(&[("QIPAI_SERVER__NO_SUCH_KEY", "1")])).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("\"QIPAI_SERVER__NO_SUCH_KEY\" in the environment"),
+            "{err}"
+        );
+        let dir = std::env::temp_dir().join(format!("qipai-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bad.toml");
+        std::fs::write(&file, "[server]\nrate_per_sec = \"many\"\n").unwrap();
+        let err = Config::load(Some(&file)).unwrap_err().to_string();
+        assert!(err.contains("bad.toml"), "{err}");
+        std::fs::write(&file, "[draughts]\nno_such_key = 1\n").unwrap();
+        let err = Config::load(Some(&file)).unwrap_err().to_string();
+        assert!(
+            err.contains("bad.toml") && err.contains("no_such_key"),
+            "{err}"
+        );
+        let missing = Config::load(Some(&dir.join("missing.toml"))).unwrap_err();
+        assert!(missing.to_string().contains("missing.toml"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Every config file in the repository (the ones README's commands use) loads.
