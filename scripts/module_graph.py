@@ -10,7 +10,8 @@ to `room/actor.rs`. `mod x;` declarations are not edges: declaring a child is no
 
 A folder is a file's first path component below `src/`, with `lobby.rs` and `lobby/` one folder; a
 cycle that spans more than one folder means two layers know each other, and makes the exit status 1;
-so does, for `server/src`, an import from a layer to a higher one (`LAYERS`, highest first).
+so does, for `server/src`, an import from a layer to a higher one (`LAYERS`, highest first), or of
+the several-nodes implementation (`topology/cluster/`) from outside `topology/`.
 """
 
 import argparse
@@ -270,6 +271,21 @@ def upward_edges(edges):
     return out
 
 
+# The several-nodes implementation: only its own folder (the topology) may name it.
+HIDDEN = ("topology/cluster/", "topology")
+
+
+def hidden_edges(edges):
+    """Every edge into the several-nodes implementation from outside the topology."""
+    inner, owner = HIDDEN
+    return [
+        (rel, target)
+        for rel in sorted(edges)
+        for target in sorted(edges[rel])
+        if target.startswith(inner) and folder(rel) != owner
+    ]
+
+
 def folder(rel):
     first = rel.split(os.sep)[0]
     return first[:-3] if first.endswith(".rs") else first
@@ -300,11 +316,16 @@ def main():
     upward = upward_edges(graph.edges) if args.src == "server/src" else []
     for rel, target in upward:
         print(f"UPWARD: {rel} -> {target} ({folder(target)} is a layer above {folder(rel)})")
+    hidden = hidden_edges(graph.edges) if args.src == "server/src" else []
+    for rel, target in hidden:
+        print(f"HIDDEN: {rel} -> {target} (only topology/ may name the several-nodes implementation)")
     if crossing:
         print(f"{crossing} import cycle(s) span more than one folder of {args.src}", file=sys.stderr)
     if upward:
         print(f"{len(upward)} import(s) run from a lower layer to a higher one", file=sys.stderr)
-    return 1 if crossing or upward else 0
+    if hidden:
+        print(f"{len(hidden)} import(s) of topology/cluster/ from outside topology/", file=sys.stderr)
+    return 1 if crossing or upward or hidden else 0
 
 
 if __name__ == "__main__":
