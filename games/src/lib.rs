@@ -17,6 +17,8 @@
 //! - [`xiangqi`]: Chinese chess (象棋).
 //! - [`draughts`]: international draughts (国际跳棋, 10×10).
 //! - [`competition`]: competitions: entries, Swiss pairing, standings, awards, lateness (竞赛).
+//! - [`rating`]: players' ratings per game (Glicko-2 for the duels, Weng-Lin for Tuolaji's
+//!   pairs) and the server bots' fixed ratings.
 //!
 //! # Glossary
 //! The rules' own words name the types. Where one English word would cover two rule terms,
@@ -65,6 +67,7 @@ pub mod draughts;
 pub mod game;
 pub mod movetext;
 pub mod options;
+pub mod rating;
 pub mod tuolaji;
 pub mod xiangqi;
 
