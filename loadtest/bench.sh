@@ -6,6 +6,8 @@
 #
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh [points...]    # points: b a c d (default: all)
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh r              # per-action ratios against the raw stack, ~1 min
+#   . .ci/postgres.sh; loadtest/bench.sh s                        # the store's cost: off, SQLite, PostgreSQL, ~3 min
+#   SHORT=1 LT=target/debug/qipai-loadtest loadtest/bench.sh s    # the same, a few tables for a few seconds (CI)
 #
 # Writes one JSON line per run to loadtest/results/<stamp>.jsonl (prefixed by a label).
 set -euo pipefail
@@ -13,7 +15,7 @@ cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)"
 LT=${LT:-target/release/qipai-loadtest}   # the server is the `qipai-server` beside it
 CEILING=${CEILING:-}
-OUT=loadtest/results/$(date -u +%Y-%m-%dT%H%M%S).jsonl
+OUT=${BENCH_OUT:-loadtest/results/$(date -u +%Y-%m-%dT%H%M%S).jsonl}
 mkdir -p loadtest/results
 POINTS=${*:-b a c d}
 ONLY=${ONLY:-.}   # a regex: only the runs whose label matches
@@ -51,6 +53,27 @@ HUMAN=(--think 1000-3000 --ramp 250 --warmup 15 --duration 20)
 HUMAN_TL=(--think 1000-3000 --ramp 50 --warmup 15 --duration 20)
 
 for p in $POINTS; do case $p in
+  s) # the store's cost: each game at 20 and 250 tables in closed loop with the store off,
+    # on SQLite (a new file each run) and on PostgreSQL (QIPAI_TEST_POSTGRES_URL, set by
+    # `. .ci/postgres.sh`; without it those runs are left out), back to back, then the
+    # ratios to the store off (loadtest/store_ratio.py).
+    tables=(20 250) closed=("${CLOSED[@]}")
+    if [ -n "${SHORT:-}" ]; then
+      tables=(4) closed=(--server-config loadtest/closed-loop.toml --think 0 --warmup 1 --duration 2)
+    fi
+    echo "{\"label\":\"s-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
+    for g in xiangqi tuolaji; do for t in "${tables[@]}"; do
+      QIPAI_STORE__URL= run "s-$g-$t-off" --game "$g" --tables "$t" "${closed[@]}"
+      db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
+      QIPAI_STORE__URL=$db run "s-$g-$t-sqlite" --game "$g" --tables "$t" "${closed[@]}"
+      rm -f "$db" "$db-wal" "$db-shm"
+      if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
+        QIPAI_STORE__URL=$QIPAI_TEST_POSTGRES_URL run "s-$g-$t-postgres" --game "$g" --tables "$t" "${closed[@]}"
+      fi
+    done; done
+    echo "{\"label\":\"s-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
+    python3 loadtest/store_ratio.py "$OUT"
+    ;;
   r) # the raw stack and both games back to back at 250 tables in closed loop
     # (store off), then server CPU per action and per delivered message, and the ratio to
     # the raw stack's CPU per delivered message (loadtest/ratio.py).
