@@ -45,6 +45,9 @@ fn competition_of(w: &CompetitionWrite) -> Option<u64> {
     }
 }
 
+/// Keeps no accounts (every method refuses), as the competitions under test need none.
+impl qipai_store::accounts::AccountStore for Slow {}
+
 impl CompetitionStore for Slow {
     fn competition_write(&self, batch: Vec<CompetitionWrite>) -> BoxFuture<'_, StoreResult<()>> {
         Box::pin(async move {

@@ -212,6 +212,9 @@ struct Failing {
     failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
+/// Keeps no accounts (every method refuses).
+impl qipai_store::accounts::AccountStore for Failing {}
+
 impl qipai_store::competition::CompetitionStore for Failing {
     fn competition_write(
         &self,

@@ -12,6 +12,7 @@
 //! The store knows nothing of games: actions and options arrive as the protocol's
 //! MessagePack bytes, results and records as JSON text.
 
+pub mod accounts;
 pub mod competition;
 pub mod health;
 pub mod migrate;
@@ -200,8 +201,11 @@ pub struct RoomLog {
 }
 
 /// The durable store. Every method is one round trip (or one transaction) to the backend.
-/// Competitions' methods are in the supertrait [`competition::CompetitionStore`].
-pub trait Store: competition::CompetitionStore + Send + Sync + 'static {
+/// Competitions' methods are in the supertrait [`competition::CompetitionStore`], accounts'
+/// in [`accounts::AccountStore`].
+pub trait Store:
+    competition::CompetitionStore + accounts::AccountStore + Send + Sync + 'static
+{
     /// Applies the migrations not yet applied; returns the schema version.
     fn migrate(&self) -> BoxFuture<'_, StoreResult<u32>>;
     /// Writes `batch` in one transaction: all of it, or (on error) none of it.

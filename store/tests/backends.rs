@@ -650,3 +650,131 @@ async fn competitions_are_kept_whole() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn accounts_sessions_and_ratings() {
+    use qipai_store::accounts::{AccountSessionRow, AccountWrite as W, NewAccount, RatingRow};
+    on_both(|store, name| async move {
+        let new = |n: &str, key: &str| NewAccount {
+            name: n.into(),
+            name_key: key.into(),
+            password_hash: "$argon2id$v=19$x".into(),
+            created_ms: 10,
+        };
+        let zhang = store.create_account(new("张伟", "张伟")).await.expect(name);
+        let li = store.create_account(new("Li", "li")).await.expect(name);
+        let (Some(zhang), Some(li)) = (zhang, li) else {
+            panic!("{name}: both accounts created");
+        };
+        assert_ne!(zhang, li, "{name}");
+        // One account per name key, whatever the name as typed.
+        let taken = store.create_account(new("LI", "li")).await.expect(name);
+        assert_eq!(taken, None, "{name}: a second account with the same key");
+        let found = store.account_by_key("li".into()).await.expect(name);
+        assert_eq!(
+            found.map(|a| (a.id, a.name)),
+            Some((li, "Li".into())),
+            "{name}"
+        );
+
+        // Sessions: found while not expired, gone after signing out.
+        let session = |token: &str, expires_ms| {
+            W::SignIn(AccountSessionRow {
+                token_hash: hash_token(token),
+                account: li,
+                created_ms: 10,
+                expires_ms,
+            })
+        };
+        store
+            .account_write(vec![session("t1", 1_000), session("t2", 50)])
+            .await
+            .expect(name);
+        let who = |token: &'static str, now| {
+            let store = Arc::clone(&store);
+            async move {
+                store
+                    .account_session(hash_token(token), now)
+                    .await
+                    .expect("account_session")
+                    .map(|a| a.id)
+            }
+        };
+        assert_eq!(who("t1", 100).await, Some(li), "{name}");
+        assert_eq!(who("t2", 100).await, None, "{name}: expired");
+        assert_eq!(who("nope", 100).await, None, "{name}");
+        store
+            .account_write(vec![W::SignOut {
+                token_hash: hash_token("t1"),
+            }])
+            .await
+            .expect(name);
+        assert_eq!(who("t1", 100).await, None, "{name}: signed out");
+
+        // Ratings: each rated game replaces the rating and adds a point to the history.
+        let rated = |account, rating, room, at| W::Rated {
+            rating: RatingRow {
+                account,
+                game: "xiangqi".into(),
+                rating,
+                state: format!(r#"{{"rating":{rating}}}"#),
+                updated_ms: at,
+            },
+            room,
+        };
+        store
+            .account_write(vec![rated(li, 1662, 5, 100), rated(zhang, 1338, 5, 100)])
+            .await
+            .expect(name);
+        store
+            .account_write(vec![rated(li, 1700, 6, 200), rated(zhang, 1300, 6, 200)])
+            .await
+            .expect(name);
+        let ratings = store.ratings(li).await.expect(name);
+        assert_eq!(ratings.len(), 1, "{name}");
+        assert_eq!(ratings[0].rating, 1700, "{name}");
+        let history = store
+            .rating_history(li, "xiangqi".into())
+            .await
+            .expect(name);
+        let points: Vec<(u64, i64)> = history.iter().map(|p| (p.room, p.rating)).collect();
+        assert_eq!(points, [(5, 1662), (6, 1700)], "{name}");
+        let board = store.leaderboard("xiangqi".into(), 10).await.expect(name);
+        let names: Vec<&str> = board.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["Li", "张伟"], "{name}");
+
+        // Deleting: the name is replaced and freed, sessions end, the account leaves the
+        // leaderboard, its history stays.
+        store
+            .account_write(vec![session("t3", 1_000)])
+            .await
+            .expect(name);
+        store
+            .account_write(vec![W::Delete {
+                account: li,
+                shown_as: "已注销".into(),
+                at_ms: 300,
+            }])
+            .await
+            .expect(name);
+        assert_eq!(who("t3", 100).await, None, "{name}: sessions end");
+        assert_eq!(store.account_by_key("li".into()).await.expect(name), None);
+        let board = store.leaderboard("xiangqi".into(), 10).await.expect(name);
+        assert_eq!(board.len(), 1, "{name}");
+        assert_eq!(
+            store
+                .rating_history(li, "xiangqi".into())
+                .await
+                .expect(name)
+                .len(),
+            2,
+            "{name}"
+        );
+        let again = store.create_account(new("li", "li")).await.expect(name);
+        assert!(
+            again.is_some_and(|id| id != li),
+            "{name}: the name is free again"
+        );
+    })
+    .await;
+}
