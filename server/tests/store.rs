@@ -260,8 +260,9 @@ impl qipai_store::Store for Failing {
     }
     fn open_sessions(
         &self,
+        finished_since_ms: i64,
     ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::SessionRow>>> {
-        self.inner.open_sessions()
+        self.inner.open_sessions(finished_since_ms)
     }
     fn record(
         &self,

@@ -13,6 +13,8 @@ pub struct Fence {
     start: Instant,
     /// Milliseconds after `start` until which the lease is surely held (0: not held).
     valid_until: Arc<AtomicU64>,
+    /// How long before `valid_until` the node stops sending for its rooms.
+    margin_ms: Arc<AtomicU64>,
 }
 
 impl Default for Fence {
@@ -27,6 +29,7 @@ impl Fence {
         Fence {
             start: Instant::now(),
             valid_until: Arc::new(AtomicU64::new(0)),
+            margin_ms: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -34,6 +37,19 @@ impl Fence {
     /// this turns false no later than the lease expires where it is kept.
     pub fn ok(&self) -> bool {
         self.now_ms() < self.valid_until.load(Ordering::Acquire)
+    }
+
+    /// Whether the lease is held now and for the margin more (by this node's own monotonic
+    /// clock): nothing leaves for a room unless it is, so what leaves reaches its clients
+    /// before another node may take the room over.
+    pub fn ok_to_send(&self) -> bool {
+        let margin = self.margin_ms.load(Ordering::Relaxed);
+        self.now_ms().saturating_add(margin) < self.valid_until.load(Ordering::Acquire)
+    }
+
+    /// Sending for the rooms stops `margin_ms` before the lease runs out.
+    pub fn set_margin(&self, margin_ms: u64) {
+        self.margin_ms.store(margin_ms, Ordering::Relaxed);
     }
 
     /// The fence's own time: milliseconds since it was made.

@@ -246,7 +246,12 @@ impl Cluster {
             secret: c.secret.clone(),
             lease_ms: c.lease_ms.max(30),
             redis,
-            fence: Fence::new(),
+            fence: {
+                // Nothing is sent for a room in the last tenth of the lease.
+                let fence = Fence::new();
+                fence.set_margin(c.lease_ms.max(30) / 10);
+                fence
+            },
             metrics: ClusterMetrics::default(),
             shared: std::sync::OnceLock::new(),
             state: AtomicU8::new(LIVE),
