@@ -31,7 +31,7 @@ pub struct WriterStats {
 
 /// How long a batch may take, tries and pauses included, by default: the actions waiting
 /// for it are answered within a second, whatever the store does.
-pub const GIVE_UP: Duration = Duration::from_millis(800);
+pub const GIVE_UP: Duration = Duration::from_millis(700);
 
 /// Writes handed in together (a room's step with its seat changes), acknowledged together.
 type Item = (Vec<Write>, Option<oneshot::Sender<bool>>);

@@ -369,7 +369,7 @@ impl<G: OnWire> Room<G> {
         self.queue_end();
         let id = self.id;
         let pending = self.journal.as_ref().is_some_and(|j| !j.queue.is_empty());
-        if (pending || !self.out.is_empty()) && !self.may_send() {
+        if (pending || !self.out.is_empty()) && !self.may_send().await {
             self.lease_gone();
             return;
         }
@@ -390,7 +390,7 @@ impl<G: OnWire> Room<G> {
                 return;
             }
             // The commit may have outlasted the lease (a paused process).
-            if !self.may_send() {
+            if !self.may_send().await {
                 self.lease_gone();
                 return;
             }

@@ -6,10 +6,16 @@
 //! (commits), and only then lets the output go, in the order it was said.
 //!
 //! Several nodes: the output goes only while the node still holds its lease by its own
-//! monotonic clock, with a tenth of the lease to spare (`fence`); a node that lost it sends
-//! nothing for the room and closes its connections (the players reconnect to the new owner).
+//! monotonic clock, with a tenth of the lease to spare (`fence`). Without it the room holds
+//! its output (and its steps) until the node holds the lease again; if another node took
+//! the room over meanwhile, the room sends nothing more and closes its connections (the
+//! players reconnect to the new owner).
 
 use super::*;
+
+/// How often a room without its node's lease looks again (a renewal comes every third of
+/// the lease).
+const LEASE_POLL: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// One message held for the commit.
 pub(super) enum Out {
@@ -44,10 +50,27 @@ impl<G: OnWire> Room<G> {
         })));
     }
 
-    /// Whether this node may send for the room now: alone always; with several nodes while
-    /// its lease has its margin left by its own clock.
-    pub(super) fn may_send(&self) -> bool {
-        self.fence.as_ref().is_none_or(|f| f.ok_to_send())
+    /// Whether this node may write and send for the room now: alone always; with several
+    /// nodes once its lease has its margin left by its own clock, waiting for a renewal if
+    /// need be. `false` when another node took the room over meanwhile (or the server
+    /// stops while it waits).
+    pub(super) async fn may_send(&mut self) -> bool {
+        let Some(fence) = self.fence.clone() else {
+            return true;
+        };
+        let mut stopping = self.shutdown.clone();
+        loop {
+            if fence.take_taken(self.id) {
+                return false;
+            }
+            if fence.ok_to_send() {
+                return true;
+            }
+            tokio::select! {
+                () = tokio::time::sleep(LEASE_POLL) => {}
+                () = stopping.wait() => return false,
+            }
+        }
     }
 
     /// The commit is done: everything held goes out, in order. `true` when an action's
@@ -95,11 +118,19 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    /// The node lost its lease: nothing held goes out, and the room stops without a word
-    /// (its connections are closed; the players reconnect to the room's new owner).
+    /// Another node took the room over: nothing held goes out but refusals (an action
+    /// refused with `lease_lost` shows no step), nothing more is written, and the room
+    /// stops without a word (its connections are closed; the players reconnect to the
+    /// room's new owner).
     pub(super) fn lease_gone(&mut self) {
-        tracing::warn!("the node's lease ran out: nothing more is sent for this room");
-        self.out.clear();
+        tracing::warn!("another node took the room over: nothing more is sent for it here");
+        for out in std::mem::take(&mut self.out) {
+            if let Out::Msg(outbox, msg) = out {
+                if matches!(*msg, ServerMsg::Error { .. }) {
+                    outbox.send(&msg);
+                }
+            }
+        }
         self.revoked = true;
     }
 }

@@ -343,6 +343,7 @@ impl Cluster {
                     ?owner,
                     "taken over during the lapse: stopped here"
                 );
+                self.fence.mark_taken(room.id);
                 let _ = room.tx.try_send(crate::room::Command::Revoke);
             }
         }
