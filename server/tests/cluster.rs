@@ -665,24 +665,8 @@ async fn a_stale_owner_refuses_actions() {
         return;
     };
     let redis = redis_db(&redis, 5).await;
-    let a = Node::start("sa", &redis, &pg, SECRET).await;
-    let b = Node::start("sb", &redis, &pg, SECRET).await;
-    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
-    // Both players on node a; the game is placed on either node (if on b, their
-    // connections are forwarded there and stay open through a).
-    let mut stale = vec![
-        Client::hello(&a, "Red").await,
-        Client::hello(&a, "Black").await,
-    ];
-    let game = stale[0]
-        .create_xiangqi(XiangqiOptions::default(), Some(0))
-        .await;
-    stale[1].join(game, Some(1)).await;
-    let (old, new) = if a.rooms(GameKind::Xiangqi).await == 1 {
-        (&a, &b)
-    } else {
-        (&b, &a)
-    };
+    let (old, new, mut stale, game) = a_game_on_two_nodes(&redis, &pg, ["sa", "sb"], &[]).await;
+    let (old, new) = (&old, &new);
     assert_eq!(old.rooms(GameKind::Xiangqi).await, 1);
     let mut rng = Rng(7);
     let mut moves = xq_moves(&mut stale, &mut rng, 4).await;
@@ -765,6 +749,108 @@ async fn a_stale_owner_refuses_actions() {
     let mut expected = vec![0; first];
     expected.resize(moves.len(), 1);
     assert_eq!(epochs, expected, "{:?}", log.steps);
+}
+
+/// A paused owner sends nothing for a room after its lease ran out: stopped (SIGSTOP) past
+/// its lease while the game's first-move limit runs out on its clock, the room is taken
+/// over by the other node; resumed (SIGCONT), its timer fires at once, but the game's end it
+/// would announce never reaches the players still connected through it — no event, no
+/// `left`: their connections just close, and they find the game on the new owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_owner_sends_nothing_after_its_lease() {
+    let Some((redis, pg)) = backends() else {
+        return;
+    };
+    let redis = redis_db(&redis, 8).await;
+    let first_move = [("QIPAI_XIANGQI__FIRST_MOVE_MS", "1500".to_string())];
+    let (old, new, mut stale, game) =
+        a_game_on_two_nodes(&redis, &pg, ["pa", "pb"], &first_move).await;
+    let (old, new) = (&old, &new);
+    let paused = Instant::now();
+    old.signal("STOP");
+    // What each stale client was shown before the pause (its last event's number).
+    let mut seen = Vec::new();
+    for c in &mut stale {
+        while c.try_recv(Duration::from_millis(100)).await.is_some() {}
+        seen.push(event_seq_seen(&c.log));
+    }
+    tokio::time::sleep(Duration::from_millis(LEASE_MS + 300)).await;
+    // A watcher's lookup on the other node takes the game over.
+    let mut watcher = Client::hello(new, "Watcher").await;
+    for _ in 0..100 {
+        let seq = watcher.seq();
+        watcher
+            .send(&ClientMsg::Spectate { seq, room_id: game })
+            .await;
+        let answer = watcher
+            .until(|m| {
+                matches!(m, ServerMsg::Joined { seq: Some(s), .. } if *s == seq)
+                    || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
+            })
+            .await;
+        if matches!(answer, ServerMsg::Joined { .. }) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(new.rooms(GameKind::Xiangqi).await, 1, "taken over");
+    // Past the old owner's first-move limit on its own clock: its timer is due.
+    let due = Duration::from_millis(1800);
+    tokio::time::sleep(due.saturating_sub(paused.elapsed())).await;
+    old.signal("CONT");
+    for (c, seen) in stale.iter_mut().zip(seen) {
+        let from = c.log.len();
+        assert!(c.closed().await, "the stale connection stayed open");
+        let late: Vec<&ServerMsg> = c.log[from..]
+            .iter()
+            .filter(|m| match m {
+                ServerMsg::Event { event_seq, .. } => *event_seq > seen,
+                ServerMsg::Left { .. } => true,
+                _ => false,
+            })
+            .collect();
+        assert!(late.is_empty(), "sent after the lease ran out: {late:?}");
+    }
+}
+
+/// Two nodes (with `extra` settings) and a xiangqi game between two players, both connected
+/// to the first node; the game is placed on either node (if on the second, their connections
+/// are forwarded there and stay open through the first). The nodes as (the game's owner,
+/// the other), the players, the game.
+async fn a_game_on_two_nodes(
+    redis: &str,
+    pg: &str,
+    names: [&'static str; 2],
+    extra: &[(&str, String)],
+) -> (Node, Node, Vec<Client>, RoomId) {
+    let a = Node::start_with(names[0], redis, pg, SECRET, extra).await;
+    let b = Node::start_with(names[1], redis, pg, SECRET, extra).await;
+    tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+    let mut players = vec![
+        Client::hello(&a, "Red").await,
+        Client::hello(&a, "Black").await,
+    ];
+    let game = players[0]
+        .create_xiangqi(XiangqiOptions::default(), Some(0))
+        .await;
+    players[1].join(game, Some(1)).await;
+    if a.rooms(GameKind::Xiangqi).await == 1 {
+        (a, b, players, game)
+    } else {
+        (b, a, players, game)
+    }
+}
+
+/// The number of the last event in `log` (0 without one).
+fn event_seq_seen(log: &[ServerMsg]) -> u64 {
+    log.iter()
+        .filter_map(|m| match m {
+            ServerMsg::Event { event_seq, .. } => Some(*event_seq),
+            ServerMsg::Snapshot { event_seq, .. } => Some(*event_seq),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// An internal hello without the cluster's secret is refused with `bad_node_secret`, and

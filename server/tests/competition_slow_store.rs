@@ -91,8 +91,11 @@ impl Store for Slow {
     fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<qipai_store::RoomLog>>> {
         self.inner.unfinished()
     }
-    fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<qipai_store::SessionRow>>> {
-        self.inner.open_sessions()
+    fn open_sessions(
+        &self,
+        finished_since_ms: i64,
+    ) -> BoxFuture<'_, StoreResult<Vec<qipai_store::SessionRow>>> {
+        self.inner.open_sessions(finished_since_ms)
     }
     fn record(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<qipai_store::RecordRow>>> {
         self.inner.record(room)

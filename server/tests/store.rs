@@ -210,6 +210,8 @@ async fn a_tuolaji_table_goes_on_after_a_restart_with_its_bots() {
 struct Failing {
     inner: std::sync::Arc<dyn qipai_store::Store>,
     failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Failing writes never answer (a database that hangs) instead of failing at once.
+    hangs: bool,
 }
 
 /// Keeps no accounts (every method refuses).
@@ -241,7 +243,11 @@ impl qipai_store::Store for Failing {
         batch: Vec<qipai_store::Write>,
     ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<()>> {
         if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
-            return Box::pin(async {
+            let hangs = self.hangs;
+            return Box::pin(async move {
+                if hangs {
+                    std::future::pending::<()>().await;
+                }
                 Err(qipai_store::StoreError::Task("injected failure".into()))
             });
         }
@@ -263,8 +269,9 @@ impl qipai_store::Store for Failing {
     }
     fn open_sessions(
         &self,
+        finished_since_ms: i64,
     ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::SessionRow>>> {
-        self.inner.open_sessions()
+        self.inner.open_sessions(finished_since_ms)
     }
     fn record(
         &self,
@@ -304,6 +311,7 @@ async fn a_store_failure_refuses_the_action_and_closes_the_room() {
     let store = Failing {
         inner: qipai_store::open(&file).await.expect("open the store"),
         failing: Arc::clone(&failing),
+        hangs: false,
     };
     let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
         c.store.url = file.clone()
@@ -358,4 +366,49 @@ async fn a_store_failure_refuses_the_action_and_closes_the_room() {
     assert_eq!(moves, ["b2b4"]);
     black2.play("a6a5").await;
     red2.play("b4c4").await;
+}
+
+/// Store failures are answered within a second, the writer's retries bounded by time: a
+/// store that fails every try (its pauses, 10 ms then ×4, stop before the budget would run
+/// out) and one that never answers (the try is cut off when the budget runs out).
+#[tokio::test]
+async fn a_store_failure_is_answered_within_a_second() {
+    use qipai_protocol::ErrorCode;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    for hangs in [false, true] {
+        let file = store_file(if hangs { "hanging" } else { "refusing" });
+        let failing = Arc::new(AtomicBool::new(false));
+        let store = Failing {
+            inner: qipai_store::open(&file).await.expect("open the store"),
+            failing: Arc::clone(&failing),
+            hangs,
+        };
+        let retry = std::time::Duration::from_millis(10);
+        let server = TestServer::on_store(Arc::new(store), retry, |c| {
+            c.store.url = file.clone();
+            // No probe meanwhile: the action meets the failing commit, not a known outage.
+            c.store.health_check_ms = 0;
+        })
+        .await;
+        let mut red = Client::hello(&server, "Red").await;
+        let mut black = Client::hello(&server, "Black").await;
+        let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+        black.join(room, Some(1)).await;
+        failing.store(true, Ordering::SeqCst);
+        let sent = std::time::Instant::now();
+        let seq = red
+            .xq(qipai_protocol::xiangqi::XiangqiAction::Move {
+                iccs: "b2b4".into(),
+            })
+            .await;
+        let (code, message) = red.error_for(Some(seq)).await;
+        let waited = sent.elapsed();
+        assert_eq!(code, ErrorCode::StoreUnavailable, "{message}");
+        assert!(
+            waited < std::time::Duration::from_secs(1),
+            "hangs: {hangs}: answered after {waited:?}"
+        );
+        server.stop();
+    }
 }

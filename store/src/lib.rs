@@ -218,11 +218,13 @@ pub trait Store:
     fn last_time(&self) -> BoxFuture<'_, StoreResult<u64>>;
     /// Every room still open, with its log.
     fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>>;
-    /// The sessions of players who sit in an open room.
-    fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>>;
+    /// The sessions of players who sit in an open room, or sat in a room whose game
+    /// finished at `finished_since_ms` (Unix time) or later: their resume tokens still work.
+    fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>>;
     /// A finished game's record.
     fn record(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RecordRow>>>;
-    /// The finished games `name` sat in, newest first, `limit` from `offset`.
+    /// The finished games `name` sat in, newest first by the time they ended (then by room
+    /// id, for games that ended in the same millisecond), `limit` from `offset`.
     fn player_games(
         &self,
         name: String,

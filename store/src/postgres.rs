@@ -328,13 +328,13 @@ impl Store for PostgresStore {
         })
     }
 
-    fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
+    fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
         Box::pin(async move {
             let client = self.client().await?;
             let rows = client
                 .query(
-                    "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE r.status = 'open' AND s.player IS NOT NULL) ORDER BY player",
-                    &[],
+                    "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE s.player IS NOT NULL AND (r.status = 'open' OR r.id IN (SELECT room FROM results WHERE finished_ms >= $1))) ORDER BY player",
+                    &[&finished_since_ms],
                 )
                 .await?;
             Ok(rows
@@ -392,7 +392,7 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let rows = client
                 .query(
-                    "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = $1 ORDER BY r.room DESC LIMIT $2 OFFSET $3",
+                    "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = $1 ORDER BY r.finished_ms DESC, r.room DESC LIMIT $2 OFFSET $3",
                     &[&name, &i(limit), &i(offset)],
                 )
                 .await?;

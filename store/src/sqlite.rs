@@ -253,13 +253,13 @@ impl Store for SqliteStore {
         self.call(|conn| room_logs(conn))
     }
 
-    fn open_sessions(&self) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
-        self.call(|conn| {
+    fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
+        self.call(move |conn| {
             let mut q = conn.prepare(
-                "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE r.status = 'open' AND s.player IS NOT NULL) ORDER BY player",
+                "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE s.player IS NOT NULL AND (r.status = 'open' OR r.id IN (SELECT room FROM results WHERE finished_ms >= ?1))) ORDER BY player",
             )?;
             let rows = q
-                .query_map([], |r| {
+                .query_map(params![finished_since_ms], |r| {
                     Ok(SessionRow {
                         token_hash: r.get(0)?,
                         player: u(r.get(1)?),
@@ -309,7 +309,7 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>> {
         self.call(move |conn| {
             let mut q = conn.prepare(
-                "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = ?1 ORDER BY r.room DESC LIMIT ?2 OFFSET ?3",
+                "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = ?1 ORDER BY r.finished_ms DESC, r.room DESC LIMIT ?2 OFFSET ?3",
             )?;
             let rows = q
                 .query_map(params![name, i(limit), i(offset)], |r| {

@@ -29,6 +29,10 @@ pub struct WriterStats {
     pub refused: AtomicU64,
 }
 
+/// How long a batch may take, tries and pauses included, by default: the actions waiting
+/// for it are answered within a second, whatever the store does.
+pub const GIVE_UP: Duration = Duration::from_millis(700);
+
 /// Writes handed in together (a room's step with its seat changes), acknowledged together.
 type Item = (Vec<Write>, Option<oneshot::Sender<bool>>);
 
@@ -60,8 +64,13 @@ pub struct WriterConfig {
     pub max_batch: usize,
     /// Items queued before `post` refuses and `send` waits.
     pub queue: usize,
-    /// The first pause before a failed transaction is tried again (then ×4, five tries).
+    /// The first pause before a failed transaction is tried again (then ×4), as long as
+    /// `give_up` allows.
     pub retry: Duration,
+    /// How long a batch may take, its tries and pauses included, before it is given up
+    /// (its items acknowledged as not committed): a try is cut off when this runs out, and
+    /// no pause starts that would end after it.
+    pub give_up: Duration,
     /// How often the backend is probed between commits ([`Store::ping`]); zero: never.
     pub probe: Duration,
     /// Each transaction's time in seconds, its tries included (the server's histogram;
@@ -78,6 +87,7 @@ impl Default for WriterConfig {
             max_batch: 4096,
             queue: 65536,
             retry: Duration::from_millis(10),
+            give_up: GIVE_UP,
             probe: Duration::from_secs(1),
             commit_seconds: metrics::Histogram::noop(),
             batch_items: metrics::Histogram::noop(),
@@ -196,7 +206,8 @@ async fn run(
         let count = writes.len() as u64;
         config.batch_items.record(count as f64);
         let started = std::time::Instant::now();
-        let ok = commit(&*store, &health, std::mem::take(&mut writes), config.retry).await;
+        let batch = std::mem::take(&mut writes);
+        let ok = commit(&*store, &health, batch, config.retry, config.give_up).await;
         config
             .commit_seconds
             .record(started.elapsed().as_secs_f64());
@@ -222,28 +233,34 @@ async fn tick(probe: Option<&mut tokio::time::Interval>) {
     }
 }
 
-/// Writes a batch, retrying a failed transaction a few times (a busy or restarting
-/// database) before giving up on it. The store is marked down from the first failed try
-/// (rooms then refuse new actions instead of applying what may not be saved).
+/// Writes a batch, retrying a failed transaction (a busy or restarting database) while
+/// `give_up` allows: pauses of `delay`, then ×4, none that would end after it, and a try
+/// cut off when it runs out. The store is marked down from the first failed try (rooms
+/// then refuse new actions instead of applying what may not be saved).
 async fn commit(
     store: &dyn Store,
     health: &Health,
     batch: Vec<Write>,
     mut delay: Duration,
+    give_up: Duration,
 ) -> bool {
-    for attempt in 1..=5 {
-        match store.write(batch.clone()).await {
-            Ok(()) => {
+    let end = tokio::time::Instant::now() + give_up;
+    for attempt in 1.. {
+        let error = match tokio::time::timeout_at(end, store.write(batch.clone())).await {
+            Ok(Ok(())) => {
                 health.up();
                 return true;
             }
-            Err(error) => {
-                health.down(&error.to_string());
-                tracing::error!(%error, attempt, items = batch.len(), "a store batch failed");
-                tokio::time::sleep(delay).await;
-                delay *= 4;
-            }
+            Ok(Err(error)) => error.to_string(),
+            Err(_) => format!("no answer within {} ms", give_up.as_millis()),
+        };
+        health.down(&error);
+        tracing::error!(%error, attempt, items = batch.len(), "a store batch failed");
+        if tokio::time::Instant::now() + delay >= end {
+            break;
         }
+        tokio::time::sleep(delay).await;
+        delay *= 4;
     }
     false
 }

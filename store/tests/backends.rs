@@ -265,22 +265,25 @@ async fn a_failed_batch_writes_nothing() {
     .await;
 }
 
-/// A result finishes the room; its record is found by id and by player, newest first, paged.
+/// A result finishes the room; its record is found by id and by player, newest first by
+/// the time the game ended (not by room id), paged.
 #[tokio::test]
 async fn results_and_records() {
     on_both(|store, name| async move {
         let mut batch = Vec::new();
         for id in 1..=5 {
+            // Ended in the order 5, 2, 4, 1, 3: ids say nothing of when a game ended.
+            let finished_ms = 1_700_000_000_000 + (id as i64 * 3) % 5;
             batch.push(Write::Room(room(id)));
             batch.push(Write::Result {
                 room: id,
                 result: format!("{{\"winner\":{id}}}"),
-                finished_ms: 1_700_000_000_000 + id as i64,
+                finished_ms,
             });
             batch.push(Write::Record(RecordRow {
                 room: id,
                 game: "xiangqi".into(),
-                finished_ms: 1_700_000_000_000 + id as i64,
+                finished_ms,
                 body: format!("{{\"room\":{id}}}"),
                 pgn: Some(format!("[Event \"{id}\"]")),
                 players: vec!["ann".into(), if id % 2 == 0 { "bob" } else { "cy" }.into()],
@@ -314,16 +317,17 @@ async fn results_and_records() {
                     .collect::<Vec<_>>()
             }
         };
-        assert_eq!(page("ann", 0, 2).await, vec![(5, 0), (4, 0)], "{name}");
-        assert_eq!(page("ann", 2, 2).await, vec![(3, 0), (2, 0)], "{name}");
+        assert_eq!(page("ann", 0, 2).await, vec![(3, 0), (1, 0)], "{name}");
+        assert_eq!(page("ann", 2, 2).await, vec![(4, 0), (2, 0)], "{name}");
+        assert_eq!(page("ann", 4, 2).await, vec![(5, 0)], "{name}");
         assert_eq!(page("bob", 0, 10).await, vec![(4, 1), (2, 1)], "{name}");
         assert!(page("nobody", 0, 10).await.is_empty(), "{name}");
     })
     .await;
 }
 
-/// Sessions are kept by the hash of their token, and only those seated in open rooms come
-/// back at start-up.
+/// Sessions are kept by the hash of their token, and only those seated in open rooms, or
+/// in rooms whose game ended recently, come back at start-up.
 #[tokio::test]
 async fn sessions_are_stored_hashed() {
     on_both(|store, name| async move {
@@ -354,12 +358,15 @@ async fn sessions_are_stored_hashed() {
             ])
             .await
             .expect(name);
-        let open = store.open_sessions().await.expect(name);
+        let open = store.open_sessions(3).await.expect(name);
         assert_eq!(open.len(), 1, "{name}");
         assert_eq!(open[0].player, 10, "{name}");
         assert_eq!(open[0].token_hash, hash_token("secret-a"), "{name}");
         assert_ne!(open[0].token_hash, b"secret-a".to_vec(), "{name}");
         assert_eq!(open[0].token_hash.len(), 32, "{name}: SHA-256");
+        let recent = store.open_sessions(2).await.expect(name);
+        let players: Vec<u64> = recent.iter().map(|s| s.player).collect();
+        assert_eq!(players, vec![10, 11], "{name}: room 2 ended at 2");
     })
     .await;
 }

@@ -226,6 +226,11 @@ impl Lobby {
         self.table_entrants.insert(id, entrants);
     }
 
+    /// Whether room `id` is a competition's table waiting to be reopened.
+    pub fn is_table(&self, id: RoomId) -> bool {
+        self.table_entrants.contains_key(&id)
+    }
+
     /// The room with this id, if open.
     pub fn get(&self, id: RoomId) -> Option<RoomHandle> {
         self.rooms.get(&id).map(|r| r.clone())

@@ -3,8 +3,11 @@
 //! - [`open`]: at start-up, opens the configured store (migrations applied) and starts its
 //!   group-commit writer; the server's time line goes on from where the log left it.
 //! - [`recover`]: gives the lobby and the sessions the writer, then reopens every unfinished
-//!   room from its log (under the same id) and restores its players' sessions, so that they
-//!   come back with their resume tokens.
+//!   room with a game going on or a person seated (under the same id, from its log) and
+//!   restores its players' sessions, so that they come back with their resume tokens; a
+//!   room whose game never started and where nobody sits is closed in the store instead.
+//!   Sessions of players whose game ended within [`finished_since`] come back too (their
+//!   tokens work; they are in no room).
 //!
 //! The rooms themselves log through `room::actor::Journal` (write-ahead: an action's `ok`
 //! goes out after its commit).
@@ -104,10 +107,17 @@ pub async fn recover(
     let mut places: HashMap<u64, Place> = HashMap::new();
     let count = logs.len();
     for log in logs {
+        if !lives(lobby, &log) {
+            persist.writer.post(qipai_store::Write::Closed {
+                room: log.room.id,
+                reason: "its game never started and nobody sat in it".into(),
+            });
+            continue;
+        }
         places.extend(reopen(lobby, persist, log).unwrap_or_default());
     }
     let stored = if owns_all {
-        persist.store.open_sessions().await?
+        persist.store.open_sessions(finished_since(config)).await?
     } else {
         Vec::new()
     };
@@ -131,6 +141,30 @@ pub async fn recover(
         }
     });
     Ok(())
+}
+
+/// Whether a stored open room comes back: its game started (and did not end), a person sits
+/// in it (their reconnection grace runs from the restart), or it is a competition's table
+/// (its entrants come when they come). A room that closed before its game started, whose
+/// closing the store missed, would otherwise come back at every restart, for ever.
+fn lives(lobby: &Lobby, log: &qipai_store::RoomLog) -> bool {
+    let started = log
+        .steps
+        .iter()
+        .any(|s| s.kind == qipai_store::StepKind::Start);
+    let person = seated(&log.seats, usize::from(u8::MAX))
+        .into_iter()
+        .flatten()
+        .any(|s| !s.bot);
+    started || person || lobby.is_table(log.room.id)
+}
+
+/// Since when (Unix milliseconds) a finished game's players keep their sessions across a
+/// restart: the linger of a finished room and the longest reconnection grace, so a player
+/// who was still in a just-finished room resumes with their token (in no room).
+pub fn finished_since(config: &Config) -> i64 {
+    let keep = config.server.room_linger_ms + crate::room::wire::longest_seat_grace(config);
+    qipai_store::unix_ms().saturating_sub(i64::try_from(keep).unwrap_or(i64::MAX))
 }
 
 /// Reopens one unfinished room from its log (after a restart, or a takeover from a dead

@@ -7,7 +7,8 @@
 //! [`OnWire`].
 //!
 //! This file holds the task's loop, actions and timers; `seating` the seats (joins, leaves,
-//! reconnections, bots), `publish` what goes out (events, snapshots, the lobby's listing).
+//! reconnections, bots), `publish` what goes out (events, snapshots, the lobby's listing),
+//! `outgoing` how it waits for the commit of what it shows, `durable` the log itself.
 
 use std::sync::Arc;
 
@@ -17,7 +18,8 @@ use qipai_protocol::{
     ErrorCode, Event, GameAction, PlayerId, RoomEvent, RoomId, RoomInfo, RoomOptions, RoomStatus,
     SeatInfo, Seq, ServerMsg, WireError,
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio_tungstenite::tungstenite::Bytes;
 
 use super::wire::OnWire;
 use super::{encode_frame, Command, Entrant, Outbox, RoomHandle, Summon, Who};
@@ -26,6 +28,7 @@ use crate::base::clock::ServerClock;
 use crate::base::shutdown::Shutdown;
 
 mod durable;
+mod outgoing;
 mod publish;
 mod seating;
 
@@ -118,6 +121,8 @@ pub struct Room<G: OnWire> {
     revoked: bool,
     /// A competition's table forfeited: it closes, telling everybody this.
     closing: Option<WireError>,
+    /// What the room has said since its last commit, sent once that is done (`outgoing`).
+    out: Vec<outgoing::Out>,
 }
 
 /// A seat a bot keeps for a player who dropped.
@@ -203,6 +208,7 @@ impl<G: OnWire> Room<G> {
             fence: parts.fence,
             revoked: false,
             closing: None,
+            out: Vec::new(),
         };
         if !room.restore() {
             return handle;
@@ -225,6 +231,9 @@ impl<G: OnWire> Room<G> {
         let timer = tokio::time::sleep_until(tokio::time::Instant::now());
         tokio::pin!(stopping, timer);
         let mut armed = None;
+        // A new room's row is committed before anybody hears of the room.
+        self.settle().await;
+        let mut stopped = false;
         loop {
             let deadline = self.next_deadline().map(|d| self.clock.instant(d));
             if let Some(at) = deadline.filter(|&at| armed != Some(at)) {
@@ -234,10 +243,16 @@ impl<G: OnWire> Room<G> {
             tokio::select! {
                 cmd = self.inbox.recv() => match cmd {
                     Some(cmd) => self.take_commands(cmd),
-                    None => break,
+                    None => {
+                        stopped = true;
+                        break;
+                    }
                 },
                 () = &mut timer, if armed.is_some() => self.on_deadline(),
-                () = &mut stopping => break,
+                () = &mut stopping => {
+                    stopped = true;
+                    break;
+                }
             }
             self.note_people();
             self.settle().await;
@@ -245,7 +260,12 @@ impl<G: OnWire> Room<G> {
                 break;
             }
         }
-        self.flush_on_exit();
+        if stopped {
+            // The server stops: the room is reopened at the next start.
+            self.flush_on_exit();
+        } else {
+            self.close_for_good().await;
+        }
         self.registry.remove(&self.id);
         if self.revoked {
             // Not `left`: the players are still in the room, which lives on another node.
@@ -307,6 +327,9 @@ impl<G: OnWire> Room<G> {
                     let _ = reply.send(None);
                 }
                 Command::Act { player, seq, .. } | Command::Snapshot { player, seq } => {
+                    if self.revoked {
+                        continue;
+                    }
                     if let Some(outbox) = self.outbox_of(player) {
                         outbox.send(&error(seq, ErrorCode::RoomClosed, "the room has closed"));
                     }
@@ -341,16 +364,17 @@ impl<G: OnWire> Room<G> {
                 seq,
                 reply,
             } => {
-                // The asker may have gone meanwhile; then nobody needs the answer.
-                let _ = reply.send(self.on_join(who, seat, entry_code.as_deref(), seq));
+                let answer = self.on_join(who, seat, entry_code.as_deref(), seq);
+                self.reply(reply, answer);
             }
             Command::Spectate { who, seq, reply } => {
                 self.send_joined(&who.outbox, seq, None);
                 self.spectators.push((who.player, who.outbox));
-                let _ = reply.send(Ok(()));
+                self.reply(reply, Ok(()));
             }
             Command::Leave { player, reply } => {
-                let _ = reply.send(self.on_leave(player));
+                let answer = self.on_leave(player);
+                self.reply(reply, answer);
             }
             Command::Act {
                 player,
@@ -366,7 +390,8 @@ impl<G: OnWire> Room<G> {
                 outbox,
                 reply,
             } => {
-                let _ = reply.send(self.on_back(player, outbox));
+                let answer = self.on_back(player, outbox);
+                self.reply(reply, answer);
             }
             Command::Revoke => self.revoked = true,
             Command::Close { code, message } => self.on_close(code, message),
@@ -376,7 +401,6 @@ impl<G: OnWire> Room<G> {
                 }
             }
         }
-        self.publish_info();
     }
 
     fn on_act(&mut self, player: PlayerId, seq: Seq, action: GameAction, received: Received) {
@@ -386,7 +410,11 @@ impl<G: OnWire> Room<G> {
         };
         let Some(seat) = self.seat_of(player) else {
             if let Some((_, outbox)) = self.spectators.iter().find(|(p, _)| *p == player) {
-                outbox.send(&error(seq, ErrorCode::NotSeated, "spectators cannot act"));
+                let outbox = outbox.clone();
+                self.say(
+                    &outbox,
+                    error(seq, ErrorCode::NotSeated, "spectators cannot act"),
+                );
             }
             return;
         };
@@ -415,14 +443,14 @@ impl<G: OnWire> Room<G> {
             None
         };
         if let Some(e) = refusal {
-            outbox.send(&error(seq, e.code, e.message));
+            self.say(&outbox, error(seq, e.code, e.message));
             return;
         }
         let action = match G::wire_action(action) {
             Ok(a) => a,
             Err(other) => {
                 let msg = format!("this room plays {:?}, not {:?}", G::KIND, other.game());
-                outbox.send(&error(seq, ErrorCode::WrongGame, msg));
+                self.say(&outbox, error(seq, ErrorCode::WrongGame, msg));
                 return;
             }
         };
@@ -431,13 +459,14 @@ impl<G: OnWire> Room<G> {
             Ok(emits) => self.accepted(seat, seq, outbox, logged, received, emits),
             Err(e) => {
                 use qipai_games::Coded;
-                outbox.send(&ServerMsg::Error {
+                let refused = ServerMsg::Error {
                     seq: Some(seq),
                     code: e.code(),
                     message: e.to_string(),
                     splits: e.splits(),
                     details: e.details(),
-                });
+                };
+                self.say(&outbox, refused);
             }
         }
     }
@@ -465,8 +494,9 @@ impl<G: OnWire> Room<G> {
 
     fn on_snapshot(&mut self, player: PlayerId) {
         let viewer = self.seat_of(player).map_or(Viewer::Spectator, Viewer::Seat);
-        if let Some(outbox) = self.outbox_of(player) {
-            outbox.send(&self.snapshot(viewer));
+        if let Some(outbox) = self.outbox_of(player).cloned() {
+            let snapshot = self.snapshot(viewer);
+            self.say(&outbox, snapshot);
         }
     }
 
@@ -525,7 +555,6 @@ impl<G: OnWire> Room<G> {
                 }
             }
         }
-        self.publish_info();
     }
 
     /// The earliest of: the game's own deadline, a reconnection grace running out, the end

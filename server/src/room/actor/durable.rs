@@ -1,27 +1,23 @@
-//! Write-ahead: a room with a [`Journal`] logs every input its game is given (start, each
-//! accepted action, deadlines, forfeits, reseats) and every seat change to the store, and
-//! sends an action's `ok` and events only once the step is committed. After a restart the
-//! same log, replayed through the same game code, rebuilds the room ([`Room::restore`]).
+//! Write-ahead: a room with a [`Journal`] logs its creation, every input its game is given
+//! (start, each accepted action, each deadline, forfeits, reseats, rulings), every seat
+//! change and its end to the store, and says nothing about any of them before they are
+//! committed (`outgoing`: one rule for every message, timers' steps and joins as much as
+//! actions). After a restart the same log, replayed through the same game code, rebuilds
+//! the room ([`Room::restore`]).
 //!
 //! The room never waits inside a command: a step is queued and its output held; the run
 //! loop then [`Room::settle`]s — hands the queue to the store's group-commit writer and waits
 //! for the commit — before it takes the next command.
 //!
-//! Deadlines are the exception. A deal paced for people fires one every 40 ms (a card), and
-//! logging each as a step with its own commit made the store, not the players, decide how
-//! many tables a server holds. The deadlines that fire between two other steps are logged
-//! as one step (the first one's time in the row, the later ones' in its `action`), and only
-//! with the next write that must be durable: a deadline's events are not held, and a log
-//! that lacks the last few still replays — the reopened room finds the deadline past and the
-//! game does the same again (a Tuolaji card dealt again is the same card).
-//!
-//! The moment an action's answer is sent is logged the same lazy way ([`StepKind::Sent`]):
-//! a clock the action started runs from then, not from the action's arrival, so the commit
-//! is charged to nobody, and a replay starts it at the same moment.
+//! The moment an action's answer is sent is the one step logged lazily, with the next write
+//! ([`StepKind::Sent`]): a clock the action started runs from then, not from the action's
+//! arrival, so the commit is charged to nobody, and a replay starts it at the same moment.
+//! It shows nothing by itself: without it a replay starts that clock at the action's arrival.
 
 use qipai_store::writer::Writer;
 use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
 
+use super::outgoing::Out;
 use super::*;
 
 /// What a room writes to the store, and what it still owes its players.
@@ -33,8 +29,6 @@ pub struct Journal {
     next: u64,
     /// Writes not yet handed to the writer.
     queue: Vec<Write>,
-    /// Accepted actions whose `ok` and events wait for their commit.
-    held: Vec<Held<Event>>,
     /// Who sat where when the seats were last logged: (player, bot).
     logged_seats: Vec<Option<(PlayerId, bool)>>,
     /// Whether the end of the game has been logged.
@@ -48,24 +42,9 @@ pub struct Journal {
     failed: bool,
     /// The owner's lease epoch, written with every step (fencing, several nodes).
     epoch: u64,
-    /// Deadlines fired since the last step was queued, not yet logged: (time, event seq).
-    deadlines: Vec<(Millis, u64)>,
-    /// When the last held answers were sent, if that moved a clock and is not logged yet:
-    /// (time, event seq). Always older than the deadlines waiting beside it.
+    /// When the last answers were sent, if that moved a clock and is not logged yet:
+    /// (time, event seq).
     sent: Option<(Millis, u64)>,
-}
-
-/// How many fired deadlines may wait for the next durable write (more than a whole
-/// three-deck deal, so a hand's deal is one step, written with the first bid after it).
-const LAZY_DEADLINES: usize = 256;
-
-/// An accepted action's answer, sent after the commit.
-struct Held<E> {
-    outbox: Outbox,
-    seq: Seq,
-    /// When the action arrived (for the action latency histogram).
-    arrived: tokio::time::Instant,
-    emits: Vec<Emit<E>>,
 }
 
 impl Journal {
@@ -76,42 +55,21 @@ impl Journal {
             seed,
             next: 0,
             queue: Vec::new(),
-            held: Vec::new(),
             logged_seats: Vec::new(),
             logged_end: false,
             replay: None,
             history: crate::room::record::History::default(),
             failed: false,
             epoch: 0,
-            deadlines: Vec::new(),
             sent: None,
         }
     }
 
-    /// Queues the deadlines fired since the last step as one step, after the send they
-    /// followed.
-    fn queue_deadlines(&mut self, room: u64) {
+    /// Queues the moment the last answers were sent, before the step that follows it.
+    fn queue_sent(&mut self, room: u64) {
         if let Some((at, event_seq)) = self.sent.take() {
             self.push_step(room, StepKind::Sent, 0, Received::at(at), None, event_seq);
         }
-        let Some(&(first, event_seq)) = self.deadlines.first() else {
-            return;
-        };
-        let later: Vec<u64> = self.deadlines[1..].iter().map(|(at, _)| at.0).collect();
-        // Taken, not cleared: a paced deal grows the list to hundreds of entries, and a
-        // cleared list would keep their 4 KiB for the rest of the room's life.
-        self.deadlines = Vec::new();
-        let action = (!later.is_empty())
-            .then(|| qipai_protocol::encode(&later).ok())
-            .flatten();
-        self.push_step(
-            room,
-            StepKind::Deadline,
-            0,
-            Received::at(first),
-            action,
-            event_seq,
-        );
     }
 
     fn push_step(
@@ -137,19 +95,13 @@ impl Journal {
         self.next += 1;
     }
 
-    /// Whether nothing needs writing yet: no step but deadlines (fewer than the limit), no
-    /// seat change, nobody waiting for an answer.
-    fn can_wait(&self) -> bool {
-        self.queue.is_empty() && self.held.is_empty() && self.deadlines.len() < LAZY_DEADLINES
-    }
-
     /// Whether a write failed: the room must close.
     pub fn failed(&self) -> bool {
         self.failed
     }
 
-    /// The room closes without a result (a competition's table forfeited): logged, so a
-    /// restart does not reopen it.
+    /// The room closes (without a result, or after one): logged, so a restart does not
+    /// reopen it.
     pub fn close(&mut self, room: RoomId, reason: &str) {
         self.queue.push(Write::Closed {
             room,
@@ -341,7 +293,7 @@ impl<G: OnWire> Room<G> {
         });
         self.send_joined(&who.outbox, seq, Some(seat));
         self.publish(vec![Emit::All(Event::Room(RoomEvent::Back { seat }))]);
-        let _ = reply.send(Ok(seat));
+        self.reply(reply, Ok(seat));
         None
     }
 
@@ -365,16 +317,9 @@ impl<G: OnWire> Room<G> {
         qipai_protocol::encode(action).ok()
     }
 
-    /// Logs a game input other than an action (its output is not held: replaying the log
-    /// without it reaches the same state, as the game does the same at the same time).
+    /// Logs a game input other than an action (a deadline, a forfeit, the start, a reseat):
+    /// its events, like an action's, go out after the commit.
     pub(super) fn log_step(&mut self, kind: StepKind, seat: Seat, at: Millis) {
-        if kind == StepKind::Deadline {
-            let event_seq = self.event_seq;
-            if let Some(j) = self.journal.as_mut() {
-                j.deadlines.push((at, event_seq));
-            }
-            return;
-        }
         self.queue_step(kind, seat, Received::at(at), None);
     }
 
@@ -391,12 +336,12 @@ impl<G: OnWire> Room<G> {
         let event_seq = self.event_seq;
         let id = self.id;
         if let Some(j) = self.journal.as_mut() {
-            j.queue_deadlines(id);
+            j.queue_sent(id);
             j.push_step(id, kind, seat.0, at, action, event_seq);
         }
     }
 
-    /// An action was accepted: with a journal its answer waits for the commit.
+    /// An action was accepted: its `ok` and events wait for the commit (`outgoing`).
     pub(super) fn accepted(
         &mut self,
         seat: Seat,
@@ -407,70 +352,69 @@ impl<G: OnWire> Room<G> {
         emits: Vec<Emit<G::Event>>,
     ) {
         let arrived = self.clock.instant(received.at);
-        if self.journal.is_none() {
-            outbox.send_ok(seq, arrived);
-            self.publish_game(emits);
-            self.note_over();
-            self.game.sent(self.clock.now());
-            return;
-        }
         self.queue_step(StepKind::Action, seat, received, logged);
-        let emits = Self::wire_emits(emits);
-        if let Some(j) = self.journal.as_mut() {
-            j.held.push(Held {
-                outbox,
-                seq,
-                arrived,
-                emits,
-            });
-        }
+        self.out.push(Out::Ok {
+            outbox,
+            seq,
+            arrived,
+        });
+        self.publish_game(emits);
+        self.note_over();
     }
 
-    /// Writes what this command queued (seat changes and the end of the game included),
-    /// waits for the commit, then sends the answers held for it.
+    /// Writes what the last commands and timers queued (seat changes and the end of the
+    /// game included), waits for the commit, then sends what the room said meanwhile.
     pub(super) async fn settle(&mut self) {
         self.queue_seats();
         self.queue_end();
-        let Some(j) = self.journal.as_mut() else {
-            return;
-        };
-        if j.can_wait() {
+        let id = self.id;
+        let pending = self.journal.as_ref().is_some_and(|j| !j.queue.is_empty());
+        if (pending || !self.out.is_empty()) && !self.may_send().await {
+            self.lease_gone();
             return;
         }
-        j.queue_deadlines(self.id);
-        let writer = j.writer.clone();
-        let queue = std::mem::take(&mut j.queue);
-        let held = std::mem::take(&mut j.held);
-        let durable = writer.send_all(queue).await.durable().await;
-        if !durable {
-            // No silent loss: nothing unsaved is acknowledged. The game has applied what
-            // the store refused, so the room cannot go on consistently; it closes, and a
-            // restart reopens it from its log, as of its last saved step.
-            tracing::error!(
-                actions = held.len(),
-                "the store did not take this room's steps after its retries: \
-                 the actions are refused with store_unavailable and the room closes"
-            );
-            j.failed = true;
-            for h in held {
-                h.outbox.send(&error(
-                    h.seq,
-                    ErrorCode::StoreUnavailable,
-                    "the store could not save this action: it was not applied and the room \
-                     closes (it reopens as of its last saved action when the server restarts)",
-                ));
+        if let Some(j) = self.journal.as_mut().filter(|_| pending) {
+            j.queue_sent(id);
+            let queue = std::mem::take(&mut j.queue);
+            let durable = j.writer.send_all(queue).await.durable().await;
+            if !durable {
+                // No silent loss: nothing unsaved is shown. The game has applied what the
+                // store refused, so the room cannot go on consistently; it closes, and a
+                // restart reopens it from its log, as of its last saved step.
+                tracing::error!(
+                    "the store did not take this room's steps after its retries: its actions \
+                     are refused with store_unavailable and the room closes"
+                );
+                j.failed = true;
+                self.refuse_held();
+                return;
             }
-            return;
+            // The commit may have outlasted the lease (a paused process).
+            if !self.may_send().await {
+                self.lease_gone();
+                return;
+            }
         }
-        let answered = !held.is_empty();
-        for h in held {
-            h.outbox.send_ok(h.seq, h.arrived);
-            self.publish(h.emits);
-        }
+        let answered = self.flush();
+        self.publish_info();
         self.note_over();
         if answered {
             self.answers_sent();
         }
+    }
+
+    /// The room closes for good (its game over, everybody gone, a table forfeited): the
+    /// store marks it closed before anybody is told, so a restart does not reopen it.
+    pub(super) async fn close_for_good(&mut self) {
+        let failed = self.journal.as_ref().is_some_and(Journal::failed);
+        if self.revoked || failed {
+            return;
+        }
+        let id = self.id;
+        if let Some(j) = self.journal.as_mut() {
+            j.close(id, "the room closed");
+        }
+        self.settle().await;
     }
 
     /// The held answers have just left: a clock they started runs from now, and the moment
@@ -497,7 +441,7 @@ impl<G: OnWire> Room<G> {
         if self.revoked {
             return;
         }
-        j.queue_deadlines(id);
+        j.queue_sent(id);
         for write in std::mem::take(&mut j.queue) {
             j.writer.post(write);
         }
@@ -553,12 +497,7 @@ impl<G: OnWire> Room<G> {
         let finished_ms = unix_ms();
         if let Some(j) = self.journal.as_mut() {
             j.logged_end = true;
-            // The events of the action that ended the game are still held for the commit
-            // (published, and so remembered, only after it): the record needs them too.
-            let mut history = std::mem::take(&mut j.history);
-            for held in &j.held {
-                history.push(&held.emits);
-            }
+            let history = std::mem::take(&mut j.history);
             let record = crate::room::record::build(
                 room,
                 G::KIND.name(),

@@ -1,6 +1,7 @@
 //! Publishing: every event numbered and encoded once for all, snapshots, the lobby's
 //! listing, and the goodbye when the room closes.
 
+use super::outgoing::Out;
 use super::*;
 
 impl<G: OnWire> Room<G> {
@@ -45,8 +46,9 @@ impl<G: OnWire> Room<G> {
             .collect()
     }
 
-    /// Sends each event to everybody: a public event is encoded once and the same bytes go
-    /// to every connection; a split event is encoded twice.
+    /// Says each event to everybody (sent after the commit, `outgoing`): a public event is
+    /// encoded once and the same bytes go to every connection; a split event is encoded
+    /// twice.
     pub(super) fn publish(&mut self, emits: Vec<Emit<Event>>) {
         self.remember(&emits);
         let server_time = self.clock.now().0;
@@ -73,12 +75,12 @@ impl<G: OnWire> Room<G> {
                     _ => &others,
                 };
                 if let Some(bytes) = bytes {
-                    outbox.send_frame(bytes.clone());
+                    self.out.push(Out::Frame(outbox.clone(), bytes.clone()));
                 }
             }
             if let Some(bytes) = &others {
                 for (_, outbox) in &self.spectators {
-                    outbox.send_frame(bytes.clone());
+                    self.out.push(Out::Frame(outbox.clone(), bytes.clone()));
                 }
             }
         }
@@ -120,15 +122,17 @@ impl<G: OnWire> Room<G> {
         });
     }
 
-    pub(super) fn send_joined(&self, outbox: &Outbox, seq: Option<Seq>, seat: Option<u8>) {
-        outbox.send(&ServerMsg::Joined {
+    pub(super) fn send_joined(&mut self, outbox: &Outbox, seq: Option<Seq>, seat: Option<u8>) {
+        let joined = ServerMsg::Joined {
             seq,
             room_id: self.id,
             game: G::KIND,
             seat,
-        });
+        };
+        self.say(outbox, joined);
         let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
-        outbox.send(&self.snapshot(viewer));
+        let snapshot = self.snapshot(viewer);
+        self.say(outbox, snapshot);
     }
 
     pub(super) fn snapshot(&self, viewer: Viewer) -> ServerMsg {

@@ -246,7 +246,12 @@ impl Cluster {
             secret: c.secret.clone(),
             lease_ms: c.lease_ms.max(30),
             redis,
-            fence: Fence::new(),
+            fence: {
+                // Nothing is sent for a room in the last tenth of the lease.
+                let fence = Fence::new();
+                fence.set_margin(c.lease_ms.max(30) / 10);
+                fence
+            },
             metrics: ClusterMetrics::default(),
             shared: std::sync::OnceLock::new(),
             state: AtomicU8::new(LIVE),
@@ -338,6 +343,7 @@ impl Cluster {
                     ?owner,
                     "taken over during the lapse: stopped here"
                 );
+                self.fence.mark_taken(room.id);
                 let _ = room.tx.try_send(crate::room::Command::Revoke);
             }
         }

@@ -130,7 +130,8 @@ pub async fn take(cluster: &Arc<Cluster>, shared: &Arc<dyn Node>, dead: &str, id
         "took the room over"
     );
     // The seated players' sessions, so that their tokens resume here.
-    match persist.store.open_sessions().await {
+    let since = crate::persist::finished_since(shared.config());
+    match persist.store.open_sessions(since).await {
         Ok(sessions) => {
             for s in sessions.into_iter().filter(|s| players.contains(&s.player)) {
                 crate::persist::restore_session(shared.sessions(), s, &places);
