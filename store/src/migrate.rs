@@ -31,6 +31,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0004_step_log.sql"),
         postgres: include_str!("../migrations/postgres/0004_step_log.sql"),
     },
+    Migration {
+        version: 5,
+        sqlite: include_str!("../migrations/sqlite/0005_room_numbers.sql"),
+        postgres: include_str!("../migrations/postgres/0005_room_numbers.sql"),
+    },
 ];
 
 /// The latest version.

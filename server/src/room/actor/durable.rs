@@ -204,6 +204,7 @@ impl<G: OnWire> Room<G> {
                 options,
                 seed: journal.seed,
                 created_ms: unix_ms(),
+                number: self.number,
             }));
             return true;
         };
@@ -560,7 +561,7 @@ impl<G: OnWire> Room<G> {
                 history.push(&held.emits);
             }
             let record = crate::persist::records::build(
-                room,
+                (room, self.number),
                 G::KIND.name(),
                 players,
                 &view,

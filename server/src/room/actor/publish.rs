@@ -126,6 +126,7 @@ impl<G: OnWire> Room<G> {
             room_id: self.id,
             game: G::KIND,
             seat,
+            number: self.number,
         });
         let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
         outbox.send(&self.snapshot(viewer));
