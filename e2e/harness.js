@@ -2,7 +2,7 @@
 // through playwright-core, pages that fail the test on any console error, screenshots.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import net from "node:net";
 import path from "node:path";
@@ -125,6 +125,7 @@ const SNAPSHOT_TYPE = Buffer.concat([Buffer.from([0xa4]), Buffer.from("type"), B
  */
 export async function personPage(browser, { viewport = { width: 1280, height: 860 }, isMobile = false, lang = "en", locale = undefined } = {}) {
   const context = await browser.newContext({ viewport, isMobile, hasTouch: isMobile, deviceScaleFactor: 1, locale });
+  if (WEB_DIR) await servePageFromDisk(context);
   if (lang) await context.addInitScript((l) => { if (!localStorage.getItem("qipai.lang")) localStorage.setItem("qipai.lang", l); }, lang);
   const page = await context.newPage();
   page.errors = [];
@@ -140,6 +141,24 @@ export async function personPage(browser, { viewport = { width: 1280, height: 86
   }));
   page.setDefaultTimeout(10000);
   return page;
+}
+
+/**
+ * `QIPAI_E2E_WEB_DIR` (e.g. `web`): the page's files but index.html come from that folder
+ * instead of the ones embedded in the server binary, so a change to the page's scripts and
+ * styles is tried without rebuilding the server. Only for working on the page: CI tests what the binary serves.
+ */
+const WEB_DIR = process.env.QIPAI_E2E_WEB_DIR ? path.resolve(ROOT, process.env.QIPAI_E2E_WEB_DIR) : null;
+
+async function servePageFromDisk(context) {
+  // The document itself comes from the server: one the test fulfilled would count as a
+  // public page, which Chromium forbids to open a WebSocket to 127.0.0.1.
+  await context.route((url) => !/^\/(ws|healthz|metrics|api)\b|^\/$|^\/index\.html$/.test(url.pathname), async (route) => {
+    const { pathname } = new URL(route.request().url());
+    const file = path.join(WEB_DIR, pathname);
+    if (file.startsWith(WEB_DIR) && existsSync(file)) await route.fulfill({ path: file });
+    else await route.continue();
+  });
 }
 
 /** Saves a screenshot as ARTIFACTS/<test>/<name>.png. */
@@ -183,6 +202,16 @@ export async function enterLobby(page, url, name) {
   await page.click("#btn-name");
   await page.waitForSelector("#lobby:not([hidden])");
   await page.waitForSelector('#conn-state[data-state="online"]');
+}
+
+/** From the lobby, opens a xiangqi table as Red against the beginner bot, and waits for it. */
+export async function playTheXiangqiBot(page) {
+  await page.selectOption("#create-seat", "0");
+  await page.check("#create-bots");
+  await page.selectOption("#create-bot-strength", "beginner");
+  await page.click("#btn-create");
+  await page.waitForSelector("#table:not([hidden])");
+  await page.waitForSelector('.clock[data-side="black"] .badge.bot:not([hidden])');
 }
 
 /** Plays a move by clicking its two points. */

@@ -1,5 +1,7 @@
 //! Lists every file under `../web` for `src/gateway/static_files.rs` to embed with `include_bytes!`,
-//! so the binary serves the page with no files beside it and no extra setup step.
+//! so the binary serves the page with no files beside it and no extra setup step. Text files
+//! are also gzipped here, once, at the best level (into `OUT_DIR/gzip/`): the server sends
+//! that copy to browsers that accept it, with no compression work per request.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,13 +27,24 @@ fn main() {
         .collect();
     // Sorted as strings, the order `static_files::lookup` searches in.
     files.sort();
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
+    let gzip_dir = out.join("gzip");
+    std::fs::create_dir_all(&gzip_dir).expect("OUT_DIR is writable");
     let mut table = String::from("&[\n");
-    for (url, file) in &files {
+    for (index, (url, file)) in files.iter().enumerate() {
         let bytes = std::fs::read(file).expect("readable file under web/");
         let absolute = file.canonicalize().expect("a real path");
+        let gzip = gzipped(&bytes, url).map_or_else(
+            || "None".to_owned(),
+            |packed| {
+                let path = gzip_dir.join(format!("{index}.gz"));
+                std::fs::write(&path, packed).expect("OUT_DIR is writable");
+                format!("Some(include_bytes!({:?}))", path.display().to_string())
+            },
+        );
         writeln!(
             table,
-            "    Embedded {{ path: {:?}, body: include_bytes!({:?}), etag: \"\\\"{:016x}\\\"\" }},",
+            "    Embedded {{ path: {:?}, body: include_bytes!({:?}), gzip: {gzip}, etag: \"\\\"{:016x}\\\"\" }},",
             url,
             absolute.display().to_string(),
             fnv1a(&bytes),
@@ -39,7 +52,6 @@ fn main() {
         .expect("writing to a String");
     }
     table.push(']');
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
     std::fs::write(out.join("web_files.rs"), table).expect("OUT_DIR is writable");
 }
 
@@ -59,6 +71,30 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
             files.push(path);
         }
     }
+}
+
+/// The gzip of a text file (scripts, styles, the page, SVG…) when it is smaller; `None`
+/// for what is already compressed (images) or gains nothing.
+fn gzipped(bytes: &[u8], url: &str) -> Option<Vec<u8>> {
+    use std::io::Write as _;
+    let text = [
+        ".html",
+        ".js",
+        ".mjs",
+        ".css",
+        ".svg",
+        ".json",
+        ".md",
+        ".txt",
+        ".webmanifest",
+    ];
+    if !text.iter().any(|ext| url.ends_with(ext)) {
+        return None;
+    }
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes).expect("writing to a Vec");
+    let packed = encoder.finish().expect("writing to a Vec");
+    (packed.len() < bytes.len()).then_some(packed)
 }
 
 /// A content hash for the `ETag`: 64-bit FNV-1a, enough to tell versions of a file apart.

@@ -13,6 +13,7 @@ import { CompetitionPage, DirectorPage, competitionRoute } from "./competition.j
 import { h, clear } from "./dom.js";
 import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { soundOn, setSound, turnCue } from "./cue.js";
 
 /**
  * The games this page can show, keyed by the wire's game kind: the one place a game is
@@ -90,6 +91,9 @@ function show(name) {
 
 function showConnection(state) {
   const pill = $("conn-state");
+  // Hidden until there is a connection: a visitor without a name (a competition's public
+  // page, the director's) has none, and "connecting…" would stay for ever.
+  pill.hidden = false;
   pill.dataset.state = state;
   pill.textContent = t(`conn.${state}`);
   const bar = $("offline");
@@ -103,6 +107,23 @@ function showConnection(state) {
   }
   bar.hidden = !bar.firstChild;
   document.body.classList.toggle("is-offline", state !== "online");
+}
+
+let wasMyTurn = false;
+
+/** A cue when it becomes this page's turn (web/cue.js; switched off in the header). */
+function cueTurn() {
+  const mine = Boolean(room.ready && table?.myTurn?.());
+  if (mine && !wasMyTurn) turnCue();
+  wasMyTurn = mine;
+}
+
+/** The header's sound switch, in the current language. */
+function showSound() {
+  const button = $("sound");
+  const on = soundOn();
+  button.textContent = t(on ? "header.sound_on" : "header.sound_off");
+  button.setAttribute("aria-pressed", String(on));
 }
 
 /** Shows what the room state says: the table once its snapshot is in, else the lobby. */
@@ -141,7 +162,10 @@ function start(name) {
   conn = new Connection(name);
   room = new RoomState(conn, GAMES);
   lobby = new Lobby($("lobby"), { conn, toast });
-  room.onChange = renderRoom;
+  room.onChange = () => {
+    renderRoom();
+    cueTurn();
+  };
   room.onEvent = (ev) => table?.onEvent?.(ev);
   conn.onState = showConnection;
   conn.onWelcome = (welcome) => {
@@ -162,7 +186,8 @@ function start(name) {
     }
     if (room.handle(msg)) return;
     if (msg.type === "error") {
-      if (msg.code !== "bad_resume_token") toast(errorText(msg));
+      // The bar under the header says where the session went; no toast on top of it.
+      if (msg.code !== "bad_resume_token" && msg.code !== "playing_elsewhere") toast(errorText(msg));
     } else if (msg.type === "shutdown") {
       toast(t("conn.shutdown"), "info");
     }
@@ -265,15 +290,22 @@ $("change-name").addEventListener("click", () => {
 applyStatic();
 $("lang").value = language();
 $("lang").addEventListener("change", (e) => setLanguage(e.target.value));
+showSound();
+$("sound").addEventListener("click", () => {
+  setSound(!soundOn());
+  showSound();
+});
 onLanguageChange(() => {
   $("lang").value = language();
+  showSound();
+  // The pages a visitor without a name reads too (no connection): redrawn first.
+  records?.build();
+  competitions?.build();
   if (!conn) return;
   showConnection(conn.state);
   lobby?.build();
   if (lobby && !screens.lobby.hidden) lobby.refresh();
   table?.build();
-  records?.build();
-  competitions?.build();
 });
 
 const name = storedName();

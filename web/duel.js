@@ -5,6 +5,7 @@
 
 import { h, clear, botBadge } from "./dom.js";
 import { errorText } from "./errors.js";
+import { displayName } from "./room.js";
 
 export const SVG = "http://www.w3.org/2000/svg";
 
@@ -54,6 +55,12 @@ export class DuelTable {
   }
 
   /** The side this page plays, or null when watching. */
+  /** Whether this page's side is to move (for the turn cue). */
+  myTurn() {
+    const v = this.view;
+    return v?.status === "playing" && this.mySide != null && this.mySide === v.side_to_move;
+  }
+
   get mySide() {
     const seat = this.ctx.room.you;
     return seat === 0 || seat === 1 ? this.sides[seat] : null;
@@ -126,7 +133,7 @@ export class DuelTable {
       box.side = side;
       box.el.className = `clock ${side}${v.status === "playing" && v.side_to_move === side ? " to-move" : ""}`;
       box.el.dataset.side = side;
-      box.name.textContent = seat ? seat.name : words.emptySeat;
+      box.name.textContent = seat ? displayName(seat.name) : words.emptySeat;
       box.dot.className = `dot ${seat?.connected ? "on" : "off"}`;
       box.dot.title = seat?.connected ? words.connected : words.disconnected;
       box.dot.hidden = Boolean(seat?.bot);

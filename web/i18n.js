@@ -3,20 +3,31 @@
 // is the one kept in localStorage, else the browser's first (zh* → zh-CN, anything else →
 // en); `setLanguage` switches it and every `onLanguageChange` listener redraws.
 //
+// Only the language in use is loaded (a first visit reads one catalogue, not both): the
+// other one is imported when the person switches to it.
+//
 // A catalogue text may hold `{name}` placeholders, filled from `params` (numbers formatted
 // for the language), or be an object of plural forms ({ one, other }) chosen by
 // `params.count` with Intl.PluralRules.
 
-import zh from "./i18n/zh-CN.js";
-import en from "./i18n/en.js";
-
-export const CATALOGUES = { "zh-CN": zh, en };
-export const LANGUAGES = Object.keys(CATALOGUES);
+/** How each language's catalogue is loaded, on first use. */
+const LOADERS = {
+  "zh-CN": () => import("./i18n/zh-CN.js"),
+  en: () => import("./i18n/en.js"),
+};
+/** The catalogues loaded so far, by language. */
+const CATALOGUES = {};
+export const LANGUAGES = Object.keys(LOADERS);
 const STORE_KEY = "qipai.lang";
+
+/** Loads the catalogue of `lang` (once) so that `translate(lang, …)` can use it. */
+export async function loadLanguage(lang) {
+  CATALOGUES[lang] ??= (await LOADERS[lang]()).default;
+}
 
 /** The page's language from what was kept (`stored`) and the browser's list. */
 export function detectLanguage(stored, languages) {
-  if (stored && CATALOGUES[stored]) return stored;
+  if (stored && LOADERS[stored]) return stored;
   const first = (languages ?? []).find(Boolean) ?? "";
   return /^zh\b/i.test(first) ? "zh-CN" : "en";
 }
@@ -30,6 +41,7 @@ function stored() {
 }
 
 let current = detectLanguage(stored(), globalThis.navigator?.languages ?? [globalThis.navigator?.language]);
+await loadLanguage(current);
 const listeners = [];
 
 /** The language in use: "zh-CN" or "en". */
@@ -37,9 +49,11 @@ export function language() {
   return current;
 }
 
-/** Switches the language, keeps it, and tells every listener (which redraw). */
-export function setLanguage(lang) {
-  if (!CATALOGUES[lang]) return;
+/** Switches the language (once its catalogue is loaded), keeps it, and tells every
+ * listener (which redraw). */
+export async function setLanguage(lang) {
+  if (!LOADERS[lang]) return;
+  await loadLanguage(lang);
   current = lang;
   try {
     globalThis.localStorage?.setItem(STORE_KEY, lang);
@@ -67,7 +81,7 @@ export function t(key, params = {}) {
 
 /** `t` for a given language (tests, and the language names). */
 export function translate(lang, key, params = {}) {
-  let text = CATALOGUES[lang]?.[key] ?? en[key];
+  let text = CATALOGUES[lang]?.[key];
   if (text == null) return key;
   if (typeof text === "object") {
     const form = new Intl.PluralRules(lang).select(Number(params.count ?? 0));

@@ -2,6 +2,7 @@
 // seats, to sit down at or to watch.
 
 import { h, clear, botBadge } from "./dom.js";
+import { displayName, tableNumber } from "./room.js";
 import { TEXT as DRAUGHTS } from "./draughts.js";
 import { t, formatDuration } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -92,7 +93,7 @@ function botsShown(o) {
 /** A seat's name with a mark when it is one of the server's bots. */
 export function seatLabel(seat) {
   return h("span", { class: seat.bot ? "seat-name is-bot" : "seat-name" },
-    seat.bot ? botBadge() : h("span", { class: `dot ${seat.connected ? "on" : "off"}` }), seat.name);
+    seat.bot ? botBadge() : h("span", { class: `dot ${seat.connected ? "on" : "off"}` }), displayName(seat.name));
 }
 
 function timeControlSelect(id, controls = TIME_CONTROLS, keys = "tc") {
@@ -336,7 +337,7 @@ export class Lobby {
         this.enter({ ...request, entry_code: input.value.trim() });
       } },
       h("h2", { id: "entry-code-title" }, t("lobby.entry_code.title")),
-      h("p", {}, t("lobby.entry_code.explain", { room: String(request.room_id) })),
+      h("p", {}, t("lobby.entry_code.explain", { room: tableNumber(this.numbers?.get(request.room_id)) })),
       h("label", { for: "entry-code" }, t("lobby.entry_code.label")), input,
       h("button", { type: "submit", id: "entry-code-sit" }, t("lobby.entry_code.sit")),
       h("button", { type: "button", class: "secondary", onclick: () => form.remove() }, t("lobby.entry_code.cancel")));
@@ -403,6 +404,8 @@ export class Lobby {
       return;
     }
     clear(this.tables);
+    // Short numbers by room id, for the words about a table (the entry code's form).
+    this.numbers = new Map(rooms.map((r) => [r.room_id, r.number ?? null]));
     const open = rooms.filter((r) => r.status !== "over");
     if (!open.length) {
       this.tables.append(h("p", { class: "muted" }, t("lobby.no_tables")));
@@ -431,11 +434,12 @@ export class Lobby {
       s ? null
         : open
           ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`, onclick: () => join(i),
-              "aria-label": t("lobby.sit_label", { seat: names[i], room: String(room.room_id) }) }, t("lobby.sit_here"))
+              "aria-label": t("lobby.sit_label", { seat: names[i], room: tableNumber(room.number) }) }, t("lobby.sit_here"))
           : h("span", { class: "muted" }, t("lobby.empty"))));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
-        h("strong", { "data-game": o.game }, `#${room.room_id} ${GAME_NAMES.includes(o.game) ? t(`game.${o.game}`) : o.game}`),
+        h("strong", { "data-game": o.game }, t("lobby.table_title", { room: tableNumber(room.number),
+          game: GAME_NAMES.includes(o.game) ? t(`game.${o.game}`) : o.game })),
         tuolaji ? h("span", { class: "tc" }, t("lobby.per_play", { time: formatDuration(o.turn_ms) }))
           : h("span", { class: "tc", title: TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : null }, o.time_control),
         !tuolaji && room.seats.some((s) => s?.bot) ? h("span", { class: "muted" }, t("lobby.bot_strength_of", { strength: botsShown(o) })) : null,
@@ -445,7 +449,7 @@ export class Lobby {
         room.spectators ? h("span", { class: "muted" }, t("lobby.watching", { count: room.spectators })) : null),
       h("div", { class: "table-seats" }, seats,
         h("button", { class: "small", "data-watch": room.room_id,
-          "aria-label": t("lobby.watch_label", { room: String(room.room_id) }),
+          "aria-label": t("lobby.watch_label", { room: tableNumber(room.number) }),
           onclick: () => this.enter({ type: "spectate", room_id: room.room_id }) }, t("lobby.watch"))));
   }
 }

@@ -176,9 +176,10 @@ export class Connection {
       // Too late, or the server restarted: start over as a new player.
       localStorage.removeItem(TOKEN_KEY);
       this.retryDelay = 0;
-    } else if (msg.code === "closing") {
-      // This session was resumed elsewhere (another tab), or the connection misbehaved:
-      // reconnecting by ourselves would take the seat back and forth.
+    } else if (msg.code === "playing_elsewhere" || msg.code === "closing") {
+      // This session said hello elsewhere (another tab, browser or device), which holds
+      // the seat now, or the connection misbehaved: reconnecting by ourselves would take
+      // the seat back and forth. Only the player's "play here" (`reconnect`) takes it back.
       this.setState("stopped");
     }
     this.onMessage(msg);

@@ -7,7 +7,7 @@
 
 import { h, clear } from "./dom.js";
 import { t, formatDateTime, formatList } from "./i18n.js";
-import { RoomState } from "./room.js";
+import { RoomState, displayName, tableNumber } from "./room.js";
 import { describeResult as xiangqiResult } from "./xiangqi.js";
 import { describeResult as draughtsResult } from "./draughts.js";
 import { cardRow } from "./tuolaji.js";
@@ -140,7 +140,7 @@ export function outcomeText(row) {
 
 /** Who else sat at the game: the opponent, or the partner and the opponents (Tuolaji). */
 export function othersText(row) {
-  const name = (i) => row.players?.[i] || t("records.nobody");
+  const name = (i) => displayName(row.players?.[i]) || t("records.nobody");
   if (!row.players?.length) return "–";
   if (row.players.length === 4) {
     return t("records.partner_and_opponents", {
@@ -275,7 +275,7 @@ export class Records {
       h("td", { class: "records-result" }, outcomeText(row)),
       h("td", { class: "records-links" },
         known ? h("a", { href: `#/games/${row.room_id}`, "data-replay": row.room_id,
-          "aria-label": t("records.replay_label", { game: t(`game.${row.game}`), id: String(row.room_id) }) }, t("records.replay")) : null,
+          "aria-label": t("records.replay_label", { game: t(`game.${row.game}`), id: tableNumber(row.number) }) }, t("records.replay")) : null,
         " ", fileLink(row.game, row.room_id)));
   }
 
@@ -287,7 +287,7 @@ export class Records {
     this.table = null;
     this.shown = { id };
     clear(this.root);
-    this.root.append(this.header(t("records.replay_title", { id: String(id) })), h("p", { class: "muted", id: "replay-loading" }, t("lobby.loading")));
+    this.root.append(this.header(t("records.replay_title")), h("p", { class: "muted", id: "replay-loading" }, t("lobby.loading")));
     let record = null;
     try {
       const res = await fetch(`/api/games/${encodeURIComponent(id)}`);
@@ -306,7 +306,7 @@ export class Records {
     const viewers = replay.seats ? [null, ...Array.from({ length: replay.seats }, (_, i) => i)] : [null];
     this.states = foldRecord(record, this.ctx.games, viewers, replaySteps(record));
     // The replayed room the game's table draws: a spectator's, moved from step to step.
-    this.room = { roomId: record.room_id, game: record.game, you: null, seats: [], view: null, ready: true };
+    this.room = { roomId: record.room_id, number: record.number ?? null, game: record.game, you: null, seats: [], view: null, ready: true };
     this.buildReplay();
     this.go(at ?? 0);
     this.focusBox.focus();
@@ -316,7 +316,7 @@ export class Records {
     const r = this.record;
     clear(this.root);
     const title = t("records.replay_heading", {
-      game: t(`game.${r.game}`), id: String(r.room_id), date: formatDateTime(r.finished_ms),
+      game: t(`game.${r.game}`), id: tableNumber(r.number), date: formatDateTime(r.finished_ms),
     });
     this.stepText = h("p", { class: "replay-step", id: "replay-step", "aria-live": "polite" });
     // Numbered from 0, the start (a move's number is its step's).
@@ -379,7 +379,7 @@ export class Records {
     clear(this.extra);
     if (!this.replay.seats) return;
     const spectator = state.rooms[0].view;
-    const name = (seat) => this.record.players[seat] || t("tl.seat", { n: seat + 1 });
+    const name = (seat) => displayName(this.record.players[seat]) || t("tl.seat", { n: seat + 1 });
     const hands = h("div", { class: "replay-hands", id: "replay-hands" });
     state.rooms.slice(1).forEach(({ view }, seat) => {
       const cards = groupHand(view.hand ?? [], view.trump, view.level_rank).flatMap((g) => g.cards);

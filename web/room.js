@@ -2,6 +2,26 @@
 // replaces everything, events apply in `event_seq` order, a gap asks for a new snapshot.
 // Per-game changes to the view are the game module's `applyEvent`.
 
+import { t } from "./i18n.js";
+
+/**
+ * A name as this page says it: the server names its bots "Bot 2" (the seat's number; no
+ * person may take a name of that form), said in the page's language ("机器人·2"); a
+ * person's name as they chose it. For the lobby, the tables and the records alike.
+ */
+export function displayName(name) {
+  const bot = /^Bot (\d+)$/.exec(name ?? "");
+  return bot ? t("tl.bot_name", { n: Number(bot[1]) }) : name;
+}
+
+/**
+ * A room's short number as people read it ("12" in 第 12 桌): the server's `number`, never
+ * the 16-digit room id the wire names it by; "–" for a room without one (several nodes).
+ */
+export function tableNumber(number) {
+  return number != null ? String(number) : "–";
+}
+
 export class RoomState {
   /**
    * @param conn the Connection (to ask for a snapshot after a gap)
@@ -17,6 +37,7 @@ export class RoomState {
 
   clear() {
     this.roomId = null;
+    this.number = null; // the short number people read (`tableNumber`)
     this.game = null;
     this.you = null;
     this.seats = [];
@@ -38,6 +59,7 @@ export class RoomState {
       case "joined":
         this.clear();
         this.roomId = msg.room_id;
+        this.number = msg.number ?? null;
         this.game = msg.game;
         this.you = msg.seat;
         this.onChange();

@@ -5,6 +5,7 @@
 // rule and every card: this file only draws the view and sends what the player chose.
 
 import { h, clear, botBadge } from "./dom.js";
+import { displayName, tableNumber } from "./room.js";
 import { t, formatNumber } from "./i18n.js";
 import { errorText, typeName } from "./errors.js";
 import { chooseSplit } from "./declare.js";
@@ -326,8 +327,14 @@ export class TuolajiTable {
   name(seat) {
     const s = this.ctx.room.seats[seat];
     this.knownNames ??= [];
-    if (s) this.knownNames[seat] = s.bot ? t("tl.bot_name", { n: seat + 1 }) : s.name;
+    if (s) this.knownNames[seat] = s.bot ? t("tl.bot_name", { n: seat + 1 }) : displayName(s.name);
     return this.knownNames[seat] ?? t("tl.seat", { n: seat + 1 });
+  }
+
+  /** Whether this page's seat must act now (for the turn cue). */
+  myTurn() {
+    const seat = this.turn().seat;
+    return seat != null && seat === this.me;
   }
 
   /** The seat that must act now, and by when. */
@@ -377,7 +384,8 @@ export class TuolajiTable {
       h("span", { class: "tl-points" }, t("tl.defenders"), " ", h("strong", { id: "tl-points" }, formatNumber(v.defenders_points)), " ",
         t("tl.points_unit"), " ", cardRow(v.defenders_point_cards, "mini")),
       v.last_hand ? h("span", { class: "warn" }, t("tl.last_hand")) : null,
-      h("span", { class: "muted" }, t("tl.hand_number", { n: v.hand_number })),
+      h("span", { class: "muted", id: "tl-table-number" }, t("table.number", { n: tableNumber(this.ctx.room.number) }), " · ",
+        t("tl.hand_number", { n: v.hand_number })),
       this.leaveButton());
   }
 
@@ -465,6 +473,8 @@ export class TuolajiTable {
           : t("tl.game_won", { team: t("tl.team", { a: this.name(o.winner), b: this.name(o.winner + 2) }) })),
         h("span", {}, t("tl.game_end_why", { why: t(`tl.end.${o.reason}`), a: levelName(o.levels[0]), b: levelName(o.levels[1]) })),
         h("button", { onclick: () => this.ctx.leave() }, t("table.back_to_lobby"))));
+      // The last hand's result stays under it: its bottom and the level change.
+      if (v.last_result) this.center.append(this.resultPanel(v.last_result));
       return;
     }
     if (v.phase.type === "between_hands" && v.last_result) {
@@ -524,7 +534,10 @@ export class TuolajiTable {
     const v = this.view;
     const groups = this.sortedHand();
     const flat = groups.flatMap((g) => g.cards);
-    const key = `${v.trump}|${v.level_rank}|${flat.join(",")}`;
+    // While the dealer exchanges the bottom, the six cards taken from it are marked in the
+    // hand (a dashed edge, and said so to screen readers).
+    const exchanging = v.phase.type === "bottom" && v.phase.dealer === this.me;
+    const key = `${v.trump}|${v.level_rank}|${exchanging}|${flat.join(",")}`;
     if (key === this.handKey && !keepSelection) return;
     if (key !== this.handKey && !keepSelection) this.selected.clear();
     this.handKey = key;
@@ -536,18 +549,24 @@ export class TuolajiTable {
       this.hand.append(h("p", { class: "muted" }, t("tl.watching_hidden")));
       return;
     }
+    const fromBottom = exchanging ? [...(v.bottom ?? [])] : [];
     let i = 0;
     for (const g of groups) {
       const groupName = g.type === "trump" ? t("tl.group_trump") : suitText(g.type);
       const row = h("div", { class: `tl-group type-${g.type}`, role: "group", "aria-label": groupName },
-        h("span", { class: "tl-type", "aria-hidden": "true" }, groupName));
+        h("span", { class: "tl-type", "aria-hidden": "true" }, g.type === "trump" ? groupName
+          : [SUIT_SYMBOLS[g.type], h("span", { class: "tl-type-name" }, ` ${typeName(g.type)}`)]));
       for (const card of g.cards) {
         const on = this.selected.has(i);
+        const k = fromBottom.indexOf(card);
+        if (k >= 0) fromBottom.splice(k, 1);
+        const label = g.type === "trump" ? t("tl.card_trump", { card: cardLabel(card) }) : cardLabel(card);
         // A checkbox per card: Tab reaches the hand, arrows move along it, Space or Enter
         // selects (the whole hand playable with the keyboard).
         row.append(cardEl(card, {
           "data-index": i, role: "checkbox", "aria-checked": String(on), tabindex: i === this.focusIndex ? "0" : "-1",
-          "aria-label": g.type === "trump" ? t("tl.card_trump", { card: cardLabel(card) }) : cardLabel(card),
+          "aria-label": k >= 0 ? t("tl.card_from_bottom", { card: label }) : label,
+          "data-from-bottom": k >= 0 ? "" : null,
         }));
         row.lastChild.classList.toggle("selected", on);
         i += 1;

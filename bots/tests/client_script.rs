@@ -105,6 +105,7 @@ async fn refusals_and_gaps_bring_snapshots() {
             room_id: 1,
             game: GameKind::Xiangqi,
             seat: Some(0),
+            number: None,
         })
         .await;
     let view = start_view();

@@ -128,6 +128,8 @@ test("a director runs a competition and the public page follows it live", { time
   };
   const red = await personPage(browser);
   await red.goto(`${url}/?entry=${codes[t1.first.players[0]]}`);
+  // The code leaves the address bar once the page's modules have run (after its catalogue).
+  await red.waitForFunction(() => location.search === "");
   assert.equal(new URL(red.url()).search, "", "the code leaves the address bar");
   await enterLobby(red, url, t1.first.players[0]);
   await red.waitForSelector("#btn-next-sit");

@@ -16,8 +16,8 @@ test("the addresses of the competition pages", () => {
   }
 });
 
-test("players, results and level differences in words", () => {
-  setLanguage("en");
+test("players, results and level differences in words", async () => {
+  await setLanguage("en");
   assert.equal(playersText(["张一", "张二"]), "张一 / 张二");
   assert.equal(playersText([{ name: "Zhao" }]), "Zhao");
   const first = { players: ["A1", "A2"] };
@@ -29,8 +29,8 @@ test("players, results and level differences in words", () => {
   assert.equal(signed(2), "+2");
   assert.equal(signed(-3), "−3");
   assert.equal(signed(0), "0");
-  setLanguage("zh-CN");
+  await setLanguage("zh-CN");
   assert.equal(resultText("first_wins", first, second), "A1 / A2 胜");
   assert.equal(resultText("both_forfeit", first, second), "双方弃权");
-  setLanguage("en");
+  await setLanguage("en");
 });

@@ -87,6 +87,13 @@ test("my games lists a xiangqi and a Tuolaji game; both replay step by step", { 
   await person.waitForSelector("#table:not([hidden])");
   await person.waitForSelector("#tl-game-over", { timeout: 90000 });
   await shot(person, T, "01-tuolaji-over");
+  // Game over keeps the bots' names (never "Seat 3") and the last hand's result under it:
+  // its bottom and the level change.
+  const overText = await person.textContent("#tl-game-over");
+  if (/win the game/.test(overText)) assert.match(overText, /Bot \d/);
+  assert.doesNotMatch(overText, /Seat \d/);
+  assert.match(await person.textContent("#tl-result"), /Hand over: defenders -?\d+ points/);
+  assert.equal(await person.locator("#tl-result .cards.mini .card").count() >= 6, true, "the bottom shown");
   const tricks = tricksOf(events);
   assert.equal(tricks.length > 5, true, `${tricks.length} tricks`);
   // One card at a time (`dealt`) or, when the deal has no pauses, a seat's cards at once (`dealt_cards`).

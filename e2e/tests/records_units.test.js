@@ -9,7 +9,7 @@ import { applyEvent as applyXiangqi } from "../../web/xiangqi.js";
 import { applyEvent as applyTuolaji } from "../../web/tuolaji.js";
 import { foldRecord, replaySteps, outcomeText, othersText } from "../../web/records.js";
 
-setLanguage("en");
+await setLanguage("en");
 const GAMES = { xiangqi: { applyEvent: applyXiangqi }, tuolaji: { applyEvent: applyTuolaji } };
 const START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 const AFTER_1 = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
@@ -97,11 +97,15 @@ test("a Tuolaji record: the deal, the bottom, each trick and the result, each se
   assert.deepEqual(states[3].rooms[0].view.levels, [3, 2]);
 });
 
-test("a row of my games: the result from the seat's side and the others at the table", () => {
+test("a row of my games: the result from the seat's side and the others at the table", async () => {
   const row = { game: "xiangqi", seat: 0, players: ["Wu", "Bot 2"], result: { winners: [1], reason: "resignation" } };
   assert.equal(outcomeText(row), "Lost — resignation");
   assert.equal(outcomeText({ ...row, seat: 1 }), "Won — resignation");
   assert.equal(othersText(row), "against Bot 2");
+  // The server's bots are named in the page's language.
+  await setLanguage("zh-CN");
+  assert.match(othersText(row), /机器人·2/);
+  await setLanguage("en");
   const tl = { game: "tuolaji", seat: 1, players: ["Wu", "Li", "Ma", "Lu"], result: { winners: [], reason: "abandoned" } };
   assert.equal(outcomeText(tl), "No winner — every seat was left");
   assert.equal(othersText(tl), "partner Lu, against Ma and Wu");

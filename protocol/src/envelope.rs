@@ -319,6 +319,11 @@ pub struct RoomInfo {
     pub seats: Vec<Option<SeatInfo>>,
     pub spectators: u32,
     pub status: RoomStatus,
+    /// The room's short number, what people read and say ("table 12"): counted by the
+    /// server from 1, never given twice; absent with several nodes. For display only: every
+    /// request names the room by `room_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u64>,
 }
 
 /// Where a room is in its life.
@@ -399,6 +404,9 @@ pub enum ServerMsg {
         room_id: RoomId,
         game: GameKind,
         seat: Option<u8>,
+        /// The room's short number, for display ([`RoomInfo::number`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        number: Option<u64>,
     },
     /// Left the room.
     Left { seq: Option<Seq>, room_id: RoomId },

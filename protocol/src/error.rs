@@ -52,9 +52,12 @@ error_codes! {
     BadResumeToken = "bad_resume_token",
     /// Too many messages: the rate limit was exceeded and this one was dropped.
     RateLimited = "rate_limited",
-    /// Too many bad messages (or the session moved to another connection): the connection is
-    /// being closed.
+    /// Too many bad messages: the connection is being closed.
     Closing = "closing",
+    /// The same session (its resume token) said hello on another connection, which now holds
+    /// its seat: this connection is closed, and a client should not reconnect by itself (the
+    /// two would take the seat back and forth) but offer its player to take it back.
+    PlayingElsewhere = "playing_elsewhere",
     /// The name is blank, longer than 32 characters, has control or invisible format
     /// characters, or has the form of a server bot's name ("Bot 1").
     BadName = "bad_name",
@@ -308,6 +311,7 @@ mod tests {
                 "bad_resume_token",
                 "rate_limited",
                 "closing",
+                "playing_elsewhere",
                 "bad_name",
                 "no_such_room",
                 "seat_taken",

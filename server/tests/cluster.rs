@@ -1001,6 +1001,7 @@ async fn the_store_refuses_a_stale_owners_step() {
                 options: vec![0x80],
                 seed: 1,
                 created_ms: 0,
+                number: None,
             }),
             step(0, 0),
         ])

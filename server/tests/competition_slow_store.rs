@@ -82,6 +82,9 @@ impl Store for Slow {
     fn next_room_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
         self.inner.next_room_id()
     }
+    fn next_room_number(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.inner.next_room_number()
+    }
     fn max_player_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
         self.inner.max_player_id()
     }

@@ -123,6 +123,29 @@ async fn a_newer_connection_takes_the_session_over() {
         .await;
 }
 
+/// One session in two browsers: the connection that loses the seat is told so with
+/// `playing_elsewhere` (not a bare close, which a page takes for a network failure and
+/// answers by reconnecting, taking the seat back and forth) before it is closed; taking
+/// the seat back tells the other one the same.
+#[tokio::test]
+async fn the_replaced_connection_is_told_it_plays_elsewhere() {
+    let server = TestServer::default().await;
+    let (mut red, _black, _) = xiangqi_pair(&server, XiangqiOptions::default()).await;
+    let mut other = Client::resume(&server, &red.token).await;
+    other
+        .until(|m| matches!(m, ServerMsg::Joined { seat: Some(_), .. }))
+        .await;
+    assert_eq!(red.error_for(None).await.0, ErrorCode::PlayingElsewhere);
+    assert!(red.closed().await, "the replaced connection is closed");
+    // Taken back from the first browser: now the second one is told.
+    let mut back = Client::resume(&server, &red.token).await;
+    back.until(|m| matches!(m, ServerMsg::Joined { seat: Some(_), .. }))
+        .await;
+    assert_eq!(other.error_for(None).await.0, ErrorCode::PlayingElsewhere);
+    assert!(other.closed().await);
+    back.play("h2e2").await;
+}
+
 /// [D]: leaving before one's first move aborts the game: nothing was at stake yet.
 #[tokio::test]
 async fn leaving_before_the_first_move_aborts() {

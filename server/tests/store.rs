@@ -256,6 +256,9 @@ impl qipai_store::Store for Failing {
     fn next_room_id(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
         self.inner.next_room_id()
     }
+    fn next_room_number(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
+        self.inner.next_room_number()
+    }
     fn max_player_id(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
         self.inner.max_player_id()
     }
@@ -410,5 +413,73 @@ async fn a_store_failure_is_answered_within_a_second() {
             "hangs: {hangs}: answered after {waited:?}"
         );
         server.stop();
+    }
+}
+
+/// The number people say of a room, in `joined` and in the lobby's list.
+fn number_joined(client: &Client, room: qipai_protocol::RoomId) -> Option<u64> {
+    client.log.iter().rev().find_map(|m| match m {
+        qipai_protocol::ServerMsg::Joined {
+            room_id, number, ..
+        } if *room_id == room => *number,
+        _ => None,
+    })
+}
+
+/// Short table numbers are counted from 1 and go on after a restart on the same store: a
+/// reopened room keeps its number, the next room gets the next one, none is given twice.
+#[tokio::test]
+async fn rooms_are_numbered_from_one_and_the_count_survives_a_restart() {
+    let file = store_file("numbers");
+    let first = with_store(&file).await;
+    let mut wu = Client::hello(&first, "Wu").await;
+    let mut li = Client::hello(&first, "Li").await;
+    let one = wu.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    li.join(one, Some(1)).await;
+    wu.play("h2e2").await;
+    let mut sun = Client::hello(&first, "Sun").await;
+    let two = sun.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    assert_eq!(number_joined(&wu, one), Some(1));
+    assert_eq!(number_joined(&li, one), Some(1));
+    assert_eq!(number_joined(&sun, two), Some(2));
+    first.stop();
+
+    let second = with_store(&file).await;
+    let mut wu2 = Client::resume(&second, &wu.token).await;
+    wu2.until(|m| matches!(m, qipai_protocol::ServerMsg::Snapshot { .. }))
+        .await;
+    assert_eq!(
+        number_joined(&wu2, one),
+        Some(1),
+        "a reopened room keeps its number"
+    );
+    let mut zhao = Client::hello(&second, "Zhao").await;
+    let three = zhao
+        .create_xiangqi(XiangqiOptions::default(), Some(0))
+        .await;
+    assert_eq!(number_joined(&zhao, three), Some(3), "2 is not given again");
+    let seq = zhao.seq();
+    zhao.send(&qipai_protocol::ClientMsg::ListRooms {
+        seq,
+        game: None,
+        limit: None,
+        after: None,
+    })
+    .await;
+    match zhao
+        .until(|m| matches!(m, qipai_protocol::ServerMsg::Rooms { .. }))
+        .await
+    {
+        qipai_protocol::ServerMsg::Rooms { rooms, .. } => {
+            let number = |id| {
+                rooms
+                    .iter()
+                    .find(|r| r.room_id == id)
+                    .and_then(|r| r.number)
+            };
+            assert_eq!(number(one), Some(1));
+            assert_eq!(number(three), Some(3));
+        }
+        _ => unreachable!(),
     }
 }

@@ -60,6 +60,9 @@ pub struct RoomRow {
     pub seed: u64,
     /// Unix time in milliseconds.
     pub created_ms: i64,
+    /// The short number people read and say (`None` before rooms had one, and with
+    /// several nodes, whose counts would collide).
+    pub number: Option<u64>,
 }
 
 /// What kind of input a game was given.
@@ -184,6 +187,9 @@ pub enum Write {
     },
     Session(SessionRow),
     Record(RecordRow),
+    /// A room's short number was handed out: the count goes on after it (kept at the
+    /// largest), even if that room is never written.
+    RoomNumber(u64),
 }
 
 /// An unfinished room with everything needed to rebuild it.
@@ -212,6 +218,8 @@ pub trait Store:
     fn write(&self, batch: Vec<Write>) -> BoxFuture<'_, StoreResult<()>>;
     /// One more than the largest room id ever stored (1 when none).
     fn next_room_id(&self) -> BoxFuture<'_, StoreResult<u64>>;
+    /// The next room's short number: the largest handed out plus one (1 for an empty store).
+    fn next_room_number(&self) -> BoxFuture<'_, StoreResult<u64>>;
     /// The largest player id of any stored session (0 when none).
     fn max_player_id(&self) -> BoxFuture<'_, StoreResult<u64>>;
     /// The latest moment on the server's time line that any step or seat change names.

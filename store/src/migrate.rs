@@ -33,8 +33,13 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 5,
-        sqlite: include_str!("../migrations/sqlite/0005_accounts.sql"),
-        postgres: include_str!("../migrations/postgres/0005_accounts.sql"),
+        sqlite: include_str!("../migrations/sqlite/0005_room_numbers.sql"),
+        postgres: include_str!("../migrations/postgres/0005_room_numbers.sql"),
+    },
+    Migration {
+        version: 6,
+        sqlite: include_str!("../migrations/sqlite/0006_accounts.sql"),
+        postgres: include_str!("../migrations/postgres/0006_accounts.sql"),
     },
 ];
 

@@ -142,6 +142,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
         options: r.get(2),
         seed: u(r.get(3)),
         created_ms: r.get(4),
+        number: r.get::<_, Option<i64>>(7).map(u),
     };
     let id = room.id;
     let steps = client
@@ -255,6 +256,20 @@ impl Store for PostgresStore {
         })
     }
 
+    fn next_room_number(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let max: i64 = client
+                .query_one(
+                    "SELECT GREATEST(COALESCE((SELECT MAX(number) FROM rooms), 0), COALESCE((SELECT value FROM counters WHERE name = 'room_number'), 0))::BIGINT",
+                    &[],
+                )
+                .await?
+                .get(0);
+            Ok(u(max) + 1)
+        })
+    }
+
     fn max_player_id(&self) -> BoxFuture<'_, StoreResult<u64>> {
         Box::pin(async move {
             let client = self.client().await?;
@@ -288,7 +303,7 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let rooms = client
                 .query(
-                    "SELECT id, game, options, seed, created_ms, epoch, skew_ms FROM rooms WHERE status = 'open' ORDER BY id",
+                    "SELECT id, game, options, seed, created_ms, epoch, skew_ms, number FROM rooms WHERE status = 'open' ORDER BY id",
                     &[],
                 )
                 .await?;
@@ -315,7 +330,7 @@ impl Store for PostgresStore {
                 .query_opt(
                     "UPDATE rooms SET epoch = $2, skew_ms = skew_ms + $3 \
                      WHERE id = $1 AND status = 'open' AND epoch < $2 \
-                     RETURNING id, game, options, seed, created_ms, epoch, skew_ms",
+                     RETURNING id, game, options, seed, created_ms, epoch, skew_ms, number",
                     &[&i(room), &i(epoch), &i(add_skew_ms)],
                 )
                 .await?;

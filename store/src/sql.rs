@@ -7,8 +7,8 @@
 
 use crate::Write;
 
-pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, status) \
-    VALUES (?1, ?2, ?3, ?4, ?5, 'open')";
+pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, status, number) \
+    VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6)";
 pub const STEP: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, \
     event_seq, epoch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 pub const SEAT: &str = "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms) \
@@ -24,11 +24,14 @@ pub const SESSION: &str = "INSERT INTO sessions (token_hash, player, name, bot, 
 pub const RECORD: &str = "INSERT INTO records (room, game, finished_ms, body, pgn) \
     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room) DO UPDATE SET body = excluded.body, \
     pgn = excluded.pgn, finished_ms = excluded.finished_ms";
+pub const ROOM_NUMBER: &str = "INSERT INTO counters (name, value) VALUES ('room_number', ?1) \
+    ON CONFLICT (name) DO UPDATE SET value = CASE WHEN excluded.value > counters.value \
+    THEN excluded.value ELSE counters.value END";
 pub const RECORD_PLAYER: &str = "INSERT INTO record_players (room, seat, name) \
     VALUES (?1, ?2, ?3) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name";
 
 /// Every statement of a batch, for backends that prepare them all up front.
-pub const ALL: [&str; 9] = [
+pub const ALL: [&str; 10] = [
     ROOM,
     STEP,
     SEAT,
@@ -38,6 +41,7 @@ pub const ALL: [&str; 9] = [
     SESSION,
     RECORD,
     RECORD_PLAYER,
+    ROOM_NUMBER,
 ];
 
 /// `sql` with PostgreSQL's `$N` placeholders for SQLite's `?N`.
@@ -84,6 +88,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 Bytes(&r.options),
                 int(r.seed),
                 Int(r.created_ms),
+                r.number.map_or(Null, int),
             ],
         )],
         Write::Step(s) => vec![statement(
@@ -149,5 +154,6 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
             }));
             out
         }
+        Write::RoomNumber(n) => vec![statement(ROOM_NUMBER, vec![int(*n)])],
     }
 }

@@ -112,7 +112,7 @@ fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &[Write]) -> rusqlite::Res
 /// room's replay).
 fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
     let mut rooms = conn.prepare(
-        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from FROM rooms WHERE status = 'open' ORDER BY id",
+        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from, number FROM rooms WHERE status = 'open' ORDER BY id",
     )?;
     let mut from = i64::MAX;
     let mut out: Vec<RoomLog> = rooms
@@ -123,6 +123,7 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                 options: r.get(2)?,
                 seed: u(r.get(3)?),
                 created_ms: r.get(4)?,
+                number: r.get::<_, Option<i64>>(8)?.map(u),
             };
             Ok((room, u(r.get(5)?), u(r.get(6)?), r.get::<_, i64>(7)?))
         })?
@@ -223,6 +224,17 @@ impl Store for SqliteStore {
         self.call(|conn| {
             let max: i64 =
                 conn.query_row("SELECT COALESCE(MAX(id), 0) FROM rooms", [], |r| r.get(0))?;
+            Ok(u(max) + 1)
+        })
+    }
+
+    fn next_room_number(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.call(|conn| {
+            let max: i64 = conn.query_row(
+                "SELECT MAX(COALESCE((SELECT MAX(number) FROM rooms), 0), COALESCE((SELECT value FROM counters WHERE name = 'room_number'), 0))",
+                [],
+                |r| r.get(0),
+            )?;
             Ok(u(max) + 1)
         })
     }

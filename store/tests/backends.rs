@@ -91,6 +91,7 @@ fn room(id: u64) -> RoomRow {
         options: vec![0x81, 0xa1, b'x', 1],
         seed: u64::MAX - id,
         created_ms: 1_700_000_000_000,
+        number: Some(id),
     }
 }
 
@@ -137,6 +138,7 @@ async fn migrations_are_versioned_and_idempotent() {
             1,
             "{name}: empty store"
         );
+        assert_eq!(store.next_room_number().await.expect(name), 1, "{name}");
     })
     .await;
 }
@@ -182,6 +184,14 @@ async fn an_open_room_comes_back_with_its_log() {
         );
         assert!(logs[1].steps.is_empty(), "{name}");
         assert_eq!(store.next_room_id().await.expect(name), 9, "{name}");
+        // The short numbers go on after the largest stored (the rooms' numbers are their ids here).
+        assert_eq!(store.next_room_number().await.expect(name), 9, "{name}");
+        // A number handed out to a room never written counts too, and the count never
+        // goes back.
+        for n in [20, 5] {
+            store.write(vec![Write::RoomNumber(n)]).await.expect(name);
+        }
+        assert_eq!(store.next_room_number().await.expect(name), 21, "{name}");
         assert_eq!(store.last_time().await.expect(name), 1030, "{name}");
         assert_eq!(store.max_player_id().await.expect(name), 99, "{name}");
     })

@@ -190,7 +190,7 @@ where
                     heard = Some(now);
                 }
             }
-            () = &mut killed => break None,
+            () = &mut killed => break player.displaced(),
             () = &mut stopping => break Some(Box::new(ServerMsg::Shutdown {
                 message: "the server is shutting down".into(),
             })),

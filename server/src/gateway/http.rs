@@ -118,8 +118,8 @@ fn answer(req: Request<Incoming>, shared: &Arc<App>, ticket: &Ticket) -> Answer 
                 });
             text(StatusCode::OK, page)
         }
-        _ => match static_files::lookup(path) {
-            Some(file) => file_answer(&req, file),
+        _ => match static_files::serve(path, req.headers()) {
+            Some(file) => file_answer(file),
             None => text(
                 StatusCode::NOT_FOUND,
                 "not found: the page is at /, the WebSocket at /ws\n",
@@ -206,34 +206,11 @@ async fn competition_api(
     r
 }
 
-/// A file, or `304` when the client's copy is current.
-fn file_answer(req: &Request<Incoming>, file: static_files::StaticFile) -> Answer {
-    let current = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim() == file.etag);
-    let (status, body) = if current {
-        (StatusCode::NOT_MODIFIED, Bytes::new())
-    } else {
-        (StatusCode::OK, Bytes::from_static(file.body))
-    };
-    let mut r = Response::new(Full::new(body));
-    *r.status_mut() = status;
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(file.content_type),
-    );
-    h.insert(header::ETAG, HeaderValue::from_static(file.etag));
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(static_files::CACHE_CONTROL),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+/// A file, or `304` when the client's copy is current ([`static_files::serve`]).
+fn file_answer(file: static_files::Answer) -> Answer {
+    let mut r = Response::new(Full::new(Bytes::from_static(file.body)));
+    *r.status_mut() = file.status;
+    *r.headers_mut() = file.headers;
     r
 }
 

@@ -94,6 +94,21 @@ impl Player {
         self.session.is_some()
     }
 
+    /// The last words for a connection woken to close: `playing_elsewhere` when its session
+    /// said hello on another connection since (which now holds the seat), so that the client
+    /// offers to take it back instead of reconnecting by itself and taking the seat back and
+    /// forth; nothing for the other reasons (a full queue, a bot dismissed).
+    pub fn displaced(&self) -> Option<Box<ServerMsg>> {
+        let session = self.session.as_ref()?;
+        (!session.is_attached(self.conn_id)).then(|| {
+            Box::new(ServerMsg::error(
+                None,
+                ErrorCode::PlayingElsewhere,
+                "this session continued on another connection",
+            ))
+        })
+    }
+
     /// Whether the next frame must be another node's internal hello.
     pub fn expects_node_hello(&self) -> bool {
         self.internal && self.session.is_none()
@@ -220,7 +235,7 @@ impl Player {
         if !session.is_attached(self.conn_id) {
             return Ok(Verdict::Close(Some(Box::new(ServerMsg::error(
                 seq,
-                ErrorCode::Closing,
+                ErrorCode::PlayingElsewhere,
                 "this session continued on another connection",
             )))));
         }

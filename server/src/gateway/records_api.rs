@@ -100,13 +100,19 @@ pub async fn get(target: &str, shared: &App) -> Answer {
                     let mut rows = Vec::with_capacity(games.len());
                     for g in &games {
                         // The players and the result come from the record itself.
-                        let (players, result) = match persist.store.record(g.room).await {
+                        let fields = match persist.store.record(g.room).await {
                             Ok(Some(r)) => record::list_fields(&r.body),
                             Ok(None) => Default::default(),
                             Err(error) => return failed(&error),
                         };
+                        let record::ListFields {
+                            players,
+                            result,
+                            number,
+                        } = fields;
                         rows.push(serde_json::json!({
                             "room_id": g.room,
+                            "number": number,
                             "game": g.game,
                             "finished_ms": g.finished_ms,
                             "seat": g.seat,

@@ -1,15 +1,23 @@
 //! The browser client: every file of the repository's `web/` folder, embedded in the binary
-//! at compile time (`build.rs` lists them), served at `/` beside `/ws` and `/healthz`.
+//! at compile time (`build.rs` lists them, and gzips the text files once), served at `/`
+//! beside `/ws` and `/healthz`.
 //!
-//! Files carry an `ETag` (a hash of their bytes) and `Cache-Control: no-cache`, so a browser
-//! revalidates each load and gets `304 Not Modified` until the server is rebuilt with new
-//! files. `GET /` is `index.html`.
+//! [`serve`] answers a request's path and headers with a status, headers and body, whatever
+//! the HTTP server around it: the gzipped copy to a browser that accepts gzip (`Vary:
+//! Accept-Encoding`), each copy with its own `ETag` (a hash of the file's bytes) and
+//! `Cache-Control: no-cache`, so a browser revalidates each load and gets `304 Not
+//! Modified` until the server is rebuilt with new files. `GET /` is `index.html`.
+
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::StatusCode;
 
 /// One embedded file.
 struct Embedded {
     /// Its URL path, `/` followed by its path under `web/`.
     path: &'static str,
     body: &'static [u8],
+    /// The same bytes gzipped, for the text files it makes smaller.
+    gzip: Option<&'static [u8]>,
     /// A quoted hash of `body`, for `If-None-Match`.
     etag: &'static str,
 }
@@ -21,6 +29,7 @@ static FILES: &[Embedded] = include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StaticFile {
     pub body: &'static [u8],
+    pub gzip: Option<&'static [u8]>,
     pub content_type: &'static str,
     pub etag: &'static str,
 }
@@ -35,9 +44,93 @@ pub fn lookup(path: &str) -> Option<StaticFile> {
     let file = FILES.get(index)?;
     Some(StaticFile {
         body: file.body,
+        gzip: file.gzip,
         content_type: content_type(path),
         etag: file.etag,
     })
+}
+
+/// The answer to a `GET` of a file.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    /// Empty for `304`.
+    pub body: &'static [u8],
+}
+
+/// The answer for the file at `path` to a request with `request` headers (`Accept-Encoding`,
+/// `If-None-Match`); `None` when there is no such file.
+pub fn serve(path: &str, request: &HeaderMap) -> Option<Answer> {
+    let file = lookup(path)?;
+    let gzip = file.gzip.filter(|_| accepts_gzip(request));
+    // Each encoding is its own representation, with its own strong ETag (RFC 9110 8.8.3).
+    let etag = match gzip {
+        Some(_) => gzip_etag(file.etag),
+        None => file.etag.to_owned(),
+    };
+    let current = request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*");
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(file.content_type),
+    );
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        headers.insert(header::ETAG, value);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(CACHE_CONTROL),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if file.gzip.is_some() {
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    if gzip.is_some() {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    let (status, body) = if current {
+        (StatusCode::NOT_MODIFIED, &[][..])
+    } else {
+        (StatusCode::OK, gzip.unwrap_or(file.body))
+    };
+    Some(Answer {
+        status,
+        headers,
+        body,
+    })
+}
+
+/// The gzipped copy's ETag: the file's, marked (`"…-gzip"`).
+fn gzip_etag(etag: &str) -> String {
+    format!("{}-gzip\"", etag.trim_end_matches('"'))
+}
+
+/// Whether `Accept-Encoding` takes gzip (by name or `*`, with a weight above 0).
+fn accepts_gzip(request: &HeaderMap) -> bool {
+    request
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let weight = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && weight > 0.0
+        })
 }
 
 /// The `Content-Type` for a file name's extension; ES modules must be JavaScript.
@@ -76,6 +169,45 @@ mod tests {
         );
         assert_eq!(lookup("/nope.js"), None);
         assert_eq!(lookup("/../Cargo.toml"), None);
+    }
+
+    fn headers(pairs: &[(header::HeaderName, &'static str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.clone(), HeaderValue::from_static(v)))
+            .collect()
+    }
+
+    #[test]
+    fn scripts_go_gzipped_to_who_accepts_gzip_each_copy_with_its_etag() {
+        let plain = serve("/app.js", &HeaderMap::new()).unwrap();
+        assert_eq!(plain.status, StatusCode::OK);
+        assert_eq!(plain.headers.get(header::CONTENT_ENCODING), None);
+        assert_eq!(plain.headers[header::VARY], "accept-encoding");
+        let asked = headers(&[(header::ACCEPT_ENCODING, "gzip, deflate, br")]);
+        let packed = serve("/app.js", &asked).unwrap();
+        assert_eq!(packed.headers[header::CONTENT_ENCODING], "gzip");
+        assert!(packed.body.len() * 2 < plain.body.len());
+        assert_ne!(packed.headers[header::ETAG], plain.headers[header::ETAG]);
+        // Refused by weight: the plain bytes.
+        let refused = headers(&[(header::ACCEPT_ENCODING, "gzip;q=0, identity")]);
+        assert_eq!(serve("/app.js", &refused).unwrap().body, plain.body);
+    }
+
+    #[test]
+    fn a_current_copy_gets_304_without_a_body() {
+        let asked = headers(&[(header::ACCEPT_ENCODING, "gzip")]);
+        let first = serve("/style.css", &asked).unwrap();
+        let mut again = asked.clone();
+        again.insert(header::IF_NONE_MATCH, first.headers[header::ETAG].clone());
+        let answer = serve("/style.css", &again).unwrap();
+        assert_eq!(answer.status, StatusCode::NOT_MODIFIED);
+        assert!(answer.body.is_empty());
+        assert_eq!(answer.headers[header::ETAG], first.headers[header::ETAG]);
+        // The plain copy's tag does not stand for the gzipped one.
+        let plain = serve("/style.css", &HeaderMap::new()).unwrap();
+        again.insert(header::IF_NONE_MATCH, plain.headers[header::ETAG].clone());
+        assert_eq!(serve("/style.css", &again).unwrap().status, StatusCode::OK);
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub trait RoomDirectory: Send + Sync {
 pub struct Lobby {
     rooms: Arc<DashMap<RoomId, RoomHandle>>,
     next_id: AtomicU64,
+    /// The next room's short number (what people read and say); with a store it goes on
+    /// after the largest stored, so none is given twice.
+    next_number: AtomicU64,
     config: Arc<Config>,
     clock: ServerClock,
     shutdown: Shutdown,
@@ -143,6 +146,8 @@ impl Drop for SeatClaim {
 
 /// How a room is opened, besides its id and options.
 struct Opened {
+    /// Its short number for people, if this node counts them.
+    number: Option<u64>,
     bots: bool,
     seed: u64,
     journal: Option<Journal>,
@@ -179,12 +184,18 @@ impl Lobby {
         let _ = self.summon.set(summon);
     }
 
-    /// Gives the lobby the store's writer, and the first room id it may count from when ids
-    /// are counted (a configured Tuolaji seed): they go on after a restart. Random ids
-    /// need no such help.
-    pub fn set_store(&self, writer: qipai_store::writer::Writer, next_id: RoomId) {
+    /// Gives the lobby the store's writer, the first room id it may count from when ids
+    /// are counted (a configured Tuolaji seed) and the first short number: they go on after
+    /// a restart. Random ids need no such help.
+    pub fn set_store(
+        &self,
+        writer: qipai_store::writer::Writer,
+        next_id: RoomId,
+        next_number: u64,
+    ) {
         let _ = self.writer.set(writer);
         self.next_id.fetch_max(next_id, Ordering::Relaxed);
+        self.next_number.fetch_max(next_number, Ordering::Relaxed);
     }
 
     /// Announces every room opened from now on in `directory`, and fences it there.
@@ -210,6 +221,7 @@ impl Lobby {
             budget,
             rooms: Arc::new(DashMap::new()),
             next_id: AtomicU64::new(1),
+            next_number: AtomicU64::new(1),
             config,
             clock,
             shutdown,
@@ -307,8 +319,9 @@ impl Lobby {
             });
         }
         let ticket = self.budget.room(owner.session, owner.addr)?;
-        let (id, seed, journal) = self.fresh_room();
+        let (id, number, seed, journal) = self.fresh_room();
         let opened = Opened {
+            number,
             bots,
             seed,
             journal,
@@ -319,18 +332,25 @@ impl Lobby {
         self.open(id, options, opened)
     }
 
-    /// A new room's id, seed and log.
-    fn fresh_room(&self) -> (RoomId, u64, Option<Journal>) {
-        // Counted ids would collide between nodes: with several, ids are always random.
+    /// A new room's id, short number, seed and log.
+    fn fresh_room(&self) -> (RoomId, Option<u64>, u64, Option<Journal>) {
+        // Counted ids would collide between nodes: with several, ids are always random
+        // (they are not guessable), and the nodes count no short numbers.
         let local = self.directory.get().is_none_or(|d| d.ids_are_local());
         let id = if wire::seeded(&self.config) && local {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
             random_id(|id| self.rooms.contains_key(&id))
         };
+        let number = local.then(|| self.next_number.fetch_add(1, Ordering::Relaxed));
+        // Kept at once, so that a table opened and left unstarted (never written) does
+        // not see its number handed out again after a restart.
+        if let (Some(n), Some(writer)) = (number, self.writer.get()) {
+            writer.post(qipai_store::Write::RoomNumber(n));
+        }
         let seed = rand::random();
         let journal = self.writer.get().map(|w| Journal::new(w.clone(), seed));
-        (id, seed, journal)
+        (id, number, seed, journal)
     }
 
     /// Opens a competition's table: each seat reserved for the entrant given for it
@@ -344,8 +364,9 @@ impl Lobby {
         options: RoomOptions,
         entrants: Arc<[Entrant]>,
     ) -> Result<RoomHandle, WireError> {
-        let (id, seed, journal) = self.fresh_room();
+        let (id, number, seed, journal) = self.fresh_room();
         let opened = Opened {
+            number,
             bots: false,
             seed,
             journal,
@@ -366,7 +387,7 @@ impl Lobby {
             code: ErrorCode::BadOptions,
             message: format!("stored options: {e}"),
         })?;
-        let (id, seed) = (log.room.id, log.room.seed);
+        let (id, seed, number) = (log.room.id, log.room.seed, log.room.number);
         // Never so far behind that the room's time would go back before its last step (a
         // dead owner's last heartbeat may be older than its last step).
         let last = log.steps.iter().map(|s| s.at_ms);
@@ -376,6 +397,7 @@ impl Lobby {
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
         let entrants = self.table_entrants.remove(&id).map(|(_, e)| e);
         let opened = Opened {
+            number,
             bots: false,
             seed,
             journal,
@@ -393,6 +415,7 @@ impl Lobby {
         opened: Opened,
     ) -> Result<RoomHandle, WireError> {
         let Opened {
+            number,
             bots,
             seed,
             journal,
@@ -405,6 +428,7 @@ impl Lobby {
         let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
         let parts = RoomParts {
             id,
+            number,
             options,
             inbox_size: self.config.server.room_inbox,
             timings: RoomTimings {

@@ -33,6 +33,7 @@ pub struct Persist {
     /// Where the server's time line goes on from.
     pub clock_base: Millis,
     next_room: RoomId,
+    next_number: u64,
 }
 
 /// Opens the configured store; `None` when `[store] url` is empty.
@@ -76,6 +77,7 @@ pub async fn with_store(
     Ok(Persist {
         clock_base: Millis(store.last_time().await?),
         next_room: store.next_room_id().await?,
+        next_number: store.next_room_number().await?,
         store,
         writer,
     })
@@ -95,7 +97,11 @@ pub async fn recover(
     persist: &Persist,
     owns_all: bool,
 ) -> Result<(), StoreError> {
-    lobby.set_store(persist.writer.clone(), persist.next_room);
+    lobby.set_store(
+        persist.writer.clone(),
+        persist.next_room,
+        persist.next_number,
+    );
     sessions.set_store(persist.writer.clone());
     // With several nodes the rooms of the store belong to their owners: a node takes one
     // over only when its owner's lease is gone (`topology::cluster::takeover`).

@@ -71,6 +71,8 @@ struct Occupant {
 pub struct Room<G: OnWire> {
     /// This room's id, named in every message it sends.
     id: RoomId,
+    /// Its short number for people ("table 12"), in `joined`, the listing and the record.
+    number: Option<u64>,
     /// The options as listed in the lobby (defaults filled in).
     options: RoomOptions,
     /// The rules; only this task touches them.
@@ -137,6 +139,8 @@ struct Reserved {
 /// Everything a new room needs besides its game.
 pub struct RoomParts {
     pub id: RoomId,
+    /// The short number people read and say, if the lobby counts them.
+    pub number: Option<u64>,
     pub options: RoomOptions,
     pub inbox_size: usize,
     pub timings: RoomTimings,
@@ -171,6 +175,7 @@ impl<G: OnWire> Room<G> {
             seats: vec![None; seats.len()],
             spectators: 0,
             status: RoomStatus::Waiting,
+            number: parts.number,
         });
         let handle = RoomHandle {
             id: parts.id,
@@ -183,6 +188,7 @@ impl<G: OnWire> Room<G> {
         let reserved = vec![None; seats.len()];
         let mut room = Room {
             id: parts.id,
+            number: parts.number,
             options: parts.options,
             game,
             seats,

@@ -98,10 +98,11 @@ fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
     }
 }
 
-/// The record of room `room`'s finished game: `view` its final public view, `outcome` how
-/// it ended as the game tells it ([`qipai_games::Game::outcome`]).
+/// The record of room `room`'s finished game (its id and short number): `view` its final
+/// public view, `outcome` how it ended as the game tells it
+/// ([`qipai_games::Game::outcome`]).
 pub fn build(
-    room: RoomId,
+    (room, number): (RoomId, Option<u64>),
     game: &str,
     players: Vec<String>,
     view: &View,
@@ -134,6 +135,7 @@ pub fn build(
     };
     let body = serde_json::json!({
         "room_id": room,
+        "number": number,
         "game": game,
         "players": players,
         "finished_ms": finished_ms,
@@ -161,18 +163,22 @@ pub fn result(outcome: Option<&Outcome>) -> serde_json::Value {
     }
 }
 
-/// What a list of games shows of a record's JSON body: the players by seat and the result
-/// (`null` in records written before it was kept).
-pub fn list_fields(body: &str) -> (Vec<String>, serde_json::Value) {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        #[serde(default)]
-        players: Vec<String>,
-        #[serde(default)]
-        result: serde_json::Value,
-    }
-    serde_json::from_str::<Head>(body)
-        .map_or_else(|_| Default::default(), |h| (h.players, h.result))
+/// What a list of games shows of a record's JSON body: the players by seat, the result
+/// (`null` in records written before it was kept) and the room's short number (`null`
+/// before rooms had one).
+pub fn list_fields(body: &str) -> ListFields {
+    serde_json::from_str(body).unwrap_or_default()
+}
+
+/// See [`list_fields`].
+#[derive(Default, serde::Deserialize)]
+pub struct ListFields {
+    #[serde(default)]
+    pub players: Vec<String>,
+    #[serde(default)]
+    pub result: serde_json::Value,
+    #[serde(default)]
+    pub number: Option<u64>,
 }
 
 /// The PDN of a draughts record's JSON body (made when asked, so records written before

@@ -156,6 +156,7 @@ impl<G: OnWire> Room<G> {
                 options,
                 seed: journal.seed,
                 created_ms: unix_ms(),
+                number: self.number,
             }));
             return true;
         };
@@ -499,7 +500,7 @@ impl<G: OnWire> Room<G> {
             j.logged_end = true;
             let history = std::mem::take(&mut j.history);
             let record = crate::room::record::build(
-                room,
+                (room, self.number),
                 G::KIND.name(),
                 players,
                 &view,

@@ -128,6 +128,7 @@ impl<G: OnWire> Room<G> {
             room_id: self.id,
             game: G::KIND,
             seat,
+            number: self.number,
         };
         self.say(outbox, joined);
         let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
