@@ -454,8 +454,12 @@ async fn a_director_runs_a_small_event() {
     assert_eq!(awards["teams"].as_array().unwrap().len(), 2);
     let (status, v) = get(&s, "/api/competitions/999").await;
     assert_eq!((status, code(&v)), (404, "unknown_competition"));
-    let (status, _) = post(&s, None, &format!("/api/competitions/{t}"), "").await;
-    assert_eq!(status, 400, "the public pages are read-only");
+    let (status, v) = post(&s, None, &format!("/api/competitions/{t}"), "").await;
+    assert_eq!(
+        (status, code(&v)),
+        (405, "method_not_allowed"),
+        "the public pages are read-only"
+    );
 }
 
 /// On the store, competitions, rounds, results, corrections and the director's session come

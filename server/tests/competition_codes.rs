@@ -301,8 +301,8 @@ async fn a_code_tells_its_holder_the_next_table() {
         join(&mut b, room, &code_of(black)).await,
         Some(ErrorCode::TooManyAttempts)
     );
-    // Nothing public answers it: the public API is read-only.
-    assert_eq!(get(&s, "/api/entry").await.0, 400);
+    // Nothing public answers it: `/api/entry` takes only `POST`.
+    assert_eq!(get(&s, "/api/entry").await.0, 405);
     s.stop();
     let _ = std::fs::remove_file(&file);
 }
