@@ -125,15 +125,17 @@ pub enum Refused {
     Bot,
     Timeout,
     ConnectRate,
+    LongPoll,
 }
 
 impl Refused {
-    const ALL: [Refused; 5] = [
+    const ALL: [Refused; 6] = [
         Refused::Connection,
         Refused::Room,
         Refused::Bot,
         Refused::Timeout,
         Refused::ConnectRate,
+        Refused::LongPoll,
     ];
 
     fn name(self) -> &'static str {
@@ -143,6 +145,7 @@ impl Refused {
             Refused::Bot => "bot",
             Refused::Timeout => "timeout",
             Refused::ConnectRate => "connect_rate",
+            Refused::LongPoll => "long_poll",
         }
     }
 }
@@ -157,13 +160,15 @@ pub struct Budget {
     rooms_by_addr: Keyed<IpAddr>,
     rooms_by_session: Keyed<PlayerId>,
     bots: Total,
+    long_polls: Total,
+    long_polls_by_addr: Keyed<IpAddr>,
     /// Bot searches running at once: a search waits for a permit before it takes a thread.
     pub think: Arc<Semaphore>,
     /// The transposition table of one xiangqi bot, in bytes.
     pub bot_table_bytes: usize,
     /// The most a bot may think per move, in ms.
     pub bot_think_max_ms: u64,
-    refused: [AtomicU64; 5],
+    refused: [AtomicU64; 6],
     limits: Vec<(&'static str, u64)>,
 }
 
@@ -180,6 +185,8 @@ impl Budget {
             rooms_by_addr: Keyed::new(l.rooms_per_addr),
             rooms_by_session: Keyed::new(l.rooms_per_session),
             bots: Total::new(l.max_bots),
+            long_polls: Total::new(l.max_long_polls),
+            long_polls_by_addr: Keyed::new(l.long_polls_per_addr),
             think: Arc::new(Semaphore::new(l.bot_threads.max(1))),
             bot_table_bytes: bot_memory / l.max_bots.max(1),
             bot_think_max_ms: l.bot_think_max_ms,
@@ -204,6 +211,9 @@ impl Budget {
                 ("bot_think_max_ms", l.bot_think_max_ms),
                 ("max_outbound_bytes", l.max_outbound_bytes as u64),
                 ("pong_timeout_ms", l.pong_timeout_ms),
+                ("http_body_timeout_ms", l.http_body_timeout_ms),
+                ("max_long_polls", l.max_long_polls as u64),
+                ("long_polls_per_addr", l.long_polls_per_addr as u64),
             ],
         }
     }
@@ -301,6 +311,31 @@ impl Budget {
         }
     }
 
+    /// A place for a long poll from `addr` (`GET /api/competitions/changes`), or
+    /// `too_many_connections`: long polls hold a descriptor each for up to 25 s, so they
+    /// are capped in all and by address like WebSockets.
+    pub fn long_poll(self: &Arc<Self>, addr: IpAddr) -> Result<LongPollTicket, WireError> {
+        if !self.long_polls.take() {
+            self.refuse(Refused::LongPoll);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "too many long polls waiting: try again later",
+            ));
+        }
+        if !self.long_polls_by_addr.take(addr) {
+            self.long_polls.give();
+            self.refuse(Refused::LongPoll);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "too many long polls from your address",
+            ));
+        }
+        Ok(LongPollTicket {
+            budget: Arc::clone(self),
+            addr,
+        })
+    }
+
     /// Bots playing now.
     pub fn bots(&self) -> usize {
         self.bots.get()
@@ -322,6 +357,7 @@ impl Budget {
             ("addresses", self.connections_by_addr.map.len()),
             ("rooms", self.rooms.get()),
             ("bots", self.bots.get()),
+            ("long_polls", self.long_polls.get()),
             ("bot_threads_free", thinking),
         ] {
             scrape.gauge(
@@ -393,6 +429,20 @@ impl Drop for ConnTicket {
         if let Some(addr) = self.counted {
             self.budget.connections_by_addr.give(addr);
         }
+    }
+}
+
+/// A long poll's place, held while it waits.
+#[derive(Debug)]
+pub struct LongPollTicket {
+    budget: Arc<Budget>,
+    addr: IpAddr,
+}
+
+impl Drop for LongPollTicket {
+    fn drop(&mut self) {
+        self.budget.long_polls.give();
+        self.budget.long_polls_by_addr.give(self.addr);
     }
 }
 

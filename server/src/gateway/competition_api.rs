@@ -141,6 +141,8 @@ fn token(headers: &HeaderMap) -> Option<String> {
         .filter(|t| !t.is_empty() && t.len() <= 256)
 }
 
+/// The request's body, refused when it is over [`MAX_BODY`] or later than its deadline
+/// ([`crate::gateway::timed_body`]).
 async fn read_body(req: Request) -> Result<Vec<u8>, WireError> {
     Limited::new(req.into_body(), MAX_BODY)
         .collect()
@@ -475,9 +477,20 @@ async fn result_or_correction(shared: &App, id: &str, req: Request, correction: 
     ))
 }
 
-/// `GET /api/competitions/changes?after=N`: the long poll.
-pub async fn changes_answer(State(shared): State<Arc<App>>, req: Request) -> Answered {
+/// `GET /api/competitions/changes?after=N`: the long poll, within the long-poll budgets
+/// (`[limits] max_long_polls`, `long_polls_per_addr`).
+pub async fn changes_answer(
+    State(shared): State<Arc<App>>,
+    Extension(Client(peer)): Extension<Client>,
+    req: Request,
+) -> Answered {
     let after = query(&req, "after").and_then(|v| v.parse::<u64>().ok());
+    let _place = match after {
+        Some(_) => Some(shared.budget.long_poll(peer).map_err(|e| {
+            Refusal::from(e).with(header::RETRY_AFTER, HeaderValue::from_static("1"))
+        })?),
+        None => None,
+    };
     Ok(ok(&json!({ "version": changes(&shared, after).await })))
 }
 

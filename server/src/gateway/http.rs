@@ -40,6 +40,7 @@ use crate::gateway::client::Client;
 use crate::gateway::competition_api as comp;
 use crate::gateway::records_api as records;
 use crate::gateway::refusal::{self, Refusal};
+use crate::gateway::timed_body::TimedBody;
 use crate::gateway::{connection, static_files};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
@@ -116,7 +117,9 @@ pub async fn serve(stream: TcpStream, router: Router, shared: &App, peer: IpAddr
     let ticket = Ticket(Arc::new(Mutex::new(Some(peer))));
     let trusted = shared.config.server.trusted_proxies.clone();
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
-    let service = service_fn(move |mut req: Request<hyper::body::Incoming>| {
+    let body_timeout = Duration::from_millis(shared.config.limits.http_body_timeout_ms);
+    let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+        let mut req = req.map(|body| Body::new(TimedBody::new(body, body_timeout)));
         let client = forwarded::client_addr(peer, req.headers(), &trusted);
         let extensions = req.extensions_mut();
         extensions.insert(ticket.clone());

@@ -14,3 +14,4 @@ pub mod player;
 pub mod records_api;
 pub mod refusal;
 pub mod static_files;
+pub mod timed_body;
