@@ -3,6 +3,7 @@
 //! Each budgeted thing is held through a ticket (a connection, a room, a bot): taking one
 //! checks the limits and counts, dropping it gives the place back, so a count can never
 //! leak on an early return or a panic. The counts and the refusals are shown in `/metrics`.
+//! Per-address budgets count an IPv6 address by its /64 ([`crate::base::addr_key`]).
 
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -13,6 +14,7 @@ use dashmap::DashMap;
 use qipai_protocol::{ErrorCode, PlayerId, WireError};
 use tokio::sync::Semaphore;
 
+use crate::base::addr_key::per_user;
 use crate::base::config::Config;
 use crate::base::ratelimit::TokenBucket;
 
@@ -230,7 +232,7 @@ impl Budget {
     /// Whether `addr` may open one more connection now (its bucket of new connections);
     /// a refusal is counted.
     pub fn connect_rate(&self, addr: IpAddr) -> bool {
-        let ok = self.connects_by_addr.take(addr);
+        let ok = self.connects_by_addr.take(per_user(addr));
         if !ok {
             self.refuse(Refused::ConnectRate);
         }
@@ -281,7 +283,7 @@ impl Budget {
             return refused(self, "you have opened as many rooms as you may");
         }
         if let Some(addr) = addr {
-            if !self.rooms_by_addr.take(addr) {
+            if !self.rooms_by_addr.take(per_user(addr)) {
                 self.rooms.give();
                 self.rooms_by_session.give(session);
                 return refused(self, "your address has opened as many rooms as it may");
@@ -322,7 +324,7 @@ impl Budget {
                 "too many long polls waiting: try again later",
             ));
         }
-        if !self.long_polls_by_addr.take(addr) {
+        if !self.long_polls_by_addr.take(per_user(addr)) {
             self.long_polls.give();
             self.refuse(Refused::LongPoll);
             return Err(refusal(
@@ -408,7 +410,7 @@ impl ConnTicket {
         if self.counted == Some(addr) {
             return Ok(());
         }
-        if !self.budget.connections_by_addr.take(addr) {
+        if !self.budget.connections_by_addr.take(per_user(addr)) {
             self.budget.refuse(Refused::Connection);
             return Err(refusal(
                 ErrorCode::TooManyConnections,
@@ -416,7 +418,7 @@ impl ConnTicket {
             ));
         }
         if let Some(old) = self.counted.replace(addr) {
-            self.budget.connections_by_addr.give(old);
+            self.budget.connections_by_addr.give(per_user(old));
         }
         self.addr = addr;
         Ok(())
@@ -427,7 +429,7 @@ impl Drop for ConnTicket {
     fn drop(&mut self) {
         self.budget.connections.give();
         if let Some(addr) = self.counted {
-            self.budget.connections_by_addr.give(addr);
+            self.budget.connections_by_addr.give(per_user(addr));
         }
     }
 }
@@ -442,7 +444,7 @@ pub struct LongPollTicket {
 impl Drop for LongPollTicket {
     fn drop(&mut self) {
         self.budget.long_polls.give();
-        self.budget.long_polls_by_addr.give(self.addr);
+        self.budget.long_polls_by_addr.give(per_user(self.addr));
     }
 }
 
@@ -459,7 +461,7 @@ impl Drop for RoomTicket {
         self.budget.rooms.give();
         self.budget.rooms_by_session.give(self.session);
         if let Some(addr) = self.addr {
-            self.budget.rooms_by_addr.give(addr);
+            self.budget.rooms_by_addr.give(per_user(addr));
         }
     }
 }
