@@ -224,6 +224,15 @@ error_codes! {
     /// A lead while the finished trick is still on the table (the `trick_pause` phase,
     /// `trick_pause_ms`): nobody may lead until the phase's `leads_at`.
     TrickOnTable = "trick_on_table",
+
+    // --- HTTP ---
+    /// No resource at that path (HTTP 404).
+    NotFound = "not_found",
+    /// The path does not take that method; `Allow` lists the ones it takes (HTTP 405).
+    MethodNotAllowed = "method_not_allowed",
+    /// A request the server cannot take as sent (a plain `GET /ws`, an unreadable path
+    /// parameter; HTTP 400).
+    BadRequest = "bad_request",
 }
 
 /// What a client needs to say a refusal in the player's own language: every
@@ -379,6 +388,9 @@ mod tests {
                 "bad_entry_code",
                 "table_forfeited",
                 "trick_on_table",
+                "not_found",
+                "method_not_allowed",
+                "bad_request",
             ]
         );
     }

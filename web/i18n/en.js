@@ -416,6 +416,9 @@ export default {
   "err.bad_entry_code": "This seat is taken with its player's entry code: the code is missing, or it is not a code of this table.",
   "err.table_forfeited": "This competition table was forfeited: an entry did not come in time. Its result is recorded and the table is closed.",
   "err.trick_on_table": "The last trick is still on the table: lead in a moment.",
+  "err.not_found": "Not found.",
+  "err.method_not_allowed": "The server does not take that request here.",
+  "err.bad_request": "The server cannot take that request as sent.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

@@ -415,6 +415,9 @@ export default {
   "err.bad_entry_code": "此座位凭选手的参赛码入座：未输入参赛码，或参赛码不是本桌的。",
   "err.table_forfeited": "本比赛桌因一方迟到超时而判负：结果已记录，本桌关闭。",
   "err.trick_on_table": "上一墩还在桌上，请稍候再出牌。",
+  "err.not_found": "未找到。",
+  "err.method_not_allowed": "此处不接受该请求。",
+  "err.bad_request": "服务器无法处理该请求。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

@@ -3,6 +3,7 @@
 //! Each budgeted thing is held through a ticket (a connection, a room, a bot): taking one
 //! checks the limits and counts, dropping it gives the place back, so a count can never
 //! leak on an early return or a panic. The counts and the refusals are shown in `/metrics`.
+//! Per-address budgets count an IPv6 address by its /64 ([`crate::base::addr_key`]).
 
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -13,6 +14,7 @@ use dashmap::DashMap;
 use qipai_protocol::{ErrorCode, PlayerId, WireError};
 use tokio::sync::Semaphore;
 
+use crate::base::addr_key::per_user;
 use crate::base::config::Config;
 use crate::base::ratelimit::TokenBucket;
 
@@ -125,15 +127,17 @@ pub enum Refused {
     Bot,
     Timeout,
     ConnectRate,
+    LongPoll,
 }
 
 impl Refused {
-    const ALL: [Refused; 5] = [
+    const ALL: [Refused; 6] = [
         Refused::Connection,
         Refused::Room,
         Refused::Bot,
         Refused::Timeout,
         Refused::ConnectRate,
+        Refused::LongPoll,
     ];
 
     fn name(self) -> &'static str {
@@ -143,6 +147,7 @@ impl Refused {
             Refused::Bot => "bot",
             Refused::Timeout => "timeout",
             Refused::ConnectRate => "connect_rate",
+            Refused::LongPoll => "long_poll",
         }
     }
 }
@@ -157,13 +162,15 @@ pub struct Budget {
     rooms_by_addr: Keyed<IpAddr>,
     rooms_by_session: Keyed<PlayerId>,
     bots: Total,
+    long_polls: Total,
+    long_polls_by_addr: Keyed<IpAddr>,
     /// Bot searches running at once: a search waits for a permit before it takes a thread.
     pub think: Arc<Semaphore>,
     /// The transposition table of one xiangqi bot, in bytes.
     pub bot_table_bytes: usize,
     /// The most a bot may think per move, in ms.
     pub bot_think_max_ms: u64,
-    refused: [AtomicU64; 5],
+    refused: [AtomicU64; 6],
     limits: Vec<(&'static str, u64)>,
 }
 
@@ -180,6 +187,8 @@ impl Budget {
             rooms_by_addr: Keyed::new(l.rooms_per_addr),
             rooms_by_session: Keyed::new(l.rooms_per_session),
             bots: Total::new(l.max_bots),
+            long_polls: Total::new(l.max_long_polls),
+            long_polls_by_addr: Keyed::new(l.long_polls_per_addr),
             think: Arc::new(Semaphore::new(l.bot_threads.max(1))),
             bot_table_bytes: bot_memory / l.max_bots.max(1),
             bot_think_max_ms: l.bot_think_max_ms,
@@ -204,6 +213,9 @@ impl Budget {
                 ("bot_think_max_ms", l.bot_think_max_ms),
                 ("max_outbound_bytes", l.max_outbound_bytes as u64),
                 ("pong_timeout_ms", l.pong_timeout_ms),
+                ("http_body_timeout_ms", l.http_body_timeout_ms),
+                ("max_long_polls", l.max_long_polls as u64),
+                ("long_polls_per_addr", l.long_polls_per_addr as u64),
             ],
         }
     }
@@ -220,7 +232,7 @@ impl Budget {
     /// Whether `addr` may open one more connection now (its bucket of new connections);
     /// a refusal is counted.
     pub fn connect_rate(&self, addr: IpAddr) -> bool {
-        let ok = self.connects_by_addr.take(addr);
+        let ok = self.connects_by_addr.take(per_user(addr));
         if !ok {
             self.refuse(Refused::ConnectRate);
         }
@@ -271,7 +283,7 @@ impl Budget {
             return refused(self, "you have opened as many rooms as you may");
         }
         if let Some(addr) = addr {
-            if !self.rooms_by_addr.take(addr) {
+            if !self.rooms_by_addr.take(per_user(addr)) {
                 self.rooms.give();
                 self.rooms_by_session.give(session);
                 return refused(self, "your address has opened as many rooms as it may");
@@ -301,6 +313,31 @@ impl Budget {
         }
     }
 
+    /// A place for a long poll from `addr` (`GET /api/competitions/changes`), or
+    /// `too_many_connections`: long polls hold a descriptor each for up to 25 s, so they
+    /// are capped in all and by address like WebSockets.
+    pub fn long_poll(self: &Arc<Self>, addr: IpAddr) -> Result<LongPollTicket, WireError> {
+        if !self.long_polls.take() {
+            self.refuse(Refused::LongPoll);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "too many long polls waiting: try again later",
+            ));
+        }
+        if !self.long_polls_by_addr.take(per_user(addr)) {
+            self.long_polls.give();
+            self.refuse(Refused::LongPoll);
+            return Err(refusal(
+                ErrorCode::TooManyConnections,
+                "too many long polls from your address",
+            ));
+        }
+        Ok(LongPollTicket {
+            budget: Arc::clone(self),
+            addr,
+        })
+    }
+
     /// Bots playing now.
     pub fn bots(&self) -> usize {
         self.bots.get()
@@ -322,6 +359,7 @@ impl Budget {
             ("addresses", self.connections_by_addr.map.len()),
             ("rooms", self.rooms.get()),
             ("bots", self.bots.get()),
+            ("long_polls", self.long_polls.get()),
             ("bot_threads_free", thinking),
         ] {
             scrape.gauge(
@@ -372,7 +410,7 @@ impl ConnTicket {
         if self.counted == Some(addr) {
             return Ok(());
         }
-        if !self.budget.connections_by_addr.take(addr) {
+        if !self.budget.connections_by_addr.take(per_user(addr)) {
             self.budget.refuse(Refused::Connection);
             return Err(refusal(
                 ErrorCode::TooManyConnections,
@@ -380,7 +418,7 @@ impl ConnTicket {
             ));
         }
         if let Some(old) = self.counted.replace(addr) {
-            self.budget.connections_by_addr.give(old);
+            self.budget.connections_by_addr.give(per_user(old));
         }
         self.addr = addr;
         Ok(())
@@ -391,8 +429,22 @@ impl Drop for ConnTicket {
     fn drop(&mut self) {
         self.budget.connections.give();
         if let Some(addr) = self.counted {
-            self.budget.connections_by_addr.give(addr);
+            self.budget.connections_by_addr.give(per_user(addr));
         }
+    }
+}
+
+/// A long poll's place, held while it waits.
+#[derive(Debug)]
+pub struct LongPollTicket {
+    budget: Arc<Budget>,
+    addr: IpAddr,
+}
+
+impl Drop for LongPollTicket {
+    fn drop(&mut self) {
+        self.budget.long_polls.give();
+        self.budget.long_polls_by_addr.give(per_user(self.addr));
     }
 }
 
@@ -409,7 +461,7 @@ impl Drop for RoomTicket {
         self.budget.rooms.give();
         self.budget.rooms_by_session.give(self.session);
         if let Some(addr) = self.addr {
-            self.budget.rooms_by_addr.give(addr);
+            self.budget.rooms_by_addr.give(per_user(addr));
         }
     }
 }

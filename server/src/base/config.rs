@@ -191,6 +191,9 @@ pub struct LimitsConfig {
     pub bot_memory_mib: usize,
     pub bot_think_max_ms: u64,
     pub list_rooms_page: usize,
+    pub http_body_timeout_ms: u64,
+    pub max_long_polls: usize,
+    pub long_polls_per_addr: usize,
 }
 
 /// The configuration could not be read.

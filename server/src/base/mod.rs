@@ -2,6 +2,7 @@
 //! server above it — the configuration, the counters of `/metrics`, what clients may make the
 //! server spend, the server's time line, player names, token buckets and the shutdown signal.
 
+pub mod addr_key;
 pub mod budget;
 pub mod clock;
 pub mod config;

@@ -21,6 +21,7 @@ use qipai_protocol::{ErrorCode, WireError};
 use qipai_store::competition::{CompetitionWrite, DirectorSessionRow};
 use qipai_store::{hash_token, unix_ms, Store};
 
+use crate::base::addr_key::per_user;
 use crate::base::config::DirectorConfig;
 
 /// The cookie a director's page keeps its session in.
@@ -67,8 +68,9 @@ pub struct Directors {
     logins: Limiter,
 }
 
-/// Attempts with a secret (a director's login, an entry code) per client address:
-/// `free` attempts that did not succeed, then each failure makes the address wait
+/// Attempts with a secret (a director's login, an entry code) per client address (an IPv6
+/// address by its /64): `free` attempts that did not succeed, then the address waits
+/// before the next; each failure makes the address wait
 /// `delay_ms`, doubled per further failure (at most 15 minutes); a success clears.
 pub struct Limiter {
     free: u32,
@@ -132,6 +134,7 @@ impl Limiter {
     /// # Errors
     /// `too_many_attempts`, saying how long to wait.
     pub fn check(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
+        let addr = per_user(addr);
         let map = self
             .attempts
             .lock()
@@ -151,6 +154,7 @@ impl Limiter {
 
     /// An attempt from `addr` failed: past the free ones, the address waits.
     pub fn failed(&self, addr: IpAddr, now: i64) {
+        let addr = per_user(addr);
         let mut map = self
             .attempts
             .lock()
@@ -163,8 +167,9 @@ impl Limiter {
         }
         let a = map.entry(addr).or_default();
         a.count = a.count.saturating_add(1);
-        if a.count > self.free {
-            let doublings = (a.count - self.free - 1).min(20);
+        // The `free`-th failure is the last one without a wait: the next attempt waits.
+        if a.count >= self.free {
+            let doublings = (a.count - self.free).min(20);
             let delay = self
                 .delay_ms
                 .saturating_mul(1 << doublings)
@@ -178,7 +183,7 @@ impl Limiter {
         self.attempts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&addr);
+            .remove(&per_user(addr));
     }
 }
 

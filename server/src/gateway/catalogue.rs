@@ -8,16 +8,17 @@
 //!             "time_controls": ["30+10", …], "bot_levels": ["beginner", …]}, …]}
 //! ```
 
-use hyper::StatusCode;
-
-use crate::gateway::records_api::Answer;
+use axum::body::Body;
+use axum::http::header::{self, HeaderValue};
+use axum::http::Response;
 
 /// The catalogue's answer.
-pub fn answer() -> Answer {
+pub async fn answer() -> Response<Body> {
     let body = serde_json::json!({ "games": qipai_games::catalogue::CATALOGUE });
-    (
-        StatusCode::OK,
-        "application/json",
-        body.to_string().into_bytes(),
-    )
+    let mut r = Response::new(Body::from(body.to_string()));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
 }

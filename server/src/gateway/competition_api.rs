@@ -31,10 +31,13 @@
 
 use std::sync::Arc;
 
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::http::{Response, StatusCode};
+use axum::response::IntoResponse;
+use axum::Extension;
 use http_body_util::{BodyExt, Limited};
-use hyper::body::Incoming;
-use hyper::header::{self, HeaderMap};
-use hyper::{Method, Request, StatusCode};
 use qipai_protocol::{ErrorCode, WireError};
 use qipai_store::Store;
 use serde::Deserialize;
@@ -42,6 +45,8 @@ use serde_json::{json, Value};
 
 use crate::app::App;
 use crate::competition::{auth, parse_result, view, CreateRequest};
+use crate::gateway::client::Client;
+use crate::gateway::refusal::Refusal;
 
 /// The largest request body read (a registration form of a few thousand lines).
 pub const MAX_BODY: usize = 1 << 20;
@@ -80,34 +85,25 @@ fn csv(text: String) -> Answer {
     }
 }
 
-/// The HTTP status a refusal is answered with.
-fn status_of(code: ErrorCode) -> StatusCode {
-    match code {
-        ErrorCode::DirectorRequired | ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
-        ErrorCode::UnknownCompetition | ErrorCode::UnknownTable => StatusCode::NOT_FOUND,
-        ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-        ErrorCode::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
-        ErrorCode::EntriesClosed
-        | ErrorCode::NoRoundLeft
-        | ErrorCode::RoundUnfinished
-        | ErrorCode::AlreadyEntered
-        | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
-        ErrorCode::BadEntryCode => StatusCode::FORBIDDEN,
-        _ => StatusCode::BAD_REQUEST,
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response<Body> {
+        let mut r = Response::new(Body::from(self.body));
+        *r.status_mut() = self.status;
+        let h = r.headers_mut();
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(self.content_type),
+        );
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        if let Some(cookie) = self.cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+            h.insert(header::SET_COOKIE, cookie);
+        }
+        r
     }
 }
 
-/// A refusal as JSON.
-pub fn refusal(e: &WireError) -> Answer {
-    Answer {
-        status: status_of(e.code),
-        content_type: JSON,
-        body: json!({ "error": { "code": e.code.as_str(), "message": e.message } })
-            .to_string()
-            .into_bytes(),
-        cookie: None,
-    }
-}
+/// What every handler answers: the answer, or a refusal in the one shape.
+type Answered = Result<Answer, Refusal>;
 
 fn body_error(m: impl Into<String>) -> WireError {
     WireError {
@@ -145,7 +141,9 @@ fn token(headers: &HeaderMap) -> Option<String> {
         .filter(|t| !t.is_empty() && t.len() <= 256)
 }
 
-async fn read_body(req: Request<Incoming>) -> Result<Vec<u8>, WireError> {
+/// The request's body, refused when it is over [`MAX_BODY`] or later than its deadline
+/// ([`crate::gateway::timed_body`]).
+async fn read_body(req: Request) -> Result<Vec<u8>, WireError> {
     Limited::new(req.into_body(), MAX_BODY)
         .collect()
         .await
@@ -185,7 +183,7 @@ struct EntryCode {
 /// `POST /api/entry`: where the holder of an entry code plays next. Only a wrong code
 /// counts against the address (`auth::Limiter`, shared with joining by code).
 async fn next_table(
-    req: Request<Incoming>,
+    req: Request,
     shared: &Arc<App>,
     peer: Option<std::net::IpAddr>,
 ) -> Result<Answer, WireError> {
@@ -231,19 +229,6 @@ fn qr_svg(text: &str) -> Result<Answer, WireError> {
     })
 }
 
-/// Answers a request under `/api/director` or `/api/competitions`, or `/api/entry`.
-/// `peer`: the client's address (director logins are limited per address).
-pub async fn handle(
-    req: Request<Incoming>,
-    shared: &Arc<App>,
-    peer: Option<std::net::IpAddr>,
-) -> Answer {
-    match route(req, shared, peer).await {
-        Ok(a) => a,
-        Err(e) => refusal(&e),
-    }
-}
-
 fn store(shared: &App) -> Option<&dyn Store> {
     shared.persist.as_ref().map(|p| p.store.as_ref())
 }
@@ -284,7 +269,7 @@ fn room_status(shared: &App, room: u64) -> Option<&'static str> {
 }
 
 /// The value of `key` in the request's query (as sent, not decoded).
-fn query<'a>(req: &'a Request<Incoming>, key: &str) -> Option<&'a str> {
+fn query<'a>(req: &'a Request, key: &str) -> Option<&'a str> {
     req.uri().query()?.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=')?;
         (k == key).then_some(v)
@@ -295,202 +280,309 @@ fn competition_id(s: &str) -> Result<u64, WireError> {
     s.parse().map_err(|_| not_found(s))
 }
 
-async fn route(
-    req: Request<Incoming>,
-    shared: &Arc<App>,
-    peer: Option<std::net::IpAddr>,
-) -> Result<Answer, WireError> {
-    let path = req.uri().path().to_owned();
-    let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
-    let method = req.method().clone();
-    let comps = &shared.competitions;
-    let st = store(shared);
-    if parts.as_slice() == ["entry"] {
-        if method != Method::POST {
-            return Err(body_error("POST /api/entry {\"code\"}"));
-        }
-        return next_table(req, shared, peer).await;
-    }
-    if parts.first() == Some(&"director") {
-        if method != Method::POST && method != Method::GET {
-            return Err(body_error("directors use GET and POST"));
-        }
-        if parts.as_slice() == ["director", "login"] && method == Method::POST {
-            let login: Login = parse_json(&read_body(req).await?)?;
-            let (token, expires) = comps
-                .directors
-                .login(&login.name, &login.password, peer, st)
-                .await?;
-            let mut a = ok(&json!({ "token": token, "expires_ms": expires }));
-            a.cookie = Some(format!(
-                "{}={token}; Path=/api/; HttpOnly; SameSite=Strict",
-                auth::COOKIE
-            ));
-            return Ok(a);
-        }
-        let token = token(req.headers());
-        if parts.as_slice() == ["director", "session"] && method == Method::GET {
-            // Whether the page's cookie is a session still (read-only; never a refusal, so
-            // the director's page can ask on load).
-            let director = comps.directors.check(token.as_deref(), st).await.ok();
-            return Ok(ok(&json!({ "director": director })));
-        }
-        let director = comps.directors.check(token.as_deref(), st).await?;
-        return director_route(req, &method, &parts, shared, &director, token.as_deref()).await;
-    }
-    if method != Method::GET && method != Method::HEAD {
-        return Err(body_error(
-            "the public competition pages are read-only: GET",
-        ));
-    }
-    let room_open = |room: u64| room_status(shared, room);
-    if let ["competitions", "changes"] = parts.as_slice() {
-        let after = query(&req, "after").and_then(|v| v.parse::<u64>().ok());
-        return Ok(ok(&json!({ "version": changes(shared, after).await })));
-    }
-    match parts.as_slice() {
-        ["competitions"] => {
-            let list: Vec<Value> = comps
-                .list()
-                .await
-                .into_iter()
-                .map(|(id, name, event)| json!({ "id": id, "name": name, "event": event }))
-                .collect();
-            Ok(ok(&json!({ "competitions": list })))
-        }
-        ["competitions", id] => Ok(ok(&comps
-            .read(competition_id(id)?, |h, _| view::summary(h))
-            .await?)),
-        ["competitions", id, "entries"] => Ok(ok(&comps
-            .read(competition_id(id)?, |h, _| view::entries(h, false))
-            .await?)),
-        ["competitions", id, "rounds", n] => {
-            let (n, as_csv) = match n.strip_suffix(".csv") {
-                Some(n) => (n, true),
-                None => (*n, false),
-            };
-            let n: u32 = n.parse().map_err(|_| not_found("no such round"))?;
-            comps
-                .read(competition_id(id)?, |h, _| {
-                    let r = h.core.rounds.iter().find(|r| r.number == n)?;
-                    Some(if as_csv {
-                        csv(view::round_csv(h, r))
-                    } else {
-                        ok(&view::round(h, r, &room_open))
-                    })
-                })
-                .await?
-                .ok_or_else(|| not_found("no such round"))
-        }
-        ["competitions", id, "standings"] => Ok(ok(&comps
-            .read(competition_id(id)?, |h, _| view::standings_json(h))
-            .await?)),
-        ["competitions", id, "standings.csv"] => Ok(csv(comps
-            .read(competition_id(id)?, |h, _| view::standings_csv(h))
-            .await?)),
-        ["competitions", id, "teams"] => Ok(ok(&comps
-            .read(competition_id(id)?, view::teams_json)
-            .await?)),
-        ["competitions", id, "awards"] => Ok(ok(&comps
-            .read(competition_id(id)?, view::awards_json)
-            .await?)),
-        ["competitions", id, "awards.csv"] => Ok(csv(comps
-            .read(competition_id(id)?, view::awards_csv)
-            .await?)),
-        _ => Err(not_found(&path)),
-    }
+/// The director of the request's session (`director_required` without one).
+async fn director(shared: &App, headers: &HeaderMap) -> Result<String, WireError> {
+    let token = token(headers);
+    shared
+        .competitions
+        .directors
+        .check(token.as_deref(), store(shared))
+        .await
 }
 
-async fn director_route(
-    req: Request<Incoming>,
-    method: &Method,
-    parts: &[&str],
-    shared: &Arc<App>,
-    director: &str,
-    token: Option<&str>,
-) -> Result<Answer, WireError> {
+/// An unknown path under `/api/director/`: a director's session first, so that the paths
+/// directors have are not told to others.
+pub async fn director_unknown(State(shared): State<Arc<App>>, headers: HeaderMap) -> Answered {
+    director(&shared, &headers).await?;
+    Err(Refusal::not_found("no such director action"))
+}
+
+/// `POST /api/entry`.
+pub async fn entry(
+    State(shared): State<Arc<App>>,
+    Extension(Client(peer)): Extension<Client>,
+    req: Request,
+) -> Answered {
+    Ok(next_table(req, &shared, Some(peer)).await?)
+}
+
+/// `POST /api/director/login`.
+pub async fn login(
+    State(shared): State<Arc<App>>,
+    Extension(Client(peer)): Extension<Client>,
+    req: Request,
+) -> Answered {
     let comps = &shared.competitions;
-    let st = store(shared);
-    match (method, parts) {
-        (&Method::POST, ["director", "logout"]) => {
-            if let Some(t) = token {
-                comps.directors.logout(t, st).await;
-            }
-            let mut a = ok(&json!({ "ok": true }));
-            a.cookie = Some(format!(
-                "{}=; Path=/api/; HttpOnly; SameSite=Strict; Max-Age=0",
-                auth::COOKIE
-            ));
-            Ok(a)
-        }
-        (&Method::POST, ["director", "competitions"]) => {
-            let create: CreateRequest = parse_json(&read_body(req).await?)?;
-            let id = comps.create(create).await?;
-            Ok(ok(&comps.read(id, |h, _| view::summary(h)).await?))
-        }
-        (&Method::GET, ["director", "competitions", id, "entries"]) => Ok(ok(&comps
-            .read(competition_id(id)?, |h, _| view::entries(h, true))
-            .await?)),
-        (&Method::GET, ["director", "qr.svg"]) => {
-            let text = query(&req, "text")
-                .map(crate::gateway::records_api::percent_decode)
-                .unwrap_or_default();
-            qr_svg(&text)
-        }
-        (
-            &Method::POST,
-            ["director", "competitions", id, "entries", entry, "players", player, "code"],
-        ) => {
-            let id = competition_id(id)?;
-            let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
-            let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
-            let issued = comps.reissue(id, entry, player).await?;
-            crate::competition::tables::reissued(shared.as_ref(), id, entry).await?;
-            let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
-            Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
-        }
-        (&Method::POST, ["director", "competitions", id, "entries"]) => {
-            let id = competition_id(id)?;
-            let body = read_body(req).await?;
-            let text =
-                std::str::from_utf8(&body).map_err(|_| body_error("the form must be UTF-8 CSV"))?;
-            let (mine, partner, codes) = comps.import(id, text).await?;
-            Ok(ok(&json!({
-                "competition": id,
-                "imported": mine,
-                "imported_into_partner": partner,
-                "codes_csv": view::codes_csv(&codes),
-                "codes": codes,
-            })))
-        }
-        (&Method::POST, ["director", "competitions", id, "rounds"]) => {
-            let id = competition_id(id)?;
-            let round = comps.start_round(id).await?;
-            crate::competition::tables::open_round(shared, id, &round).await?;
-            let room_open = |room: u64| room_status(shared, room);
-            Ok(ok(&comps
-                .read(id, |h, _| view::round(h, &round, &room_open))
-                .await?))
-        }
-        (&Method::POST, ["director", "competitions", id, kind @ ("results" | "corrections")]) => {
-            let id = competition_id(id)?;
-            let b: ResultBody = parse_json(&read_body(req).await?)?;
-            let result = parse_result(&b.result).ok_or_else(|| {
-                body_error("result: first_wins, draw, second_wins, first_forfeits, second_forfeits or both_forfeit")
-            })?;
-            if *kind == "results" {
-                comps
-                    .record(id, (b.round, b.table), result, &b.note)
-                    .await?;
-            } else {
-                comps
-                    .correct(id, (b.round, b.table), result, &b.reason, director)
-                    .await?;
-            }
-            Ok(ok(
-                &json!({ "competition": id, "round": b.round, "table": b.table, "result": b.result }),
-            ))
-        }
-        _ => Err(not_found(&parts.join("/"))),
+    let login: Login = parse_json(&read_body(req).await?)?;
+    let (token, expires) = comps
+        .directors
+        .login(&login.name, &login.password, Some(peer), store(&shared))
+        .await?;
+    let mut a = ok(&json!({ "token": token, "expires_ms": expires }));
+    a.cookie = Some(format!(
+        "{}={token}; Path=/api/; HttpOnly; SameSite=Strict",
+        auth::COOKIE
+    ));
+    Ok(a)
+}
+
+/// `GET /api/director/session`: whether the page's cookie is a session still (read-only;
+/// never a refusal, so the director's page can ask on load).
+pub async fn session(State(shared): State<Arc<App>>, headers: HeaderMap) -> Answered {
+    let director = director(&shared, &headers).await.ok();
+    Ok(ok(&json!({ "director": director })))
+}
+
+/// `POST /api/director/logout`.
+pub async fn logout(State(shared): State<Arc<App>>, headers: HeaderMap) -> Answered {
+    director(&shared, &headers).await?;
+    if let Some(t) = token(&headers) {
+        shared
+            .competitions
+            .directors
+            .logout(&t, store(&shared))
+            .await;
     }
+    let mut a = ok(&json!({ "ok": true }));
+    a.cookie = Some(format!(
+        "{}=; Path=/api/; HttpOnly; SameSite=Strict; Max-Age=0",
+        auth::COOKIE
+    ));
+    Ok(a)
+}
+
+/// `POST /api/director/competitions`.
+pub async fn create(State(shared): State<Arc<App>>, req: Request) -> Answered {
+    director(&shared, req.headers()).await?;
+    let comps = &shared.competitions;
+    let create: CreateRequest = parse_json(&read_body(req).await?)?;
+    let id = comps.create(create).await?;
+    Ok(ok(&comps.read(id, |h, _| view::summary(h)).await?))
+}
+
+/// `GET /api/director/competitions/{id}/entries` (with contacts; no codes).
+pub async fn private_entries(
+    State(shared): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answered {
+    director(&shared, &headers).await?;
+    Ok(ok(&shared
+        .competitions
+        .read(competition_id(&id)?, |h, _| view::entries(h, true))
+        .await?))
+}
+
+/// `GET /api/director/qr.svg?text=…`.
+pub async fn qr(State(shared): State<Arc<App>>, req: Request) -> Answered {
+    director(&shared, req.headers()).await?;
+    let text = query(&req, "text")
+        .map(crate::gateway::records_api::percent_decode)
+        .unwrap_or_default();
+    Ok(qr_svg(&text)?)
+}
+
+/// `POST /api/director/competitions/{id}/entries/{entry}/players/{player}/code`.
+pub async fn reissue(
+    State(shared): State<Arc<App>>,
+    Path((id, entry, player)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Answered {
+    director(&shared, &headers).await?;
+    let comps = &shared.competitions;
+    let id = competition_id(&id)?;
+    let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
+    let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
+    let issued = comps.reissue(id, entry, player).await?;
+    crate::competition::tables::reissued(shared.as_ref(), id, entry).await?;
+    let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
+    Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
+}
+
+/// `POST /api/director/competitions/{id}/entries`: the registration form.
+pub async fn import(
+    State(shared): State<Arc<App>>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Answered {
+    director(&shared, req.headers()).await?;
+    let comps = &shared.competitions;
+    let id = competition_id(&id)?;
+    let body = read_body(req).await?;
+    let text = std::str::from_utf8(&body).map_err(|_| body_error("the form must be UTF-8 CSV"))?;
+    let (mine, partner, codes) = comps.import(id, text).await?;
+    Ok(ok(&json!({
+        "competition": id,
+        "imported": mine,
+        "imported_into_partner": partner,
+        "codes_csv": view::codes_csv(&codes),
+        "codes": codes,
+    })))
+}
+
+/// `POST /api/director/competitions/{id}/rounds`: the next round paired.
+pub async fn start_round(
+    State(shared): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answered {
+    director(&shared, &headers).await?;
+    let comps = &shared.competitions;
+    let id = competition_id(&id)?;
+    let round = comps.start_round(id).await?;
+    crate::competition::tables::open_round(&shared, id, &round).await?;
+    let room_open = |room: u64| room_status(&shared, room);
+    Ok(ok(&comps
+        .read(id, |h, _| view::round(h, &round, &room_open))
+        .await?))
+}
+
+/// `POST /api/director/competitions/{id}/results`.
+pub async fn results(
+    State(shared): State<Arc<App>>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Answered {
+    result_or_correction(&shared, &id, req, false).await
+}
+
+/// `POST /api/director/competitions/{id}/corrections`.
+pub async fn corrections(
+    State(shared): State<Arc<App>>,
+    Path(id): Path<String>,
+    req: Request,
+) -> Answered {
+    result_or_correction(&shared, &id, req, true).await
+}
+
+async fn result_or_correction(shared: &App, id: &str, req: Request, correction: bool) -> Answered {
+    let director = director(shared, req.headers()).await?;
+    let comps = &shared.competitions;
+    let id = competition_id(id)?;
+    let b: ResultBody = parse_json(&read_body(req).await?)?;
+    let result = parse_result(&b.result).ok_or_else(|| {
+        body_error("result: first_wins, draw, second_wins, first_forfeits, second_forfeits or both_forfeit")
+    })?;
+    if correction {
+        comps
+            .correct(id, (b.round, b.table), result, &b.reason, &director)
+            .await?;
+    } else {
+        comps
+            .record(id, (b.round, b.table), result, &b.note)
+            .await?;
+    }
+    Ok(ok(
+        &json!({ "competition": id, "round": b.round, "table": b.table, "result": b.result }),
+    ))
+}
+
+/// `GET /api/competitions/changes?after=N`: the long poll, within the long-poll budgets
+/// (`[limits] max_long_polls`, `long_polls_per_addr`).
+pub async fn changes_answer(
+    State(shared): State<Arc<App>>,
+    Extension(Client(peer)): Extension<Client>,
+    req: Request,
+) -> Answered {
+    let after = query(&req, "after").and_then(|v| v.parse::<u64>().ok());
+    let _place = match after {
+        Some(_) => Some(shared.budget.long_poll(peer).map_err(|e| {
+            Refusal::from(e).with(header::RETRY_AFTER, HeaderValue::from_static("1"))
+        })?),
+        None => None,
+    };
+    Ok(ok(&json!({ "version": changes(&shared, after).await })))
+}
+
+/// `GET /api/competitions`.
+pub async fn list(State(shared): State<Arc<App>>) -> Answered {
+    let list: Vec<Value> = shared
+        .competitions
+        .list()
+        .await
+        .into_iter()
+        .map(|(id, name, event)| json!({ "id": id, "name": name, "event": event }))
+        .collect();
+    Ok(ok(&json!({ "competitions": list })))
+}
+
+/// `GET /api/competitions/{id}`.
+pub async fn summary(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(ok(&shared
+        .competitions
+        .read(competition_id(&id)?, |h, _| view::summary(h))
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/entries` (never contacts).
+pub async fn entries(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(ok(&shared
+        .competitions
+        .read(competition_id(&id)?, |h, _| view::entries(h, false))
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/rounds/{n}` (and `.csv`).
+pub async fn round(
+    State(shared): State<Arc<App>>,
+    Path((id, n)): Path<(String, String)>,
+) -> Answered {
+    let room_open = |room: u64| room_status(&shared, room);
+    let (n, as_csv) = match n.strip_suffix(".csv") {
+        Some(n) => (n, true),
+        None => (n.as_str(), false),
+    };
+    let n: u32 = n.parse().map_err(|_| not_found("no such round"))?;
+    Ok(shared
+        .competitions
+        .read(competition_id(&id)?, |h, _| {
+            let r = h.core.rounds.iter().find(|r| r.number == n)?;
+            Some(if as_csv {
+                csv(view::round_csv(h, r))
+            } else {
+                ok(&view::round(h, r, &room_open))
+            })
+        })
+        .await?
+        .ok_or_else(|| not_found("no such round"))?)
+}
+
+/// `GET /api/competitions/{id}/standings`.
+pub async fn standings(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(ok(&shared
+        .competitions
+        .read(competition_id(&id)?, |h, _| view::standings_json(h))
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/standings.csv`.
+pub async fn standings_csv(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(csv(shared
+        .competitions
+        .read(competition_id(&id)?, |h, _| view::standings_csv(h))
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/teams`.
+pub async fn teams(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(ok(&shared
+        .competitions
+        .read(competition_id(&id)?, view::teams_json)
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/awards`.
+pub async fn awards(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(ok(&shared
+        .competitions
+        .read(competition_id(&id)?, view::awards_json)
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/awards.csv`.
+pub async fn awards_csv(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(csv(shared
+        .competitions
+        .read(competition_id(&id)?, view::awards_csv)
+        .await?))
 }

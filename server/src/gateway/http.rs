@@ -1,33 +1,46 @@
-//! HTTP on hyper: `GET /healthz`, `GET /metrics`, the browser client's files
-//! ([`crate::gateway::static_files`]) at `/`, and the WebSocket upgrade at `/ws` (any query), after
-//! which the socket belongs to tokio-tungstenite ([`crate::gateway::connection`]).
+//! HTTP on one router (axum over the hyper connection the listener accepts): `GET /healthz`,
+//! `GET /metrics`, the WebSocket upgrade at `/ws` (any query; another node's link at
+//! `/node`), the games' catalogue and the records under `/api/`
+//! ([`crate::gateway::records_api`]), the competitions' API
+//! ([`crate::gateway::competition_api`]), and the browser client's files
+//! ([`crate::gateway::static_files`]) for every other path.
 //!
-//! Every request gets an answer: `HEAD` like `GET` without the body, `405` with `Allow` for
-//! other methods, `404` for unknown paths, `400` for a `/ws` request that is not an upgrade
-//! (hyper itself answers `400` to what it cannot parse and `414` to an over-long URI).
-//! Connections are kept alive between requests, so a page loads its files over one; the
-//! wait for each request's head is bounded by `hello_timeout_ms`.
+//! Every request gets an answer: `HEAD` like `GET` without the body; a refusal is one shape
+//! ([`crate::gateway::refusal`]), `405` with `Allow` for a method a path does not take,
+//! `404` for unknown paths, `400` for a `/ws` request that is not an upgrade (hyper itself
+//! answers `400` to what it cannot parse and `414` to an over-long URI). Connections are
+//! kept alive between requests, so a page loads its files over one; the wait for each
+//! request's head is bounded by `hello_timeout_ms`.
 
 use std::convert::Infallible;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use http_body_util::Full;
-use hyper::body::Incoming;
-use hyper::header::{self, HeaderValue};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::http::{Method, Response, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::{any, get, post};
+use axum::{Extension, Router};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use qipai_protocol::ErrorCode;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
-use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::WebSocketStream;
+use tower::Service;
 
 use crate::app::App;
 use crate::base::forwarded;
+use crate::gateway::client::Client;
+use crate::gateway::competition_api as comp;
+use crate::gateway::records_api as records;
+use crate::gateway::refusal::{self, Refusal};
+use crate::gateway::timed_body::TimedBody;
 use crate::gateway::{connection, static_files};
 
 /// The largest request head hyper buffers; a longer URI gets `414`, longer headers `431`.
@@ -36,33 +49,86 @@ const MAX_HEAD: usize = 80 * 1024;
 /// The peer's address, taken by the connection's one WebSocket upgrade (which counts it in
 /// the connection budgets then, knowing whether it is a client's `/ws` or another node's
 /// `/node`).
-type Ticket = Arc<Mutex<Option<IpAddr>>>;
+#[derive(Clone)]
+struct Ticket(Arc<Mutex<Option<IpAddr>>>);
 
-type Answer = Response<Full<Bytes>>;
+/// Every path the server answers, and the methods each takes.
+pub fn router(app: Arc<App>) -> Router {
+    const C: &str = "/api/competitions";
+    const D: &str = "/api/director";
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .route("/ws", get(ws))
+        .route("/node", get(node))
+        .route("/api/games", get(crate::gateway::catalogue::answer))
+        .route("/api/games/{id}", get(records::game))
+        .route("/api/nodes", get(records::nodes))
+        .route("/api/players/{name}/games", get(records::player_games))
+        .route("/api/entry", post(comp::entry))
+        .route(C, get(comp::list))
+        .route(&format!("{C}/changes"), get(comp::changes_answer))
+        .route(&format!("{C}/{{id}}"), get(comp::summary))
+        .route(&format!("{C}/{{id}}/entries"), get(comp::entries))
+        .route(&format!("{C}/{{id}}/rounds/{{n}}"), get(comp::round))
+        .route(&format!("{C}/{{id}}/standings"), get(comp::standings))
+        .route(
+            &format!("{C}/{{id}}/standings.csv"),
+            get(comp::standings_csv),
+        )
+        .route(&format!("{C}/{{id}}/teams"), get(comp::teams))
+        .route(&format!("{C}/{{id}}/awards"), get(comp::awards))
+        .route(&format!("{C}/{{id}}/awards.csv"), get(comp::awards_csv))
+        .route(&format!("{D}/login"), post(comp::login))
+        .route(&format!("{D}/logout"), post(comp::logout))
+        .route(&format!("{D}/session"), get(comp::session))
+        .route(&format!("{D}/qr.svg"), get(comp::qr))
+        .route(&format!("{D}/competitions"), post(comp::create))
+        .route(
+            &format!("{D}/competitions/{{id}}/entries"),
+            get(comp::private_entries).post(comp::import),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/entries/{{entry}}/players/{{player}}/code"),
+            post(comp::reissue),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/rounds"),
+            post(comp::start_round),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/results"),
+            post(comp::results),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/corrections"),
+            post(comp::corrections),
+        )
+        .route(&format!("{D}/{{*rest}}"), any(comp::director_unknown))
+        .route("/api", any(api_unknown))
+        .route("/api/{*rest}", any(api_unknown))
+        .fallback(page)
+        .with_state(app)
+}
 
-/// Serves one accepted TCP connection until it closes or upgrades to a WebSocket.
-pub async fn serve(stream: TcpStream, shared: Arc<App>, peer: IpAddr) {
-    let ticket: Ticket = Arc::new(Mutex::new(Some(peer)));
-    let peer = Some(peer);
+/// Serves one accepted TCP connection with `router` until it closes or upgrades to a
+/// WebSocket.
+pub async fn serve(stream: TcpStream, router: Router, shared: &App, peer: IpAddr) {
+    let ticket = Ticket(Arc::new(Mutex::new(Some(peer))));
+    let trusted = shared.config.server.trusted_proxies.clone();
     let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
-    let service = service_fn(move |req: Request<Incoming>| {
-        let shared = Arc::clone(&shared);
-        let ticket = Arc::clone(&ticket);
+    let body_timeout = Duration::from_millis(shared.config.limits.http_body_timeout_ms);
+    let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+        let mut req = req.map(|body| Body::new(TimedBody::new(body, body_timeout)));
+        let client = forwarded::client_addr(peer, req.headers(), &trusted);
+        let extensions = req.extensions_mut();
+        extensions.insert(ticket.clone());
+        extensions.insert(Client(client));
+        let mut router = router.clone();
         async move {
-            let path = req.uri().path();
-            let answer = if path.starts_with("/api/director")
-                || path.starts_with("/api/competitions")
-                || path == "/api/entry"
-            {
-                // Director logins and entry codes are limited per address: the client's.
-                let client = peer.map(|p| client_addr(p, &req, &shared));
-                competition_api(req, &shared, client).await
-            } else if path.starts_with("/api/") {
-                api(req, &shared).await
-            } else {
-                answer(req, &shared, &ticket)
-            };
-            Ok::<_, Infallible>(answer)
+            // Outside the router, where its `405`s carry their `Allow`.
+            let answer: Result<Response<Body>, Infallible> = router.call(req).await;
+            answer.map(refusal::uniform)
         }
     });
     let conn = http1::Builder::new()
@@ -76,63 +142,31 @@ pub async fn serve(stream: TcpStream, shared: Arc<App>, peer: IpAddr) {
     }
 }
 
-fn answer(req: Request<Incoming>, shared: &Arc<App>, ticket: &Ticket) -> Answer {
-    let path = req.uri().path();
-    if path == "/ws" || (path == "/node" && shared.topology.accepts_node_links()) {
-        let internal = path == "/node";
-        return upgrade(req, shared, ticket, internal);
+/// A draining node (several nodes) leaves the load balancer's pool, and so does a node
+/// whose store cannot write (it would refuse every action).
+async fn healthz(State(shared): State<Arc<App>>) -> Response<Body> {
+    match (shared.topology.draining(), store_down(&shared)) {
+        (true, _) => refusal::as_is(text(StatusCode::SERVICE_UNAVAILABLE, "draining\n")),
+        (false, Some(reason)) => refusal::as_is(text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("store unavailable: {reason}\n"),
+        )),
+        (false, None) => text(StatusCode::OK, "ok\n"),
     }
-    let head = match *req.method() {
-        Method::GET => false,
-        Method::HEAD => true,
-        _ => {
-            return text_with(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "only GET and HEAD here\n",
-                header::ALLOW,
-                "GET, HEAD",
-            );
-        }
-    };
-    let mut response = match path {
-        // A draining node (several nodes) leaves the load balancer's pool, and so does a
-        // node whose store cannot write (it would refuse every action).
-        "/healthz" => match (shared.topology.draining(), store_down(shared)) {
-            (true, _) => text(StatusCode::SERVICE_UNAVAILABLE, "draining\n"),
-            (false, Some(reason)) => text(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("store unavailable: {reason}\n"),
-            ),
-            (false, None) => text(StatusCode::OK, "ok\n"),
-        },
-        "/metrics" => {
-            let rooms = shared.lobby.count_by_game();
-            let page = shared
-                .metrics
-                .render(&rooms, shared.sessions.len(), |scrape| {
-                    shared.budget.scrape(scrape);
-                    if let Some(writer) = shared.lobby.writer() {
-                        crate::persist::scrape(writer.stats(), scrape);
-                    }
-                    shared.topology.render_metrics(shared.lobby.len(), scrape);
-                });
-            text(StatusCode::OK, page)
-        }
-        _ => match static_files::serve(path, req.headers()) {
-            Some(file) => file_answer(file),
-            None => text(
-                StatusCode::NOT_FOUND,
-                "not found: the page is at /, the WebSocket at /ws\n",
-            ),
-        },
-    };
-    if head {
-        // The headers of the GET, without its body.
-        let len = HeaderValue::from(http_body_len(&response));
-        *response.body_mut() = Full::new(Bytes::new());
-        response.headers_mut().insert(header::CONTENT_LENGTH, len);
-    }
-    response
+}
+
+async fn metrics(State(shared): State<Arc<App>>) -> Response<Body> {
+    let rooms = shared.lobby.count_by_game();
+    let page = shared
+        .metrics
+        .render(&rooms, shared.sessions.len(), |scrape| {
+            shared.budget.scrape(scrape);
+            if let Some(writer) = shared.lobby.writer() {
+                crate::persist::scrape(writer.stats(), scrape);
+            }
+            shared.topology.render_metrics(shared.lobby.len(), scrape);
+        });
+    text(StatusCode::OK, page)
 }
 
 /// Why the store cannot write now, if it cannot.
@@ -140,95 +174,73 @@ fn store_down(shared: &App) -> Option<String> {
     shared.persist.as_ref()?.writer.unavailable()
 }
 
-/// The records under `/api/` ([`crate::gateway::records_api`]), read from the store, and the
-/// catalogue of games at `/api/games` ([`crate::gateway::catalogue`]).
-async fn api(req: Request<Incoming>, shared: &App) -> Answer {
-    let head = match *req.method() {
+/// An unknown path under `/api/`.
+async fn api_unknown() -> Refusal {
+    Refusal::not_found(
+        "the API has /api/games, /api/games/{id}, /api/games/{id}.pgn, /api/games/{id}.pdn, \
+         /api/players/{name}/games, /api/competitions…, /api/director/…, /api/entry",
+    )
+}
+
+/// The page's files, for every path no route names: gzipped for a browser that accepts it,
+/// `304` when the client's copy is current ([`static_files::serve`]).
+async fn page(method: Method, headers: HeaderMap, req: Request) -> Response<Body> {
+    let Some(file) = static_files::serve(req.uri().path(), &headers) else {
+        return Refusal::not_found("not found: the page is at /, the WebSocket at /ws")
+            .into_response();
+    };
+    let head = match method {
         Method::GET => false,
         Method::HEAD => true,
         _ => {
-            return text_with(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "the API is read-only: GET and HEAD\n",
-                header::ALLOW,
-                "GET, HEAD",
-            );
+            return Refusal::method_not_allowed(HeaderValue::from_static("GET, HEAD"))
+                .into_response()
         }
     };
-    let target = req
-        .uri()
-        .path_and_query()
-        .map_or(req.uri().path(), |p| p.as_str());
-    let (status, content_type, body) = if req.uri().path() == "/api/games" {
-        crate::gateway::catalogue::answer()
-    } else {
-        crate::gateway::records_api::get(target, shared).await
-    };
-    let len = body.len();
-    let mut r = Response::new(Full::new(if head {
-        Bytes::new()
-    } else {
-        Bytes::from(body)
-    }));
-    *r.status_mut() = status;
-    r.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    r.headers_mut()
-        .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
-    r
-}
-
-/// The competitions' API ([`crate::gateway::competition_api`]): directors' actions and public reads.
-async fn competition_api(
-    req: Request<Incoming>,
-    shared: &Arc<App>,
-    peer: Option<std::net::IpAddr>,
-) -> Answer {
-    let head = req.method() == Method::HEAD;
-    let a = crate::gateway::competition_api::handle(req, shared, peer).await;
-    let len = a.body.len();
-    let mut r = Response::new(Full::new(if head {
-        Bytes::new()
-    } else {
-        Bytes::from(a.body)
-    }));
-    *r.status_mut() = a.status;
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(a.content_type),
-    );
-    h.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Some(cookie) = a.cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
-        h.insert(header::SET_COOKIE, cookie);
+    let len = file.body.len();
+    let mut response = Response::new(Body::from(file.body));
+    *response.status_mut() = file.status;
+    *response.headers_mut() = file.headers;
+    if head {
+        // The headers of the GET, without its body.
+        *response.body_mut() = Body::empty();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(len));
     }
-    r
+    response
 }
 
-/// A file, or `304` when the client's copy is current ([`static_files::serve`]).
-fn file_answer(file: static_files::Answer) -> Answer {
-    let mut r = Response::new(Full::new(Bytes::from_static(file.body)));
-    *r.status_mut() = file.status;
-    *r.headers_mut() = file.headers;
-    r
+/// A client's WebSocket.
+async fn ws(
+    State(shared): State<Arc<App>>,
+    Extension(ticket): Extension<Ticket>,
+    Extension(client): Extension<Client>,
+    req: Request,
+) -> Result<Response<Body>, Refusal> {
+    upgrade(req, &shared, &ticket, Some(client))
 }
 
-/// The WebSocket handshake at `/ws`: `101` and the socket handed to tungstenite.
+/// Another node's link, when this node is one of several (else no such path).
+async fn node(
+    State(shared): State<Arc<App>>,
+    Extension(ticket): Extension<Ticket>,
+    req: Request,
+) -> Result<Response<Body>, Refusal> {
+    if !shared.topology.accepts_node_links() {
+        return Err(Refusal::not_found("no such path"));
+    }
+    upgrade(req, &shared, &ticket, None)
+}
+
+/// The WebSocket handshake: `101` and the socket handed to tungstenite. `client`: the
+/// client's address for `/ws`; `None` for another node's link.
 fn upgrade(
-    mut req: Request<Incoming>,
+    mut req: Request,
     shared: &Arc<App>,
     ticket: &Ticket,
-    internal: bool,
-) -> Answer {
-    if req.method() != Method::GET {
-        return text_with(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "the WebSocket is opened with GET\n",
-            header::ALLOW,
-            "GET",
-        );
-    }
+    client: Option<Client>,
+) -> Result<Response<Body>, Refusal> {
     let headers = req.headers();
     let has = |name: header::HeaderName, want: &str| {
         headers
@@ -243,34 +255,37 @@ fn upgrade(
         && has(header::SEC_WEBSOCKET_VERSION, "13");
     let key = headers.get(header::SEC_WEBSOCKET_KEY).cloned();
     let (true, Some(key)) = (is_upgrade, key) else {
-        return text(
-            StatusCode::BAD_REQUEST,
-            "a WebSocket upgrade (version 13) is expected at /ws\n",
-        );
+        return Err(Refusal::new(
+            ErrorCode::BadRequest,
+            "a WebSocket upgrade (version 13) is expected at /ws",
+        ));
     };
-    let Some(peer) = ticket.lock().unwrap_or_else(PoisonError::into_inner).take() else {
-        return text(StatusCode::BAD_REQUEST, "one WebSocket per connection\n");
+    let Some(peer) = ticket
+        .0
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    else {
+        return Err(Refusal::new(
+            ErrorCode::BadRequest,
+            "one WebSocket per connection",
+        ));
     };
-    let peer = if internal {
-        peer
-    } else {
-        client_addr(peer, &req, shared)
-    };
+    let internal = client.is_none();
     // Over a budget, a WebSocket is told `too_many_connections` and closed, or, from an
     // address that connects too often, refused before its handshake. Another node's link
     // carries one of its clients: that client's address is counted once the link names it
     // (the internal hello), never the forwarding node's (it carries many players).
-    let ticket = if internal {
-        shared.budget.node_link(peer)
-    } else if shared.budget.connect_rate(peer) {
-        shared.budget.connection(peer)
-    } else {
-        return text_with(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_connections: your address opens connections too often\n",
-            header::RETRY_AFTER,
-            "1",
-        );
+    let ticket = match client {
+        None => shared.budget.node_link(peer),
+        Some(Client(addr)) if shared.budget.connect_rate(addr) => shared.budget.connection(addr),
+        Some(_) => {
+            return Err(Refusal::new(
+                ErrorCode::TooManyConnections,
+                "your address opens connections too often",
+            )
+            .with(header::RETRY_AFTER, HeaderValue::from_static("1")));
+        }
     };
     let upgraded = hyper::upgrade::on(&mut req);
     let shared = Arc::clone(shared);
@@ -289,7 +304,7 @@ fn upgrade(
             Err(error) => tracing::debug!(%error, "upgrade failed"),
         }
     });
-    let mut r = Response::new(Full::new(Bytes::new()));
+    let mut r = Response::new(Body::empty());
     *r.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
     let h = r.headers_mut();
     h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
@@ -297,40 +312,15 @@ fn upgrade(
     if let Ok(accept) = HeaderValue::from_str(&derive_accept_key(key.as_bytes())) {
         h.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
     }
-    r
-}
-
-/// The address a request's budgets count: the client behind a trusted reverse proxy
-/// (`server.trusted_proxies`), else the peer.
-fn client_addr(peer: IpAddr, req: &Request<Incoming>, shared: &App) -> IpAddr {
-    forwarded::client_addr(peer, req.headers(), &shared.config.server.trusted_proxies)
+    Ok(r)
 }
 
 const TEXT: &str = "text/plain; charset=utf-8";
 
-fn text(status: StatusCode, body: impl Into<Bytes>) -> Answer {
-    let mut r = Response::new(Full::new(body.into()));
+fn text(status: StatusCode, body: impl Into<Body>) -> Response<Body> {
+    let mut r = Response::new(body.into());
     *r.status_mut() = status;
     r.headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(TEXT));
     r
-}
-
-/// [`text`] with one more header (`Allow` for a wrong method, `Retry-After` for too many).
-fn text_with(
-    status: StatusCode,
-    body: &'static str,
-    name: header::HeaderName,
-    value: &'static str,
-) -> Answer {
-    let mut r = text(status, body);
-    r.headers_mut()
-        .insert(name, HeaderValue::from_static(value));
-    r
-}
-
-/// The length of a response's body.
-fn http_body_len(r: &Answer) -> u64 {
-    use hyper::body::Body;
-    r.body().size_hint().exact().unwrap_or(0)
 }

@@ -78,6 +78,7 @@ async fn serve(
     else {
         return;
     };
+    let router = http::router(Arc::clone(&app));
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
     loop {
@@ -90,7 +91,7 @@ async fn serve(
         };
         match accepted {
             Ok((stream, peer)) => {
-                tokio::spawn(accept(stream, peer, Arc::clone(&app)));
+                tokio::spawn(accept(stream, peer, router.clone(), Arc::clone(&app)));
             }
             Err(error) => {
                 // Out of file descriptors and the like: back off instead of spinning.
@@ -117,12 +118,12 @@ fn upkeep(metrics: std::sync::Weak<Metrics>) {
     });
 }
 
-async fn accept(stream: TcpStream, peer: SocketAddr, app: Arc<App>) {
+async fn accept(stream: TcpStream, peer: SocketAddr, router: axum::Router, app: Arc<App>) {
     // Game traffic is small frames that must leave at once.
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, %peer, "TCP_NODELAY");
     }
     // The budgets are counted at the WebSocket upgrade (`http::upgrade`): HTTP is always
     // answered (`/healthz` never locks out).
-    http::serve(stream, app, peer.ip()).await;
+    http::serve(stream, router, &app, peer.ip()).await;
 }

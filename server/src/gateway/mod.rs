@@ -1,8 +1,10 @@
-//! The edge: accepting TCP, HTTP (`/healthz`, `/metrics`, the page, the games' catalogue, the
-//! records' API) and the WebSocket connection with the player behind it. It is the top layer:
-//! it serves connections with the [`crate::app::App`] and nothing below imports it.
+//! The edge: accepting TCP, HTTP on one router (`/healthz`, `/metrics`, the page, the games'
+//! catalogue, the records' and competitions' APIs, refusals in one shape) and the WebSocket
+//! connection with the player behind it. It is the top layer: it serves connections with the
+//! [`crate::app::App`] and nothing below imports it.
 
 pub mod catalogue;
+pub mod client;
 pub mod competition_api;
 pub mod competition_watch;
 pub mod connection;
@@ -10,4 +12,6 @@ pub mod http;
 pub mod listener;
 pub mod player;
 pub mod records_api;
+pub mod refusal;
 pub mod static_files;
+pub mod timed_body;

@@ -5,21 +5,36 @@
 //! - `GET /api/players/{name}/games?page=N`: the finished games a name sat in, newest
 //!   first, [`PAGE`] a page, from page 0, each with its players and result by seat.
 
-use hyper::StatusCode;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Path, RawPathParams, RawQuery, State};
+use axum::http::header::{self, HeaderValue};
+use axum::http::Response;
+use qipai_protocol::ErrorCode;
 
 use crate::app::App;
+use crate::gateway::refusal::Refusal;
+use crate::persist::Persist;
 use crate::room::record;
 
 /// Games per page of a player's list.
 pub const PAGE: u64 = 20;
 
-/// An answer: status, content type, body.
-pub type Answer = (StatusCode, &'static str, Vec<u8>);
-
 const JSON: &str = "application/json";
-const TEXT: &str = "text/plain; charset=utf-8";
 const PGN: &str = "application/x-chess-pgn; charset=utf-8";
 const PDN: &str = "application/x-draughts-pdn; charset=utf-8";
+
+/// What every handler answers: a body of a content type, or a refusal.
+type Answered = Result<Response<Body>, Refusal>;
+
+/// A `200` with `body` of `content_type`.
+fn answer(content_type: &'static str, body: impl Into<Body>) -> Response<Body> {
+    let mut r = Response::new(body.into());
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r
+}
 
 /// Which form of a record a `/api/games/{id}…` asks for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,117 +44,119 @@ enum Form {
     Pdn,
 }
 
-fn not_found(why: &str) -> Answer {
-    (StatusCode::NOT_FOUND, TEXT, format!("{why}\n").into_bytes())
+/// The store, or `not_found` on a server that keeps no records.
+fn persist(shared: &App) -> Result<&Persist, Refusal> {
+    shared
+        .persist
+        .as_ref()
+        .ok_or_else(|| Refusal::not_found("this server keeps no records (no [store] configured)"))
 }
 
-/// Answers a `GET` of `target` (path and query) under `/api/`.
-pub async fn get(target: &str, shared: &App) -> Answer {
-    let Some(persist) = &shared.persist else {
-        return not_found("this server keeps no records (no [store] configured)");
-    };
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let parts: Vec<&str> = path.trim_start_matches("/api/").split('/').collect();
-    match parts.as_slice() {
-        ["nodes"] => match shared.topology.nodes().await {
-            Some((node, nodes)) => {
-                let nodes: Vec<serde_json::Value> = nodes
-                    .into_iter()
-                    .map(|n| {
-                        serde_json::json!({
-                            "id": n.id, "addr": n.addr, "rooms": n.rooms,
-                            "connections": n.connections, "heartbeat_ms": n.heartbeat_ms,
-                            "draining": n.draining,
-                        })
+/// `GET /api/nodes`: the nodes of the cluster.
+pub async fn nodes(State(shared): State<Arc<App>>) -> Answered {
+    persist(&shared)?;
+    match shared.topology.nodes().await {
+        Some((node, nodes)) => {
+            let nodes: Vec<serde_json::Value> = nodes
+                .into_iter()
+                .map(|n| {
+                    serde_json::json!({
+                        "id": n.id, "addr": n.addr, "rooms": n.rooms,
+                        "connections": n.connections, "heartbeat_ms": n.heartbeat_ms,
+                        "draining": n.draining,
                     })
-                    .collect();
-                let body = serde_json::json!({ "node": node, "nodes": nodes });
-                (StatusCode::OK, JSON, body.to_string().into_bytes())
-            }
-            None => not_found("this server runs alone (no [cluster])"),
-        },
-        ["games", id] => {
-            let (id, form) = if let Some(id) = id.strip_suffix(".pgn") {
-                (id, Form::Pgn)
-            } else if let Some(id) = id.strip_suffix(".pdn") {
-                (id, Form::Pdn)
-            } else {
-                (*id, Form::Json)
-            };
-            let Ok(id) = id.parse::<u64>() else {
-                return not_found("no such game");
-            };
-            match persist.store.record(id).await {
-                Ok(Some(r)) if form == Form::Pgn => match r.pgn {
-                    Some(text) => (StatusCode::OK, PGN, text.into_bytes()),
-                    None => not_found("PGN is for xiangqi games"),
-                },
-                Ok(Some(r)) if form == Form::Pdn => match record::pdn_of_body(id, &r.body) {
-                    Some(text) => (StatusCode::OK, PDN, text.into_bytes()),
-                    None => not_found("PDN is for draughts games"),
-                },
-                Ok(Some(r)) => (StatusCode::OK, JSON, r.body.into_bytes()),
-                Ok(None) => not_found("no finished game with that id"),
-                Err(error) => failed(&error),
-            }
+                })
+                .collect();
+            let body = serde_json::json!({ "node": node, "nodes": nodes });
+            Ok(answer(JSON, body.to_string()))
         }
-        ["players", name, "games"] => {
-            let name = percent_decode(name);
-            let page = query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix("page="))
-                .and_then(|p| p.parse::<u64>().ok())
-                .unwrap_or(0)
-                .min(1_000_000);
-            match persist
-                .store
-                .player_games(name.clone(), page * PAGE, PAGE)
-                .await
-            {
-                Ok(games) => {
-                    let mut rows = Vec::with_capacity(games.len());
-                    for g in &games {
-                        // The players and the result come from the record itself.
-                        let fields = match persist.store.record(g.room).await {
-                            Ok(Some(r)) => record::list_fields(&r.body),
-                            Ok(None) => Default::default(),
-                            Err(error) => return failed(&error),
-                        };
-                        let record::ListFields {
-                            players,
-                            result,
-                            number,
-                        } = fields;
-                        rows.push(serde_json::json!({
-                            "room_id": g.room,
-                            "number": number,
-                            "game": g.game,
-                            "finished_ms": g.finished_ms,
-                            "seat": g.seat,
-                            "players": players,
-                            "result": result,
-                        }));
-                    }
-                    let games = rows;
-                    let body = serde_json::json!({ "name": name, "page": page, "per_page": PAGE, "games": games });
-                    (StatusCode::OK, JSON, body.to_string().into_bytes())
-                }
-                Err(error) => failed(&error),
-            }
-        }
-        _ => {
-            not_found("the API has /api/games/{id}, /api/games/{id}.pgn, /api/games/{id}.pdn, /api/players/{name}/games")
-        }
+        None => Err(Refusal::not_found("this server runs alone (no [cluster])")),
     }
 }
 
-fn failed(error: &qipai_store::StoreError) -> Answer {
+/// `GET /api/games/{id}` (and `.pgn`, `.pdn`).
+pub async fn game(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    let persist = persist(&shared)?;
+    let (id, form) = if let Some(id) = id.strip_suffix(".pgn") {
+        (id, Form::Pgn)
+    } else if let Some(id) = id.strip_suffix(".pdn") {
+        (id, Form::Pdn)
+    } else {
+        (id.as_str(), Form::Json)
+    };
+    let Ok(id) = id.parse::<u64>() else {
+        return Err(Refusal::not_found("no such game"));
+    };
+    match persist.store.record(id).await {
+        Ok(Some(r)) if form == Form::Pgn => match r.pgn {
+            Some(text) => Ok(answer(PGN, text)),
+            None => Err(Refusal::not_found("PGN is for xiangqi games")),
+        },
+        Ok(Some(r)) if form == Form::Pdn => match record::pdn_of_body(id, &r.body) {
+            Some(text) => Ok(answer(PDN, text)),
+            None => Err(Refusal::not_found("PDN is for draughts games")),
+        },
+        Ok(Some(r)) => Ok(answer(JSON, r.body)),
+        Ok(None) => Err(Refusal::not_found("no finished game with that id")),
+        Err(error) => Err(failed(&error)),
+    }
+}
+
+/// `GET /api/players/{name}/games?page=N`. The name is read as sent and decoded here
+/// (`+` is a space, as forms send it).
+pub async fn player_games(
+    State(shared): State<Arc<App>>,
+    params: RawPathParams,
+    RawQuery(query): RawQuery,
+) -> Answered {
+    let persist = persist(&shared)?;
+    let name = params
+        .iter()
+        .find_map(|(k, v)| (k == "name").then(|| percent_decode(v)))
+        .unwrap_or_default();
+    let page = query
+        .as_deref()
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("page="))
+        .and_then(|p| p.parse::<u64>().ok())
+        .unwrap_or(0)
+        .min(1_000_000);
+    let games = persist
+        .store
+        .player_games(name.clone(), page * PAGE, PAGE)
+        .await
+        .map_err(|error| failed(&error))?;
+    let mut rows = Vec::with_capacity(games.len());
+    for g in &games {
+        // The players and the result come from the record itself.
+        let fields = match persist.store.record(g.room).await {
+            Ok(Some(r)) => record::list_fields(&r.body),
+            Ok(None) => Default::default(),
+            Err(error) => return Err(failed(&error)),
+        };
+        let record::ListFields {
+            players,
+            result,
+            number,
+        } = fields;
+        rows.push(serde_json::json!({
+            "room_id": g.room,
+            "number": number,
+            "game": g.game,
+            "finished_ms": g.finished_ms,
+            "seat": g.seat,
+            "players": players,
+            "result": result,
+        }));
+    }
+    let body = serde_json::json!({ "name": name, "page": page, "per_page": PAGE, "games": rows });
+    Ok(answer(JSON, body.to_string()))
+}
+
+fn failed(error: &qipai_store::StoreError) -> Refusal {
     tracing::error!(%error, "reading a record");
-    (
-        StatusCode::SERVICE_UNAVAILABLE,
-        TEXT,
-        b"the store could not be read\n".to_vec(),
-    )
+    Refusal::new(ErrorCode::StoreUnavailable, "the store could not be read")
 }
 
 /// `%E7%8E%8B` → `王`; a malformed escape stays as it is.
