@@ -392,6 +392,7 @@ export default {
   "err.duplicate_player": "The same player twice in one event.",
   "err.no_round_left": "Every round is already paired.",
   "err.round_unfinished": "The previous round still has a table without a result.",
+  "err.table_live": "A game is still being played at that table: override, with a reason, to end it.",
   "err.too_few_entries": "Fewer than two entries to pair.",
   "err.unknown_table": "No such table in that round.",
   "err.missing_reason": "A correction needs a reason.",
@@ -409,6 +410,7 @@ export default {
   "err.too_many_attempts": "Too many failed attempts from here (sign-ins or entry codes): wait a moment and try again.",
   "err.bad_entry_code": "This seat is taken with its player's entry code: the code is missing, or it is not a code of this table.",
   "err.table_forfeited": "This competition table was forfeited: an entry did not come in time. Its result is recorded and the table is closed.",
+  "err.table_closed": "The director recorded this table's result: the game ends here and the table is closed.",
   "err.trick_on_table": "The last trick is still on the table: lead in a moment.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---

@@ -391,6 +391,7 @@ export default {
   "err.duplicate_player": "同一项目中同一选手出现了两次。",
   "err.no_round_left": "所有轮次都已编排。",
   "err.round_unfinished": "上一轮还有桌子没有结果。",
+  "err.table_live": "该桌的对局还在进行：如需结束，请说明理由后强制执行。",
   "err.too_few_entries": "参赛者不足两人（队），无法编排。",
   "err.unknown_table": "该轮没有这张桌子。",
   "err.missing_reason": "裁判更正须写明理由。",
@@ -408,6 +409,7 @@ export default {
   "err.too_many_attempts": "此处登录或参赛码错误次数过多，请稍候再试。",
   "err.bad_entry_code": "此座位凭选手的参赛码入座：未输入参赛码，或参赛码不是本桌的。",
   "err.table_forfeited": "本比赛桌因一方迟到超时而判负：结果已记录，本桌关闭。",
+  "err.table_closed": "裁判已记录本桌结果：对局到此结束，本桌关闭。",
   "err.trick_on_table": "上一墩还在桌上，请稍候再出牌。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---

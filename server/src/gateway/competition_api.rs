@@ -90,6 +90,7 @@ fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::EntriesClosed
         | ErrorCode::NoRoundLeft
         | ErrorCode::RoundUnfinished
+        | ErrorCode::TableLive
         | ErrorCode::AlreadyEntered
         | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
         ErrorCode::BadEntryCode => StatusCode::FORBIDDEN,
@@ -172,6 +173,19 @@ struct ResultBody {
     result: String,
     #[serde(default)]
     note: String,
+    #[serde(default)]
+    reason: String,
+    /// A director's result over a game still being played (with `reason`).
+    #[serde(default, rename = "override")]
+    overrule: bool,
+}
+
+/// `POST …/rounds`: empty, or an override (with a reason) of the tables still open.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoundBody {
+    #[serde(default, rename = "override")]
+    overrule: bool,
     #[serde(default)]
     reason: String,
 }
@@ -465,8 +479,14 @@ async fn director_route(
         }
         (&Method::POST, ["director", "competitions", id, "rounds"]) => {
             let id = competition_id(id)?;
-            let round = comps.start_round(id).await?;
-            crate::competition::tables::open_round(shared, id, &round).await?;
+            let body = read_body(req).await?;
+            let b: RoundBody = if body.iter().all(u8::is_ascii_whitespace) {
+                RoundBody::default()
+            } else {
+                parse_json(&body)?
+            };
+            let overrule = b.overrule.then_some(b.reason.as_str());
+            let round = crate::competition::tables::next_round(shared, id, overrule).await?;
             let room_open = |room: u64| room_status(shared, room);
             Ok(ok(&comps
                 .read(id, |h, _| view::round(h, &round, &room_open))
@@ -479,9 +499,17 @@ async fn director_route(
                 body_error("result: first_wins, draw, second_wins, first_forfeits, second_forfeits or both_forfeit")
             })?;
             if *kind == "results" {
-                comps
-                    .record(id, (b.round, b.table), result, &b.note)
-                    .await?;
+                let overrule = b.overrule.then_some(b.reason.as_str());
+                let at = (b.round, b.table);
+                crate::competition::tables::director_result(
+                    shared.as_ref(),
+                    id,
+                    at,
+                    result,
+                    &b.note,
+                    overrule,
+                )
+                .await?;
             } else {
                 comps
                     .correct(id, (b.round, b.table), result, &b.reason, director)
