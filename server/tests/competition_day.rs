@@ -8,8 +8,8 @@
 mod common;
 
 use common::competition::{
-    code, create_competition, entry_codes, login, post, post_ok, server_with_director, start_round,
-    until,
+    code, create_competition, entry_codes, get, login, post, post_ok, server_with_director,
+    start_round, until,
 };
 use common::{Client, TestServer};
 use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomEvent, ServerMsg};
@@ -132,7 +132,39 @@ async fn a_directors_result_over_a_live_game_needs_an_override() {
     assert_eq!(v["tables"][0]["result"], "first_wins", "{v}");
     let note = v["tables"][0]["note"].as_str().unwrap();
     assert!(note.contains("黑方手机作弊"), "{v}");
+    // One round of two recorded: the standings and awards are provisional, the awards
+    // named as the notice names them.
+    let standings = until(&s, &format!("/api/competitions/{id}/standings"), |v| {
+        v["provisional"] == true
+    })
+    .await;
+    assert_eq!(
+        standings["standings"][0]["award_zh"], "一等奖",
+        "{standings}"
+    );
+    let awards = get(&s, &format!("/api/competitions/{id}/awards")).await.1;
+    assert_eq!(awards["provisional"], true, "{awards}");
     // Nothing is live now: the next round is paired.
     let r2 = start_round(&s, &token, id).await;
     assert_eq!(r2["round"], 2, "{r2}");
+}
+
+/// `qipai-server --hash-password`, as `config/default.toml` names it, works like
+/// `qipai-server hash-password`.
+#[test]
+fn hash_password_is_also_a_flag() {
+    use std::io::Write;
+    for arg in ["--hash-password", "hash-password"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qipai-server"))
+            .arg(arg)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"secret\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{arg}");
+        let hash = String::from_utf8(out.stdout).unwrap();
+        assert!(hash.starts_with("$argon2id$"), "{arg}: {hash}");
+    }
 }
