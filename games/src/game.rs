@@ -9,25 +9,10 @@ use std::ops::{Add, Sub};
 
 use qipai_protocol::{ErrorCode, Outcome};
 
-/// A ruling the server hands a table ([`Game::rule`]): the rules decide what it does.
+/// The ruling type of a game that takes none: no value of it exists, so nothing can be
+/// handed to [`Game::rule`] (and a logged one could not be read back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "ruling", rename_all = "snake_case")]
-pub enum Ruling {
-    /// Tuolaji 第十三条: the pair of `seat` came late to the table, in this band. Given
-    /// before the game starts (the pair complete, the other not yet), it is applied when the
-    /// game starts, and the first one given for a pair stands.
-    Late {
-        seat: Seat,
-        band: crate::competition::lateness::TuolajiLateness,
-    },
-    /// A competition's round started `ago` before this ruling, and its lateness "minute"
-    /// lasts `lateness_unit_ms` (60000; tests make it short). Given before the game starts:
-    /// Tuolaji's round clock (五(一)3: 90 minutes, the last hand called at 75) counts from
-    /// the round's start, so a pair arriving late eats into it (第十三条), and a pair whose
-    /// lateness was not ruled before the start is as late as the start. The last one given
-    /// before the start stands; later ones change nothing.
-    RoundStarted { ago: Millis, lateness_unit_ms: u64 },
-}
+pub enum NoRuling {}
 
 /// A seat at a table: 0–1 in xiangqi (red, black), 0–3 in Tuolaji (play order). On the
 /// wire it is the bare number.
@@ -182,6 +167,11 @@ pub trait Game: Send + Sized + 'static {
     /// Why an action was refused; the state is unchanged whenever this is returned.
     type Error: std::error::Error + Coded + Send + 'static;
 
+    /// An arbiter's ruling this game's rules know (a competition's lateness, its table's
+    /// absence rule), logged with the room's steps and replayed like them: each game names
+    /// its own, so the trait knows no game's competition rules; [`NoRuling`] for none.
+    type Ruling: serde::Serialize + serde::de::DeserializeOwned + Send + 'static;
+
     /// How many seats must be filled before the game starts.
     const SEATS: u8;
 
@@ -242,9 +232,9 @@ pub trait Game: Send + Sized + 'static {
         Vec::new()
     }
 
-    /// An arbiter's ruling the server applies to the table (a competition's lateness).
-    /// Games without such rules ignore it.
-    fn rule(&mut self, ruling: Ruling, now: Millis) -> Vec<Emit<Self::Event>> {
+    /// An arbiter's ruling the server applies to the table ([`Game::Ruling`]). Games
+    /// without such rules take [`NoRuling`], which cannot be given.
+    fn rule(&mut self, ruling: Self::Ruling, now: Millis) -> Vec<Emit<Self::Event>> {
         let _ = (ruling, now);
         Vec::new()
     }

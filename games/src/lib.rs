@@ -71,4 +71,4 @@ pub mod rating;
 pub mod tuolaji;
 pub mod xiangqi;
 
-pub use game::{Coded, Emit, Game, Millis, Received, Ruling, Seat, Viewer};
+pub use game::{Coded, Emit, Game, Millis, NoRuling, Received, Seat, Viewer};

@@ -8,8 +8,9 @@ use qipai_games::tuolaji::hand::Phase;
 use qipai_games::tuolaji::level::Team;
 use qipai_games::tuolaji::matchplay::{Match, MatchEnd};
 use qipai_games::tuolaji::suggest::suggest;
+use qipai_games::tuolaji::TuolajiRuling as Ruling;
 use qipai_games::tuolaji::{HandResult, TuolajiError, TuolajiGame, TuolajiRules, TuolajiSettings};
-use qipai_games::{Game, Millis, Ruling, Seat};
+use qipai_games::{Game, Millis, Seat};
 
 const SEED: u64 = 13;
 

@@ -174,8 +174,9 @@ macro_rules! games {
             /// Sits down at any waiting table with these options, or opens one.
             QuickPlay { seq: Seq, options: RoomOptions },
             /// Leaves the current room. During a xiangqi game this ends it: `abandoned` (a loss), or
-            /// `aborted` before one's own first move; at a Tuolaji table the server plays the seat
-            /// until somebody takes it.
+            /// `aborted` before one's own first move (at a competition's table nothing is aborted:
+            /// the seat waits for its player until the lateness limit, §17.3); at a Tuolaji table
+            /// the server plays the seat until somebody takes it.
             Leave { seq: Seq },
             /// Asks for a fresh snapshot of the current room.
             Snapshot { seq: Seq },

@@ -171,6 +171,10 @@ error_codes! {
     NoRoundLeft = "no_round_left",
     /// The previous round still has a table without a result.
     RoundUnfinished = "round_unfinished",
+    /// A director's result for a table whose game is still being played, or the next round
+    /// while a table of this one is still open: refused unless the director overrides with
+    /// a reason (the override ends the game at the table).
+    TableLive = "table_live",
     /// Fewer than two entries to pair.
     TooFewEntries = "too_few_entries",
     /// No such table in that round.
@@ -219,6 +223,10 @@ error_codes! {
     /// entry not there when the lateness limit passed): the result is recorded, the room
     /// closes (`left` follows) and no game is played there.
     TableForfeited = "table_forfeited",
+    /// Told without `seq` to everybody at a competition's table whose result a director
+    /// recorded over its game (an override, with a reason): the game ends there, the room
+    /// closes (`left` follows) and the message gives the director's reason.
+    TableClosed = "table_closed",
 
     // --- the table's pace ---
     /// A lead while the finished trick is still on the table (the `trick_pause` phase,
@@ -370,6 +378,7 @@ mod tests {
                 "duplicate_player",
                 "no_round_left",
                 "round_unfinished",
+                "table_live",
                 "too_few_entries",
                 "unknown_table",
                 "missing_reason",
@@ -387,6 +396,7 @@ mod tests {
                 "too_many_attempts",
                 "bad_entry_code",
                 "table_forfeited",
+                "table_closed",
                 "trick_on_table",
                 "not_found",
                 "method_not_allowed",

@@ -27,7 +27,9 @@ enum Cmd {
     /// Copies the SQLite store, online, into FILE (which must not exist), and exits.
     Backup { file: PathBuf },
     /// Reads a password on standard input and prints its Argon2 hash for `[director]
-    /// password_hash` (QIPAI_DIRECTOR__PASSWORD_HASH), and exits.
+    /// password_hash` (QIPAI_DIRECTOR__PASSWORD_HASH), and exits. Also `--hash-password`,
+    /// as `config/default.toml` names it.
+    #[command(long_flag = "hash-password")]
     HashPassword,
 }
 

@@ -663,6 +663,9 @@ async fn the_whole_event() {
         "",
     )
     .await;
-    assert!(csv.contains("kind,rank,award,team,players,points"), "{csv}");
+    assert!(
+        csv.contains("kind,rank,award,award_zh,team,players,points"),
+        "{csv}"
+    );
     assert!(!csv.contains("1380000"), "no contacts in the awards");
 }

@@ -16,8 +16,10 @@ pub struct Standing {
     pub rank: u32,
     /// 轮分: 2 a win or bye, 1 a draw, 0 a loss or forfeit.
     pub points: u32,
-    /// 对手分: the sum of the current points of every opponent met (a forfeited pairing
-    /// counts as met; a bye adds nothing).
+    /// 对手分: the sum of the current points of every opponent met in a game that has a
+    /// result (a forfeited pairing counts as met; a game still being played does not, so
+    /// the standings shown during a round are those after the last results, tournaments.md
+    /// "The day itself"; a bye adds nothing).
     pub opponents_points: u32,
     /// 级差: +2 a win or bye, 0 a draw, −2 a loss or forfeit.
     pub level_diff: i32,
@@ -69,6 +71,8 @@ pub fn standings(c: &Competition) -> Vec<Standing> {
             colour_balance: 0,
         })
         .collect();
+    // Per entry: the opponents met in a game that has a result (for 对手分).
+    let mut scored: Vec<Vec<EntryId>> = vec![Vec::new(); n];
     for round in &c.rounds {
         for p in &round.pairings {
             let (a, b) = (p.first.index(), p.second.index());
@@ -80,6 +84,8 @@ pub fn standings(c: &Competition) -> Vec<Standing> {
             rows[a].colour_balance += 1;
             rows[b].colour_balance -= 1;
             if let Some(result) = p.result {
+                scored[a].push(p.second);
+                scored[b].push(p.first);
                 let (sa, sb) = result.scores();
                 rows[a].points += sa.points;
                 rows[a].level_diff += sa.level_diff;
@@ -102,8 +108,8 @@ pub fn standings(c: &Competition) -> Vec<Standing> {
         }
     }
     let points: Vec<u32> = rows.iter().map(|r| r.points).collect();
-    for row in &mut rows {
-        row.opponents_points = row.opponents.iter().map(|o| points[o.index()]).sum();
+    for (row, met) in rows.iter_mut().zip(&scored) {
+        row.opponents_points = met.iter().map(|o| points[o.index()]).sum();
     }
     rank(
         &mut rows,
@@ -152,6 +158,11 @@ pub struct TeamStanding {
 /// by points, then 对手分, then 级差), ranked by total, then those entries' 对手分, then their
 /// 级差, then lots drawn from `seed`. Every department with an entry is listed.
 pub fn team_standings(events: &[&Competition], seed: u64) -> Vec<TeamStanding> {
+    team_lines(events, seed).0
+}
+
+/// [`team_standings`], and which of its teams have an entry that actually played.
+fn team_lines(events: &[&Competition], seed: u64) -> (Vec<TeamStanding>, Vec<Team>) {
     struct Line {
         team: Team,
         event: Event,
@@ -159,6 +170,7 @@ pub fn team_standings(events: &[&Competition], seed: u64) -> Vec<TeamStanding> {
         points: u32,
         opp: u32,
         ld: i32,
+        played: bool,
     }
     let mut lines = Vec::new();
     for c in events {
@@ -171,6 +183,7 @@ pub fn team_standings(events: &[&Competition], seed: u64) -> Vec<TeamStanding> {
                     points: s.points,
                     opp: s.opponents_points,
                     ld: s.level_diff,
+                    played: s.played > 0,
                 });
             }
         }
@@ -202,7 +215,48 @@ pub fn team_standings(events: &[&Competition], seed: u64) -> Vec<TeamStanding> {
         |t| (t.total, t.opponents_points, t.level_diff, t.lot),
         |t| &mut t.rank,
     );
-    out
+    let mut played: Vec<Team> = lines
+        .iter()
+        .filter(|l| l.played)
+        .map(|l| l.team.clone())
+        .collect();
+    played.sort();
+    played.dedup();
+    (out, played)
+}
+
+/// The team awards (六2): team standings zipped with their award. The cap is two thirds of
+/// the departments with at least one entry that actually played (实际参赛), as the
+/// individual events count **\[D\]** (tournaments.md "The day itself"); a department none
+/// of whose entries played gets none and takes no place.
+pub fn team_awards(events: &[&Competition], seed: u64) -> Vec<(TeamStanding, Option<Award>)> {
+    let (rows, played) = team_lines(events, seed);
+    let mut places = awards(played.len(), played.len()).into_iter();
+    rows.into_iter()
+        .map(|t| {
+            let a = if played.contains(&t.team) {
+                places.next().flatten()
+            } else {
+                None
+            };
+            (t, a)
+        })
+        .collect()
+}
+
+/// Whether the competition is over: every round it will have is paired and every table
+/// has a result. Until then its awards are provisional (tournaments.md "The day itself").
+pub fn is_complete(c: &Competition) -> bool {
+    let all_recorded = c
+        .rounds
+        .iter()
+        .flat_map(|r| &r.pairings)
+        .all(|p| p.result.is_some());
+    let paired = c.rounds.len() >= c.settings.rounds as usize;
+    let decided = c.settings.format == super::Format::Knockout
+        && !c.rounds.is_empty()
+        && super::pairing::knockout_remaining(c).len() < 2;
+    all_recorded && (paired || decided)
 }
 
 /// An award place (六2, 六3).

@@ -328,6 +328,7 @@ impl Game for DraughtsGame {
     type View = DraughtsView;
     type Event = DraughtsEvent;
     type Error = DraughtsGameError;
+    type Ruling = crate::NoRuling;
 
     const SEATS: u8 = 2;
 

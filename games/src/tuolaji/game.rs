@@ -28,12 +28,13 @@ use super::hand::HandEvent;
 use super::level::Team;
 use super::matchplay::Match;
 use super::options::TuolajiRules;
+use super::ruling::TuolajiRuling;
 use super::suggest::suggest;
 use super::view::{
     action_in, event_out, legal_bids, levels_out, outcome_out, result_out, turn, NotationError,
 };
 use crate::competition::lateness::{started_units, tuolaji_lateness, TuolajiLateness};
-use crate::{Coded, Emit, Game, Millis, Received, Ruling, Seat, Viewer};
+use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
 
 /// The most steps one call of [`Game::on_deadline`] takes, so that a table playing itself
 /// (zero timings, vacant seats) still hands control back to the room now and then.
@@ -177,7 +178,7 @@ pub struct TuolajiGame {
     /// Each seat's legal bids as last sent (the `legal_bids` event).
     last_bids: [Vec<Vec<String>>; 4],
     /// A competition's table: when its round started and how long a lateness "minute" is
-    /// ([`Ruling::RoundStarted`]).
+    /// ([`TuolajiRuling::RoundStarted`]).
     round_started: Option<(Millis, u64)>,
     /// A competition's table: each pair's lateness as ruled before the start (第十三条).
     late: [Option<TuolajiLateness>; 2],
@@ -535,6 +536,7 @@ impl Game for TuolajiGame {
     type View = qipai_protocol::tuolaji::TuolajiView;
     type Event = TuolajiEvent;
     type Error = TuolajiGameError;
+    type Ruling = TuolajiRuling;
 
     const SEATS: u8 = 4;
 
@@ -683,19 +685,19 @@ impl Game for TuolajiGame {
         self.with_turn(out)
     }
 
-    /// A competition's rulings. Before the start: the round's start ([`Ruling::RoundStarted`],
+    /// A competition's rulings. Before the start: the round's start ([`TuolajiRuling::RoundStarted`],
     /// the last one given stands) and each pair's lateness band (the first one given for a
     /// pair stands), both applied by [`Game::start`]. After it, 第十三条 at once
     /// ([`Match::lateness`]): a first hand forfeited deals the next hand at once; a round
     /// forfeited ends the game; a ruling that comes too late (the first hand over) changes
     /// nothing.
-    fn rule(&mut self, ruling: Ruling, now: Millis) -> Vec<Emit<TuolajiEvent>> {
+    fn rule(&mut self, ruling: TuolajiRuling, now: Millis) -> Vec<Emit<TuolajiEvent>> {
         if self.abandoned.is_some() {
             return Vec::new();
         }
         let started = self.game.is_some();
         match ruling {
-            Ruling::RoundStarted {
+            TuolajiRuling::RoundStarted {
                 ago,
                 lateness_unit_ms,
             } => {
@@ -704,14 +706,14 @@ impl Game for TuolajiGame {
                 }
                 Vec::new()
             }
-            Ruling::Late { seat, band } if !started => {
+            TuolajiRuling::Late { seat, band } if !started => {
                 let slot = &mut self.late[Team::of(seat).index()];
                 if slot.is_none() {
                     *slot = Some(band);
                 }
                 Vec::new()
             }
-            Ruling::Late { seat, band } => {
+            TuolajiRuling::Late { seat, band } => {
                 let out = self.apply_late(Team::of(seat), band, now);
                 if self.is_over() || out.is_empty() {
                     out

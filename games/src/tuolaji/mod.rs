@@ -30,6 +30,7 @@
 //! - [`game`]: [`TuolajiGame`], the table the server's room drives through the `Game` trait
 //!   (the deal's pace, the bid window, turn timers, vacant seats, hands one after another).
 //! - [`view`]: the wire forms of actions, events and results, and the per-seat view.
+//! - [`ruling`]: [`TuolajiRuling`], a competition's lateness and round start at the table.
 //! - [`fold`]: the one function that applies an event to a view (bots and the page use it).
 
 pub mod bid;
@@ -46,6 +47,7 @@ pub mod level;
 pub mod matchplay;
 pub mod options;
 pub mod order;
+pub mod ruling;
 pub mod scoring;
 mod shape;
 pub mod suggest;
@@ -61,5 +63,6 @@ pub use hand::{Hand, HandAction, HandEvent, HandResult, Phase};
 pub use matchplay::{Match, MatchOutcome};
 pub use options::{TuolajiOptions, TuolajiRules, BOT_LEVELS};
 pub use order::{CardType, Order};
+pub use ruling::TuolajiRuling;
 pub use throw::{check_throw, ThrowCheck};
 pub use trick::{bottom_multiplier, Trick};

@@ -16,6 +16,7 @@ use super::end::{EndReason, EndRules, History, Outcome};
 use super::error::XiangqiError;
 use super::moves::Move;
 use super::position::Position;
+use super::ruling::XiangqiRuling;
 use super::Side;
 use crate::clock::{Clock, Press, TimeControl};
 use crate::game::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
@@ -144,6 +145,10 @@ pub struct XiangqiGame {
     draw_offer: Option<Side>,
     /// Each side's own move count when it last offered a draw.
     last_offer: [Option<u32>; 2],
+    /// A competition's table: when its lateness limit passes ([`XiangqiRuling`]). Then
+    /// a first move not made in time loses instead of aborting, and leaving before one's
+    /// first move keeps the game waiting.
+    limit: Option<Millis>,
 }
 
 impl XiangqiGame {
@@ -218,6 +223,26 @@ impl XiangqiGame {
         Some(self.finish(outcome, received.at))
     }
 
+    /// When the side to move must make its first move, its turn having come at `now`: the
+    /// first-move time, and at a competition's table not before its lateness limit.
+    fn first_move_due(&self, now: Millis) -> Millis {
+        let due = now + Millis(self.settings.first_move_ms);
+        self.limit.map_or(due, |limit| due.max(limit))
+    }
+
+    /// The side to move let its first-move time pass: a casual game is aborted with no
+    /// result; at a competition's table the side is absent and loses (4.1.5).
+    fn first_move_missed(&mut self, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        let outcome = match self.limit {
+            Some(_) => {
+                let absent = self.position().side_to_move();
+                Outcome::win(absent.opponent(), EndReason::Abandoned)
+            }
+            None => Outcome::draw(EndReason::Aborted),
+        };
+        self.finish(outcome, now)
+    }
+
     /// Ends the game for a reason from outside the board and announces it.
     fn finish(&mut self, outcome: Outcome, now: Millis) -> Vec<Emit<XiangqiEvent>> {
         if self.history.finish(outcome).is_err() {
@@ -255,7 +280,7 @@ impl XiangqiGame {
         let now = received.at;
         if self.first_move_deadline.is_some_and(|d| d < now) {
             // Too late, even if the room's timer has not fired yet.
-            return Ok(self.finish(Outcome::draw(EndReason::Aborted), now));
+            return Ok(self.first_move_missed(now));
         }
         let timed = self.clock.moves(side.index()) > 0;
         if timed {
@@ -285,7 +310,7 @@ impl XiangqiGame {
             self.first_move_deadline = None;
             let _ = self.clock.start(next.index(), now.0);
         } else {
-            self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
+            self.first_move_deadline = Some(self.first_move_due(now));
         }
         Ok(vec![self.moved_event(side, mv, now)])
     }
@@ -378,6 +403,7 @@ impl Game for XiangqiGame {
     type View = XiangqiView;
     type Event = XiangqiEvent;
     type Error = XiangqiGameError;
+    type Ruling = XiangqiRuling;
 
     const SEATS: u8 = 2;
 
@@ -391,6 +417,7 @@ impl Game for XiangqiGame {
             first_move_deadline: None,
             draw_offer: None,
             last_offer: [None, None],
+            limit: None,
         }
     }
 
@@ -399,7 +426,7 @@ impl Game for XiangqiGame {
             return Vec::new();
         }
         self.started = true;
-        self.first_move_deadline = Some(now + Millis(self.settings.first_move_ms));
+        self.first_move_deadline = Some(self.first_move_due(now));
         let fen = self.position().to_fen();
         let side_to_move = self.position().side_to_move();
         let in_check = self.position().in_check();
@@ -471,7 +498,7 @@ impl Game for XiangqiGame {
             return Vec::new();
         }
         if self.first_move_deadline.is_some_and(|d| d <= now) {
-            return self.finish(Outcome::draw(EndReason::Aborted), now);
+            return self.first_move_missed(now);
         }
         match self.clock.check_flag(now.0) {
             Some(i) => {
@@ -483,19 +510,41 @@ impl Game for XiangqiGame {
     }
 
     /// A side that leaves before its first move aborts the game (nothing was at stake yet);
-    /// later, it loses by abandonment.
+    /// later, it loses by abandonment. At a competition's table nothing is aborted: before
+    /// its first move the side may come back ([`Game::can_reseat`]), and the first-move
+    /// time, never before the lateness limit, decides (4.1.5).
     fn forfeit(&mut self, seat: Seat, now: Millis) -> Vec<Emit<XiangqiEvent>> {
         match XiangqiGame::side_of(seat) {
             Some(side) if self.started && self.history.outcome().is_none() => {
-                let outcome = if self.clock.moves(side.index()) == 0 {
-                    Outcome::draw(EndReason::Aborted)
-                } else {
-                    Outcome::win(side.opponent(), EndReason::Abandoned)
+                let outcome = match (self.clock.moves(side.index()), self.limit) {
+                    (0, Some(_)) => return Vec::new(),
+                    (0, None) => Outcome::draw(EndReason::Aborted),
+                    _ => Outcome::win(side.opponent(), EndReason::Abandoned),
                 };
                 self.finish(outcome, now)
             }
             _ => Vec::new(),
         }
+    }
+
+    /// At a competition's table, a side that left before its first move takes its seat
+    /// again (the seat is reserved for its entry: nobody else can).
+    fn can_reseat(&self, seat: Seat) -> bool {
+        self.limit.is_some()
+            && self.history.outcome().is_none()
+            && XiangqiGame::side_of(seat).is_some_and(|side| self.clock.moves(side.index()) == 0)
+    }
+
+    /// A competition's table ([`XiangqiRuling::CompetitionTable`]): given before the start
+    /// (the last one stands); ignored once the game has started.
+    fn rule(&mut self, ruling: XiangqiRuling, now: Millis) -> Vec<Emit<XiangqiEvent>> {
+        match ruling {
+            XiangqiRuling::CompetitionTable { limit_in } if !self.started => {
+                self.limit = Some(now + limit_in);
+            }
+            XiangqiRuling::CompetitionTable { .. } => {}
+        }
+        Vec::new()
     }
 
     fn view(&self, viewer: Viewer, now: Millis) -> XiangqiView {

@@ -32,6 +32,7 @@ pub mod notation;
 pub mod options;
 pub mod pgn;
 pub mod position;
+pub mod ruling;
 mod tables;
 pub mod view;
 
@@ -42,3 +43,4 @@ pub use game::{XiangqiGame, XiangqiGameError, XiangqiSettings};
 pub use moves::{Move, MoveList};
 pub use options::{XiangqiOptions, BOT_LEVELS};
 pub use position::{Position, Undo, START_FEN};
+pub use ruling::XiangqiRuling;

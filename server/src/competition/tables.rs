@@ -4,15 +4,19 @@
 //! spectator:
 //!
 //! - a Tuolaji table learns, before anybody can sit, when its round started
-//!   (`Ruling::RoundStarted`): its round clock (五(一)3) counts from the round's start, not
-//!   from its game's;
+//!   (`TuolajiRuling::RoundStarted`): its round clock (五(一)3) counts from the round's
+//!   start, not from its game's;
+//! - a xiangqi table learns, before anybody can sit, when its lateness limit passes
+//!   (`XiangqiRuling::CompetitionTable`): it has no casual abort, a side that leaves before
+//!   its first move may come back until then, and one that never moves is absent and loses
+//!   (4.1.5; tournaments.md "The day itself");
 //! - it notes when each seat is first taken (lateness counts from the round's start, in
 //!   started "minutes" of `lateness_unit_ms`);
 //! - when the lateness limit passes with an entry not complete at its table, that entry
 //!   forfeits (xiangqi 4.1.5: the competition's `xiangqi_lateness_limit_min`; Tuolaji
 //!   第十三条: from the 21st minute the round is forfeited), and the table is closed;
 //! - 第十三条 at a Tuolaji table: a pair complete while the table waits gets its band as a
-//!   ruling (`Game::rule`, logged with the room's steps); the game applies it when it starts
+//!   ruling (`TuolajiRuling::Late`, logged with the room's steps); the game applies it when it starts
 //!   (−20/−30 in the first hand, the first hand forfeited, the round forfeited), and counts
 //!   the pair that completed the table as late as its start. So the bands are applied in
 //!   the start's own step: no crash can fall between the start and the rulings;
@@ -29,13 +33,15 @@ use std::time::Duration;
 
 use qipai_games::competition::lateness::{started_units, tuolaji_lateness, TuolajiLateness};
 use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing, Round};
-use qipai_games::{Millis, Ruling, Seat};
+use qipai_games::tuolaji::TuolajiRuling;
+use qipai_games::xiangqi::XiangqiRuling;
+use qipai_games::{Millis, Seat};
 use qipai_protocol::{ErrorCode, RoomStatus, ServerMsg, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::room::{Command, Entrant, Outbox, RoomHandle, Who};
+use crate::room::{Command, Outbox, ReservedSeat, RoomHandle, Who};
 
 use super::Competitions;
 use super::Held;
@@ -83,7 +89,7 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
     let comps = &shared.competitions();
     let (options, event, unit_ms, limit, seats, started_ms) = comps
         .read(id, |h, _| {
-            let seats: Vec<(u32, Vec<Entrant>, Vec<usize>)> = round
+            let seats: Vec<(u32, Vec<ReservedSeat>, Vec<usize>)> = round
                 .pairings
                 .iter()
                 .map(|p| {
@@ -122,18 +128,26 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
     Ok(())
 }
 
-/// A Tuolaji table waiting for its players learns when its round started (stored, so the
-/// same after a restart) and how long a lateness "minute" is: its round clock (五(一)3)
-/// and the lateness of a pair not ruled before the start (第十三条) count from there
-/// ([`Ruling::RoundStarted`], logged with the room's steps).
-async fn tell_round_start(handle: &RoomHandle, event: Event, started_ms: i64, unit_ms: u64) {
-    if event != Event::TuolajiPairs {
-        return;
-    }
-    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(started_ms)).unwrap_or(0);
-    let ruling = Ruling::RoundStarted {
-        ago: Millis(ago),
-        lateness_unit_ms: unit_ms,
+/// A table waiting for its players learns its competition's rulings, before anybody can
+/// sit (each logged with the room's steps, so the same after a restart):
+/// - Tuolaji: when its round started (stored) and how long a lateness "minute" is: its
+///   round clock (五(一)3) and the lateness of a pair not ruled before the start
+///   (第十三条) count from there ([`TuolajiRuling::RoundStarted`]);
+/// - xiangqi: when the lateness limit passes ([`XiangqiRuling::CompetitionTable`]): no
+///   casual abort, an absent side loses (4.1.5).
+async fn tell_table(handle: &RoomHandle, t: &Table) {
+    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(t.started_ms)).unwrap_or(0);
+    let ruling: Box<dyn std::any::Any + Send> = match t.event {
+        Event::TuolajiPairs => Box::new(TuolajiRuling::RoundStarted {
+            ago: Millis(ago),
+            lateness_unit_ms: t.unit_ms,
+        }),
+        Event::XiangqiSingles => {
+            let limit = t.limit.saturating_mul(t.unit_ms);
+            Box::new(XiangqiRuling::CompetitionTable {
+                limit_in: Millis(limit.saturating_sub(ago)),
+            })
+        }
     };
     let _ = handle.tx.send(Command::Rule { ruling }).await;
 }
@@ -149,16 +163,16 @@ fn lateness_limit(c: &Competition) -> u64 {
 /// Who sits where at a pairing's table (each seat taken with its player's entry code),
 /// and which entry (0: first-named) each seat is. Xiangqi: Red (seat 0) is the first-named
 /// entry. Tuolaji: seats 0+2 the first pair, 1+3 the second.
-fn seating(h: &Held, p: &Pairing) -> (Vec<Entrant>, Vec<usize>) {
+fn seating(h: &Held, p: &Pairing) -> (Vec<ReservedSeat>, Vec<usize>) {
     let c = &h.core;
-    let players = |e: EntryId| -> Vec<Entrant> {
+    let players = |e: EntryId| -> Vec<ReservedSeat> {
         c.entries
             .get(e.index())
             .map(|e| {
                 e.players
                     .iter()
                     .enumerate()
-                    .map(|(i, p)| Entrant {
+                    .map(|(i, p)| ReservedSeat {
                         name: p.name.clone(),
                         code_hash: h.code_hash(e.id, i).to_vec(),
                     })
@@ -168,8 +182,8 @@ fn seating(h: &Held, p: &Pairing) -> (Vec<Entrant>, Vec<usize>) {
     };
     let (a, b) = (players(p.first), players(p.second));
     // A missing player (never: entries are complete) gets a seat nobody can take.
-    let at = |v: &[Entrant], i: usize| {
-        v.get(i).cloned().unwrap_or_else(|| Entrant {
+    let at = |v: &[ReservedSeat], i: usize| {
+        v.get(i).cloned().unwrap_or_else(|| ReservedSeat {
             name: String::new(),
             code_hash: Vec::new(),
         })
@@ -212,13 +226,177 @@ pub async fn reissued<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), Wi
                 .collect::<Vec<_>>()
         })
         .await?;
-    for (room, entrants) in open {
+    for (room, seats) in open {
         if let Some(handle) = shared.lobby().get(room) {
-            let entrants = entrants.into();
-            let _ = handle.tx.send(Command::Entrants { entrants }).await;
+            let seats = seats.into();
+            let _ = handle.tx.send(Command::ReserveSeats { seats }).await;
         }
     }
     Ok(())
+}
+
+/// Which tables [`live_tables`] looks at.
+#[derive(Clone, Copy)]
+enum Which {
+    /// This one.
+    Table((u32, u32)),
+    /// Every table that has a result (those without one hold the next round back anyway:
+    /// `round_unfinished`).
+    Recorded,
+}
+
+/// The open rooms of competition `id`'s tables whose game is not over (players may be
+/// sitting down or playing), with the table each is.
+async fn live_tables<H: Host>(
+    shared: &H,
+    id: u64,
+    which: Which,
+) -> Result<Vec<((u32, u32), RoomHandle)>, WireError> {
+    let rooms = shared
+        .competitions()
+        .read(id, |h, _| {
+            let recorded = |(round, table): (u32, u32)| {
+                h.core
+                    .rounds
+                    .iter()
+                    .filter(|r| r.number == round)
+                    .flat_map(|r| &r.pairings)
+                    .any(|p| p.table == table && p.result.is_some())
+            };
+            h.tables
+                .iter()
+                .filter(|(at, _)| match which {
+                    Which::Table(t) => t == **at,
+                    Which::Recorded => recorded(**at),
+                })
+                .filter_map(|(at, t)| Some((*at, t.room?)))
+                .collect::<Vec<_>>()
+        })
+        .await?;
+    Ok(rooms
+        .into_iter()
+        .filter_map(|(at, room)| Some((at, shared.lobby().get(room)?)))
+        .filter(|(_, h)| h.info.borrow().status != RoomStatus::Over)
+        .collect())
+}
+
+/// How long closing a table may take before the director is answered anyway.
+const CLOSING: Duration = Duration::from_secs(5);
+
+/// Ends the game at each of `tables` and closes its room, telling its players why
+/// (`table_closed`, with the director's reason); returns once the rooms are gone, so
+/// that the director's next request finds them closed.
+async fn close_tables(tables: Vec<((u32, u32), RoomHandle)>, why: &str) {
+    for ((round, table), handle) in tables {
+        let close = Command::Close {
+            code: ErrorCode::TableClosed,
+            message: format!(
+                "round {round} table {table}: {why}; the game ends and the table closes"
+            ),
+        };
+        let mut gone = handle.info.clone();
+        if handle.tx.send(close).await.is_ok() {
+            let _ = tokio::time::timeout(CLOSING, async { while gone.changed().await.is_ok() {} })
+                .await;
+        }
+    }
+}
+
+/// A director overrides a refusal with this reason: it must say something.
+fn override_reason(reason: Option<&str>) -> Result<Option<String>, WireError> {
+    match reason.map(str::trim) {
+        None => Ok(None),
+        Some("") => Err(WireError {
+            code: ErrorCode::MissingReason,
+            message: "an override needs a reason".into(),
+        }),
+        Some(r) => Ok(Some(r.to_owned())),
+    }
+}
+
+/// A director's result for a table (tournaments.md "The day itself" **[D]**). While the
+/// table's game is still being played it is refused (`table_live`) unless the director
+/// overrides with a reason: then the result is recorded with the reason in its note, and
+/// the game at the table ends (its players are told, `table_closed`). A recorded table
+/// still open (nobody playing yet) closes too, so nothing played there later counts.
+///
+/// # Errors
+/// `table_live`; `missing_reason` for an override without one; those of
+/// `Competitions::record`.
+pub async fn director_result<H: Host>(
+    shared: &H,
+    id: u64,
+    at: (u32, u32),
+    result: GameResult,
+    note: &str,
+    overrule: Option<&str>,
+) -> Result<(), WireError> {
+    let overrule = override_reason(overrule)?;
+    let open = live_tables(shared, id, Which::Table(at)).await?;
+    let playing = open
+        .iter()
+        .any(|(_, h)| h.info.borrow().status == RoomStatus::Playing);
+    let note = match (&overrule, playing) {
+        (None, true) => {
+            return Err(WireError {
+                code: ErrorCode::TableLive,
+                message: format!(
+                    "round {} table {}: its game is still being played; override with a reason to end it",
+                    at.0, at.1
+                ),
+            })
+        }
+        (Some(reason), true) => {
+            let over = format!("director's result over the game at the table: {reason}");
+            [note, &over].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join("; ")
+        }
+        (_, false) => note.to_owned(),
+    };
+    shared.competitions().record(id, at, result, &note).await?;
+    let why = format!(
+        "the director recorded its result ({}){}",
+        super::result_name(result),
+        overrule.map(|r| format!(": {r}")).unwrap_or_default()
+    );
+    close_tables(open, &why).await;
+    Ok(())
+}
+
+/// Pairs competition `id`'s next round and opens its tables. While a table with a result
+/// is still open with its game not over it is refused (`table_live`), unless the director
+/// overrides with a reason: those tables then close (tournaments.md "The day itself"
+/// **[D]**). A table without a result holds it back in any case (`round_unfinished`).
+///
+/// # Errors
+/// `table_live`, `missing_reason`; those of `Competitions::start_round` and [`open_round`].
+pub async fn next_round<H: Host>(
+    shared: &Arc<H>,
+    id: u64,
+    overrule: Option<&str>,
+) -> Result<Round, WireError> {
+    let overrule = override_reason(overrule)?;
+    let open = live_tables(shared.as_ref(), id, Which::Recorded).await?;
+    let why = match (&overrule, open.is_empty()) {
+        (_, true) => String::new(),
+        (None, false) => {
+            let list: Vec<String> = open
+                .iter()
+                .map(|((r, t), _)| format!("round {r} table {t}"))
+                .collect();
+            return Err(WireError {
+                code: ErrorCode::TableLive,
+                message: format!(
+                    "still open: {}; override with a reason to close them",
+                    list.join(", ")
+                ),
+            });
+        }
+        (Some(reason), false) => format!("the director paired the next round: {reason}"),
+    };
+    let round = shared.competitions().start_round(id).await?;
+    close_tables(open, &why).await;
+    open_round(shared, id, &round).await?;
+    Ok(round)
 }
 
 /// Before the store's rooms are reopened: the open tables of every competition are
@@ -240,7 +418,7 @@ pub async fn resume<H: Host>(shared: &Arc<H>) {
 }
 
 /// Every table with a room and no result yet, with its seating.
-async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<Entrant>, Table)> {
+async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, Table)> {
     let mut out = Vec::new();
     for (id, _, _) in shared.competitions().list().await {
         let found = shared
@@ -341,7 +519,7 @@ async fn record<H: Host>(shared: &H, t: &Table, result: GameResult, note: &str) 
 /// 第十三条 at a Tuolaji table still waiting: each pair complete at its table (both seats
 /// taken) and not yet ruled gets its band as a ruling, applied by the game when it starts.
 /// The pair that completes the table is not ruled here: the game counts it as late as its
-/// start (the round's start it knows from [`tell_round_start`]).
+/// start (the round's start it knows from [`tell_table`]).
 async fn rule_complete_pairs(
     t: &Table,
     handle: &RoomHandle,
@@ -365,10 +543,10 @@ async fn rule_complete_pairs(
             continue;
         }
         ruled[side] = true;
-        let ruling = Ruling::Late {
+        let ruling = Box::new(TuolajiRuling::Late {
             seat: Seat(u8::try_from(seat).unwrap_or(0)),
             band: tuolaji_lateness(late[side]),
-        };
+        });
         let _ = handle.tx.send(Command::Rule { ruling }).await;
     }
 }
@@ -408,7 +586,7 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: b
     // Watched (so the empty room stays open), a table still waiting learns when its round
     // started, before its players can sit: they learn its room when the round is answered.
     if handle.info.borrow().status == RoomStatus::Waiting {
-        tell_round_start(&handle, t.event, t.started_ms, t.unit_ms).await;
+        tell_table(&handle, &t).await;
     }
     let mut info = handle.info.clone();
     let mut arrived: Vec<Option<u64>> = vec![None; t.side_of_seat.len()];

@@ -3,7 +3,7 @@
 //! (the directors' endpoint) reads them.
 
 use qipai_games::competition::standings::{
-    awards, individual_awards, team_standings, Award, Standing,
+    individual_awards, is_complete, team_awards, Award, Standing,
 };
 use qipai_games::competition::{Competition, EntryId, Event, Round};
 use serde_json::{json, Value};
@@ -15,6 +15,15 @@ fn award_name(a: Option<Award>) -> Option<&'static str> {
         Award::First => "first",
         Award::Second => "second",
         Award::Third => "third",
+    })
+}
+
+/// The award's name as the notice gives it (六2): 一等奖, 二等奖, 三等奖.
+fn award_name_zh(a: Option<Award>) -> Option<&'static str> {
+    a.map(|a| match a {
+        Award::First => "一等奖",
+        Award::Second => "二等奖",
+        Award::Third => "三等奖",
     })
 }
 
@@ -189,6 +198,7 @@ fn standing_json(c: &Competition, s: &Standing, award: Option<Award>) -> Value {
         "played": s.played,
         "byes": s.byes,
         "award": award_name(award),
+        "award_zh": award_name_zh(award),
     })
 }
 
@@ -198,7 +208,12 @@ pub fn standings_json(h: &Held) -> Value {
         .iter()
         .map(|(s, a)| standing_json(&h.core, s, *a))
         .collect();
-    json!({ "competition": h.id, "rounds_paired": h.core.rounds.len(), "standings": rows })
+    json!({
+        "competition": h.id,
+        "rounds_paired": h.core.rounds.len(),
+        "provisional": !is_complete(&h.core),
+        "standings": rows,
+    })
 }
 
 /// The competition and its partner, Tuolaji first.
@@ -209,7 +224,8 @@ fn events<'a>(h: &'a Held, partner: Option<&'a Held>) -> Vec<&'a Held> {
 }
 
 /// Team totals over the competition and its partner: each department's two best entries,
-/// ranked by total, 对手分, 级差, lots; award places capped at two thirds of the teams.
+/// ranked by total, 对手分, 级差, lots; award places capped at two thirds of the teams with
+/// an entry that played ([`team_awards`]); `provisional` until both events are complete.
 pub fn teams_json(h: &Held, partner: Option<&Held>) -> Value {
     let evs = events(h, partner);
     let cores: Vec<&Competition> = evs.iter().map(|x| &x.core).collect();
@@ -218,22 +234,11 @@ pub fn teams_json(h: &Held, partner: Option<&Held>) -> Value {
         .iter()
         .min_by_key(|x| x.id)
         .map_or(0, |x| x.core.settings.seed);
-    let rows = team_standings(&cores, seed);
-    // No award place before a game has a result: ranks of nothing are not awards.
-    let played = cores
-        .iter()
-        .flat_map(|c| &c.rounds)
-        .flat_map(|r| &r.pairings)
-        .any(|p| p.result.is_some());
-    let places = if played {
-        awards(rows.len(), rows.len())
-    } else {
-        vec![None; rows.len()]
-    };
+    let rows = team_awards(&cores, seed);
     let list: Vec<Value> = rows
         .iter()
-        .zip(places)
         .map(|(t, a)| {
+            let a = *a;
             let counted: Vec<Value> = t
                 .counted
                 .iter()
@@ -250,10 +255,15 @@ pub fn teams_json(h: &Held, partner: Option<&Held>) -> Value {
                 "rank": t.rank, "team": t.team.0, "total": t.total,
                 "opponents_points": t.opponents_points, "level_diff": t.level_diff,
                 "lot": t.lot, "counted": counted, "award": award_name(a),
+                "award_zh": award_name_zh(a),
             })
         })
         .collect();
-    json!({ "competitions": evs.iter().map(|x| x.id).collect::<Vec<_>>(), "teams": list })
+    json!({
+        "competitions": evs.iter().map(|x| x.id).collect::<Vec<_>>(),
+        "provisional": !cores.iter().all(|c| is_complete(c)),
+        "teams": list,
+    })
 }
 
 /// Award places: the entries of this competition and the teams.
@@ -263,7 +273,8 @@ pub fn awards_json(h: &Held, partner: Option<&Held>) -> Value {
         .filter(|(_, a)| a.is_some())
         .map(|(s, a)| standing_json(&h.core, s, *a))
         .collect();
-    let teams: Vec<Value> = teams_json(h, partner)["teams"]
+    let team_json = teams_json(h, partner);
+    let teams: Vec<Value> = team_json["teams"]
         .as_array()
         .map(|t| {
             t.iter()
@@ -272,7 +283,13 @@ pub fn awards_json(h: &Held, partner: Option<&Held>) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    json!({ "competition": h.id, "entries": entries, "teams": teams })
+    json!({
+        "competition": h.id,
+        "provisional": !is_complete(&h.core),
+        "teams_provisional": team_json["provisional"],
+        "entries": entries,
+        "teams": teams,
+    })
 }
 
 /// A CSV field, quoted when it must be.
@@ -395,7 +412,10 @@ pub fn standings_csv(h: &Held) -> String {
 /// Award places (entries, then teams) as CSV.
 pub fn awards_csv(h: &Held, partner: Option<&Held>) -> String {
     let a = awards_json(h, partner);
-    let mut out = line(&["kind", "rank", "award", "team", "players", "points"].map(String::from));
+    let head = [
+        "kind", "rank", "award", "award_zh", "team", "players", "points",
+    ];
+    let mut out = line(&head.map(String::from));
     let s = |v: &Value| match v {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
@@ -412,6 +432,7 @@ pub fn awards_csv(h: &Held, partner: Option<&Held>) -> String {
             "entry".into(),
             s(&e["rank"]),
             s(&e["award"]),
+            s(&e["award_zh"]),
             s(&e["team"]),
             players.join(" / "),
             s(&e["points"]),
@@ -422,6 +443,7 @@ pub fn awards_csv(h: &Held, partner: Option<&Held>) -> String {
             "team".into(),
             s(&t["rank"]),
             s(&t["award"]),
+            s(&t["award_zh"]),
             s(&t["team"]),
             String::new(),
             s(&t["total"]),

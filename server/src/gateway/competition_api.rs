@@ -172,6 +172,19 @@ struct ResultBody {
     note: String,
     #[serde(default)]
     reason: String,
+    /// A director's result over a game still being played (with `reason`).
+    #[serde(default, rename = "override")]
+    overrule: bool,
+}
+
+/// `POST …/rounds`: empty, or an override (with a reason) of the tables still open.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoundBody {
+    #[serde(default, rename = "override")]
+    overrule: bool,
+    #[serde(default)]
+    reason: String,
 }
 
 #[derive(Deserialize)]
@@ -424,13 +437,19 @@ pub async fn import(
 pub async fn start_round(
     State(shared): State<Arc<App>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    req: Request,
 ) -> Answered {
-    director(&shared, &headers).await?;
+    director(&shared, req.headers()).await?;
     let comps = &shared.competitions;
     let id = competition_id(&id)?;
-    let round = comps.start_round(id).await?;
-    crate::competition::tables::open_round(&shared, id, &round).await?;
+    let body = read_body(req).await?;
+    let b: RoundBody = if body.iter().all(u8::is_ascii_whitespace) {
+        RoundBody::default()
+    } else {
+        parse_json(&body)?
+    };
+    let overrule = b.overrule.then_some(b.reason.as_str());
+    let round = crate::competition::tables::next_round(&shared, id, overrule).await?;
     let room_open = |room: u64| room_status(&shared, room);
     Ok(ok(&comps
         .read(id, |h, _| view::round(h, &round, &room_open))
@@ -468,9 +487,16 @@ async fn result_or_correction(shared: &App, id: &str, req: Request, correction: 
             .correct(id, (b.round, b.table), result, &b.reason, &director)
             .await?;
     } else {
-        comps
-            .record(id, (b.round, b.table), result, &b.note)
-            .await?;
+        let overrule = b.overrule.then_some(b.reason.as_str());
+        crate::competition::tables::director_result(
+            shared,
+            id,
+            (b.round, b.table),
+            result,
+            &b.note,
+            overrule,
+        )
+        .await?;
     }
     Ok(ok(
         &json!({ "competition": id, "round": b.round, "table": b.table, "result": b.result }),

@@ -618,7 +618,7 @@ impl Player {
         let join = Command::Join {
             who,
             seat,
-            entry_code,
+            seat_code: entry_code,
             seq: Some(seq),
             reply,
         };

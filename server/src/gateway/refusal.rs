@@ -91,6 +91,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::EntriesClosed
         | ErrorCode::NoRoundLeft
         | ErrorCode::RoundUnfinished
+        | ErrorCode::TableLive
         | ErrorCode::AlreadyEntered
         | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
         ErrorCode::BadEntryCode => StatusCode::FORBIDDEN,

@@ -25,7 +25,7 @@ use crate::base::config::Config;
 use crate::base::shutdown::Shutdown;
 use crate::room::actor::{Journal, RoomParts, RoomTimings};
 use crate::room::fence::Fence;
-use crate::room::{wire, Entrant, RoomHandle, Summon};
+use crate::room::{wire, ReservedSeat, RoomHandle, Summon};
 
 /// Where the rooms this node opens are announced, as the lobby sees it: the server's
 /// topology (one node or several) implements it, so the lobby never asks which it is.
@@ -61,7 +61,7 @@ pub struct Lobby {
     /// these, not through every open room (thousands, nearly all of them playing).
     open_seats: Arc<Mutex<OpenSeats>>,
     /// Competition tables to reopen with their seats reserved (after a restart).
-    table_entrants: DashMap<RoomId, Arc<[Entrant]>>,
+    table_seats: DashMap<RoomId, Arc<[ReservedSeat]>>,
     /// Where every room this node opens is announced and fenced; none until the app is
     /// built (then a room is neither).
     directory: OnceLock<Arc<dyn RoomDirectory>>,
@@ -152,7 +152,7 @@ struct Opened {
     seed: u64,
     journal: Option<Journal>,
     ticket: Option<RoomTicket>,
-    entrants: Option<Arc<[Entrant]>>,
+    reserved_seats: Option<Arc<[ReservedSeat]>>,
     /// How far its time line runs behind the node's (a room taken over).
     skew: qipai_games::Millis,
 }
@@ -227,20 +227,20 @@ impl Lobby {
             shutdown,
             summon: OnceLock::new(),
             writer: OnceLock::new(),
-            table_entrants: DashMap::new(),
+            table_seats: DashMap::new(),
             directory: OnceLock::new(),
         }
     }
 
     /// Says that room `id`, when reopened from the store, is a competition's table with
-    /// these entrants (see [`Lobby::open_table`]).
-    pub fn reopen_as_table(&self, id: RoomId, entrants: Arc<[Entrant]>) {
-        self.table_entrants.insert(id, entrants);
+    /// these seats reserved (see [`Lobby::open_table`]).
+    pub fn reopen_as_table(&self, id: RoomId, seats: Arc<[ReservedSeat]>) {
+        self.table_seats.insert(id, seats);
     }
 
     /// Whether room `id` is a competition's table waiting to be reopened.
     pub fn is_table(&self, id: RoomId) -> bool {
-        self.table_entrants.contains_key(&id)
+        self.table_seats.contains_key(&id)
     }
 
     /// The room with this id, if open.
@@ -326,7 +326,7 @@ impl Lobby {
             seed,
             journal,
             ticket: Some(ticket),
-            entrants: None,
+            reserved_seats: None,
             skew: qipai_games::Millis::ZERO,
         };
         self.open(id, options, opened)
@@ -353,16 +353,15 @@ impl Lobby {
         (id, number, seed, journal)
     }
 
-    /// Opens a competition's table: each seat reserved for the entrant given for it
-    /// (taken with their entry code),
-    /// no bots, not closed while empty; outside every client's rooms budget.
+    /// Opens a table whose seats are reserved (a competition's): each seat for the holder
+    /// of its code, no bots, not closed while empty; outside every client's rooms budget.
     ///
     /// # Errors
     /// `bad_options`.
     pub fn open_table(
         &self,
         options: RoomOptions,
-        entrants: Arc<[Entrant]>,
+        seats: Arc<[ReservedSeat]>,
     ) -> Result<RoomHandle, WireError> {
         let (id, number, seed, journal) = self.fresh_room();
         let opened = Opened {
@@ -371,7 +370,7 @@ impl Lobby {
             seed,
             journal,
             ticket: None,
-            entrants: Some(entrants),
+            reserved_seats: Some(seats),
             skew: qipai_games::Millis::ZERO,
         };
         self.open(id, options, opened)
@@ -395,14 +394,14 @@ impl Lobby {
         let now = self.clock.now().0;
         let skew = qipai_games::Millis(log.skew_ms.min(now.saturating_sub(last.unwrap_or(0))));
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
-        let entrants = self.table_entrants.remove(&id).map(|(_, e)| e);
+        let reserved_seats = self.table_seats.remove(&id).map(|(_, e)| e);
         let opened = Opened {
             number,
             bots: false,
             seed,
             journal,
             ticket: None,
-            entrants,
+            reserved_seats,
             skew,
         };
         self.open(id, options, opened)
@@ -420,10 +419,10 @@ impl Lobby {
             seed,
             journal,
             ticket,
-            entrants,
+            reserved_seats,
             skew,
         } = opened;
-        let competition = entrants.is_some();
+        let competition = reserved_seats.is_some();
         // Otherwise the game's `bot_fill_ms` (`wire::open`).
         let bot_fill = bots.then_some(qipai_games::Millis::ZERO);
         let parts = RoomParts {
@@ -435,8 +434,9 @@ impl Lobby {
                 reconnect_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
                 linger: qipai_games::Millis(self.config.server.room_linger_ms),
                 session_grace: qipai_games::Millis(self.config.server.reconnect_grace_ms),
-                // A competition's table waits for late entrants (lateness rules decide).
-                empty_grace: qipai_games::Millis(if entrants.is_some() {
+                // A table with reserved seats waits for its late holders (a competition's
+                // lateness rules decide).
+                empty_grace: qipai_games::Millis(if reserved_seats.is_some() {
                     24 * 60 * 60 * 1000
                 } else {
                     self.config.limits.empty_room_grace_ms
@@ -447,9 +447,13 @@ impl Lobby {
             registry: Arc::clone(&self.rooms),
             shutdown: self.shutdown.clone(),
             bot_fill,
-            summon: self.summon.get().cloned().filter(|_| entrants.is_none()),
+            summon: self
+                .summon
+                .get()
+                .cloned()
+                .filter(|_| reserved_seats.is_none()),
             journal,
-            entrants,
+            reserved_seats,
             skew,
             fence: self.directory.get().and_then(|d| d.fence()),
         };

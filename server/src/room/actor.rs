@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Bytes;
 
 use super::wire::OnWire;
-use super::{encode_frame, Command, Entrant, Outbox, RoomHandle, Summon, Who};
+use super::{encode_frame, Command, Outbox, ReservedSeat, RoomHandle, Summon, Who};
 use crate::base::budget::RoomTicket;
 use crate::base::clock::ServerClock;
 use crate::base::shutdown::Shutdown;
@@ -112,8 +112,9 @@ pub struct Room<G: OnWire> {
     _ticket: Option<RoomTicket>,
     /// The write-ahead log in the store (`durable`); `None` without a store.
     journal: Option<Journal>,
-    /// A competition's table: who alone may sit at each seat, by entry code (no bots).
-    entrants: Option<Arc<[Entrant]>>,
+    /// Reserved seats (a competition's table): who alone may sit at each seat, by its code
+    /// (no bots).
+    reserved_seats: Option<Arc<[ReservedSeat]>>,
     /// How far the room's time line runs behind the node's (the time it spent without an
     /// owner, several nodes): actions' arrival times are moved onto the room's.
     skew: Millis,
@@ -155,9 +156,9 @@ pub struct RoomParts {
     pub ticket: Option<RoomTicket>,
     /// Where the room logs itself, or the log it reopens from.
     pub journal: Option<Journal>,
-    /// A competition's table: the entrant who alone may sit at each seat (with
-    /// their entry code); no bots.
-    pub entrants: Option<Arc<[Entrant]>>,
+    /// Reserved seats (a competition's table): who alone may sit at each seat (with its
+    /// code); no bots.
+    pub reserved_seats: Option<Arc<[ReservedSeat]>>,
     /// How far the room's time line runs behind the node's clock (from its log).
     pub skew: Millis,
     /// Several nodes: the node's lease.
@@ -209,7 +210,7 @@ impl<G: OnWire> Room<G> {
             empty_since: None,
             _ticket: parts.ticket,
             journal: parts.journal,
-            entrants: parts.entrants,
+            reserved_seats: parts.reserved_seats,
             skew: parts.skew,
             fence: parts.fence,
             revoked: false,
@@ -344,7 +345,7 @@ impl<G: OnWire> Room<G> {
                 | Command::Revoke
                 | Command::Rule { .. }
                 | Command::Close { .. }
-                | Command::Entrants { .. } => {}
+                | Command::ReserveSeats { .. } => {}
             }
         }
     }
@@ -366,11 +367,11 @@ impl<G: OnWire> Room<G> {
             Command::Join {
                 who,
                 seat,
-                entry_code,
+                seat_code,
                 seq,
                 reply,
             } => {
-                let answer = self.on_join(who, seat, entry_code.as_deref(), seq);
+                let answer = self.on_join(who, seat, seat_code.as_deref(), seq);
                 self.reply(reply, answer);
             }
             Command::Spectate { who, seq, reply } => {
@@ -401,9 +402,9 @@ impl<G: OnWire> Room<G> {
             }
             Command::Revoke => self.revoked = true,
             Command::Close { code, message } => self.on_close(code, message),
-            Command::Entrants { entrants } => {
-                if self.entrants.is_some() {
-                    self.entrants = Some(entrants);
+            Command::ReserveSeats { seats } => {
+                if self.reserved_seats.is_some() {
+                    self.reserved_seats = Some(seats);
                 }
             }
         }
@@ -479,10 +480,15 @@ impl<G: OnWire> Room<G> {
 
     /// An arbiter's ruling: applied before the game starts (kept by the game for its start)
     /// and while it is played; ignored once it is over.
-    fn on_rule(&mut self, ruling: qipai_games::Ruling) {
+    fn on_rule(&mut self, ruling: Box<dyn std::any::Any + Send>) {
         if self.game.is_over() {
             return;
         }
+        let Ok(ruling) = ruling.downcast::<G::Ruling>() else {
+            tracing::warn!(room = self.id, "a ruling of another game: dropped");
+            return;
+        };
+        let ruling = *ruling;
         let now = self.clock.now();
         self.log_ruling(&ruling, now);
         let emits = self.game.rule(ruling, now);

@@ -182,11 +182,12 @@ pub struct Who {
     pub outbox: Outbox,
 }
 
-/// A competition table's seat: who sits there, and the SHA-256 of their entry
+/// A reserved seat (a competition's table): who sits there, and the SHA-256 of the code
 /// code, the only way to take the seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entrant {
-    /// The entrant's name as registered (shown at the seat, whatever name they said).
+pub struct ReservedSeat {
+    /// The holder's name as the table's owner registered it (shown at the seat, whatever
+    /// name they said).
     pub name: String,
     /// `qipai_store::hash_token` of the code, as [`normalize_code`] gives it.
     pub code_hash: Vec<u8>,
@@ -206,11 +207,12 @@ pub fn normalize_code(code: &str) -> String {
 #[derive(Debug)]
 pub enum Command {
     /// Sit down at `seat` or any free seat; the reply is the seat taken. At a competition's
-    /// table, `entry_code` says whose reserved seat it is.
+    /// table whose seats are reserved, `seat_code` says whose seat it is (the wire's
+    /// `entry_code`).
     Join {
         who: Who,
         seat: Option<u8>,
-        entry_code: Option<String>,
+        seat_code: Option<String>,
         seq: Option<Seq>,
         reply: oneshot::Sender<Result<u8, WireError>>,
     },
@@ -236,9 +238,12 @@ pub enum Command {
     Snapshot { player: PlayerId, seq: Seq },
     /// The player's connection `conn_id` dropped.
     Away { player: PlayerId, conn_id: u64 },
-    /// An arbiter's ruling for the game (a competition's lateness: `Game::rule`), logged
-    /// like every input.
-    Rule { ruling: qipai_games::Ruling },
+    /// An arbiter's ruling for the table's game: a value of its `Game::Ruling` (a
+    /// competition's lateness), logged like every input. A ruling of another game's type
+    /// is not the table's: it is dropped, with a warning.
+    Rule {
+        ruling: Box<dyn std::any::Any + Send>,
+    },
     /// The player is back on a new connection; the room sends `joined` and a snapshot. The
     /// reply is their seat, or `None` when they are back as a spectator (their seat was
     /// freed meanwhile, or they were watching).
@@ -251,9 +256,9 @@ pub enum Command {
     /// `error` without `seq`: `code`, `message`), then `left`; the room closes, marked
     /// closed in the store, so no game is played there later.
     Close { code: ErrorCode, message: String },
-    /// A competition's table: its entrants as they are now (a director reissued an entry
-    /// code: the old one stops working at once). Ignored by a room that is no table.
-    Entrants { entrants: Arc<[Entrant]> },
+    /// A table whose seats are reserved: its seats as they are now (a code was reissued:
+    /// the old one stops working at once). Ignored by a room whose seats are not reserved.
+    ReserveSeats { seats: Arc<[ReservedSeat]> },
     /// Several nodes: another node took the room over while this one had lost its lease.
     /// The room stops at once without a word to the store, and closes its connections so
     /// that their players reconnect (to the new owner).

@@ -267,7 +267,7 @@ impl<G: OnWire> Room<G> {
         let Command::Join {
             who,
             seat: Some(seat),
-            entry_code,
+            seat_code,
             seq,
             reply,
         } = cmd
@@ -280,7 +280,7 @@ impl<G: OnWire> Room<G> {
             return Some(Command::Join {
                 who,
                 seat: Some(seat),
-                entry_code,
+                seat_code,
                 seq,
                 reply,
             });
@@ -325,7 +325,7 @@ impl<G: OnWire> Room<G> {
     }
 
     /// Logs an arbiter's ruling (replayed through `Game::rule`).
-    pub(super) fn log_ruling(&mut self, ruling: &qipai_games::Ruling, at: Millis) {
+    pub(super) fn log_ruling(&mut self, ruling: &G::Ruling, at: Millis) {
         let bytes = self
             .journal
             .as_ref()

@@ -9,7 +9,7 @@ impl<G: OnWire> Room<G> {
         &mut self,
         mut who: Who,
         seat: Option<u8>,
-        entry_code: Option<&str>,
+        seat_code: Option<&str>,
         seq: Option<Seq>,
     ) -> Result<u8, WireError> {
         if let Some(s) = self.seat_of(who.player) {
@@ -18,11 +18,11 @@ impl<G: OnWire> Room<G> {
         if self.game.is_over() {
             return Err(wire(ErrorCode::GameOver, "the game is over"));
         }
-        let seat = match &self.entrants {
-            Some(entrants) => {
-                let s = entrant_seat(entrants, &who, seat, entry_code)?;
-                // The seat shows the entrant's registered name, whatever name they said.
-                if let Some(e) = entrants.get(usize::from(s)) {
+        let seat = match &self.reserved_seats {
+            Some(seats) => {
+                let s = reserved_seat(seats, &who, seat, seat_code)?;
+                // The seat shows its holder's registered name, whatever name they said.
+                if let Some(e) = seats.get(usize::from(s)) {
                     who.name.clone_from(&e.name);
                 }
                 Some(s)
@@ -241,10 +241,10 @@ impl<G: OnWire> Room<G> {
     }
 }
 
-/// A competition's table: the seat reserved for the entrant whose entry code `code` is,
+/// Reserved seats (a competition's table): the seat reserved for the holder of `code`,
 /// the only one its holder may take (bots never sit).
-fn entrant_seat(
-    entrants: &[Entrant],
+fn reserved_seat(
+    seats: &[ReservedSeat],
     who: &Who,
     asked: Option<u8>,
     code: Option<&str>,
@@ -252,7 +252,7 @@ fn entrant_seat(
     let reserved = || {
         wire(
             ErrorCode::SeatReserved,
-            "a competition table: each seat is reserved for its entrant",
+            "each seat of this table is reserved for its holder",
         )
     };
     if who.bot {
@@ -261,18 +261,18 @@ fn entrant_seat(
     let Some(code) = code.map(crate::room::normalize_code) else {
         return Err(wire(
             ErrorCode::BadEntryCode,
-            "a competition table: give your entry code (entry_code) to take your seat",
+            "the seats of this table are reserved: give your entry code (entry_code) to take yours",
         ));
     };
     let hash = qipai_store::hash_token(&code);
-    let mine = entrants
+    let mine = seats
         .iter()
         .position(|e| !code.is_empty() && e.code_hash == hash)
         .and_then(|i| u8::try_from(i).ok())
         .ok_or_else(|| {
             wire(
                 ErrorCode::BadEntryCode,
-                "that entry code is not an entrant's of this table",
+                "that entry code reserves no seat at this table",
             )
         })?;
     match asked {
