@@ -106,10 +106,10 @@ impl Store for Slow {
     fn player_games(
         &self,
         name: String,
-        offset: u64,
+        from: qipai_store::GamesFrom,
         limit: u64,
     ) -> BoxFuture<'_, StoreResult<Vec<qipai_store::GameSummary>>> {
-        self.inner.player_games(name, offset, limit)
+        self.inner.player_games(name, from, limit)
     }
     fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>> {
         self.inner.prune(before_ms)

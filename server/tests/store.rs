@@ -91,6 +91,13 @@ async fn a_xiangqi_game_goes_on_after_a_restart() {
     assert!(list.contains(&format!("\"room_id\":{room}")), "{list}");
     let none = http_get(&second, "/api/players/Black/games?page=1").await;
     assert!(none.contains("\"games\":[]"), "{none}");
+    // One game is no full page: no cursor to a next one; a cursor must be `ms.room`.
+    assert!(list.contains("\"next\":null"), "{list}");
+    let bad = http_get(&second, "/api/players/Black/games?before=yesterday").await;
+    assert!(
+        bad.starts_with("HTTP/1.1 400") && bad.contains("bad_request"),
+        "{bad}"
+    );
     // The writer's counters: every acknowledged step was committed, none failed.
     let metrics = http_get(&second, "/metrics").await;
     let counter = |name: &str| -> u64 {
@@ -285,10 +292,10 @@ impl qipai_store::Store for Failing {
     fn player_games(
         &self,
         name: String,
-        offset: u64,
+        from: qipai_store::GamesFrom,
         limit: u64,
     ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::GameSummary>>> {
-        self.inner.player_games(name, offset, limit)
+        self.inner.player_games(name, from, limit)
     }
     fn prune(&self, before_ms: i64) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
         self.inner.prune(before_ms)

@@ -159,6 +159,36 @@ pub struct RecordRow {
     pub players: Vec<String>,
 }
 
+/// Where a page of a player's list of games starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GamesFrom {
+    /// After skipping this many of the newest (the list read as numbered pages).
+    Offset(u64),
+    /// Right after the game that ended at `finished_ms` in room `room` (the last one of the
+    /// previous page): a cursor by the time games ended, which a game ending meanwhile does
+    /// not shift.
+    Before { finished_ms: i64, room: u64 },
+}
+
+impl GamesFrom {
+    /// The cursor's bounds and the offset, as the query binds them: `(finished_ms, room,
+    /// offset)`; an offset starts below every game.
+    pub(crate) fn bounds(self) -> (i64, i64, i64) {
+        match self {
+            GamesFrom::Offset(n) => (i64::MAX, i64::MAX, i64::try_from(n).unwrap_or(i64::MAX)),
+            GamesFrom::Before { finished_ms, room } => {
+                (finished_ms, i64::try_from(room).unwrap_or(i64::MAX), 0)
+            }
+        }
+    }
+}
+
+/// The query of a page of a player's games, for either backend (`sql::postgres` for `$N`).
+pub(crate) const PLAYER_GAMES: &str = "SELECT r.room, r.game, r.finished_ms, p.seat \
+    FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = ?1 \
+    AND (r.finished_ms < ?3 OR (r.finished_ms = ?3 AND r.room < ?4)) \
+    ORDER BY r.finished_ms DESC, r.room DESC LIMIT ?2 OFFSET ?5";
+
 /// One line of a player's list of games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSummary {
@@ -232,11 +262,11 @@ pub trait Store:
     /// A finished game's record.
     fn record(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RecordRow>>>;
     /// The finished games `name` sat in, newest first by the time they ended (then by room
-    /// id, for games that ended in the same millisecond), `limit` from `offset`.
+    /// id, for games that ended in the same millisecond), `limit` of them from `from`.
     fn player_games(
         &self,
         name: String,
-        offset: u64,
+        from: GamesFrom,
         limit: u64,
     ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>>;
     /// Deletes the steps and seat changes of rooms finished or closed before `before_ms`

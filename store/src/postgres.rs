@@ -400,15 +400,16 @@ impl Store for PostgresStore {
     fn player_games(
         &self,
         name: String,
-        offset: u64,
+        from: crate::GamesFrom,
         limit: u64,
     ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>> {
+        let (finished_ms, room, offset) = from.bounds();
         Box::pin(async move {
             let client = self.client().await?;
             let rows = client
                 .query(
-                    "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = $1 ORDER BY r.finished_ms DESC, r.room DESC LIMIT $2 OFFSET $3",
-                    &[&name, &i(limit), &i(offset)],
+                    sql::postgres(crate::PLAYER_GAMES).as_str(),
+                    &[&name, &i(limit), &finished_ms, &room, &offset],
                 )
                 .await?;
             Ok(rows

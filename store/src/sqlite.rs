@@ -316,15 +316,14 @@ impl Store for SqliteStore {
     fn player_games(
         &self,
         name: String,
-        offset: u64,
+        from: crate::GamesFrom,
         limit: u64,
     ) -> BoxFuture<'_, StoreResult<Vec<GameSummary>>> {
+        let (finished_ms, room, offset) = from.bounds();
         self.call(move |conn| {
-            let mut q = conn.prepare(
-                "SELECT r.room, r.game, r.finished_ms, p.seat FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = ?1 ORDER BY r.finished_ms DESC, r.room DESC LIMIT ?2 OFFSET ?3",
-            )?;
+            let mut q = conn.prepare(crate::PLAYER_GAMES)?;
             let rows = q
-                .query_map(params![name, i(limit), i(offset)], |r| {
+                .query_map(params![name, i(limit), finished_ms, room, offset], |r| {
                     Ok(GameSummary {
                         room: u(r.get(0)?),
                         game: r.get(1)?,

@@ -319,7 +319,7 @@ async fn results_and_records() {
             let store = Arc::clone(&store);
             async move {
                 store
-                    .player_games(n.into(), o, l)
+                    .player_games(n.into(), qipai_store::GamesFrom::Offset(o), l)
                     .await
                     .expect(name)
                     .iter()
@@ -332,6 +332,31 @@ async fn results_and_records() {
         assert_eq!(page("ann", 4, 2).await, vec![(5, 0)], "{name}");
         assert_eq!(page("bob", 0, 10).await, vec![(4, 1), (2, 1)], "{name}");
         assert!(page("nobody", 0, 10).await.is_empty(), "{name}");
+        // By the time games ended: the page after a cursor (the last game of the page
+        // before) is the same whatever ends meanwhile.
+        let first = store
+            .player_games("ann".into(), qipai_store::GamesFrom::Offset(0), 2)
+            .await
+            .expect(name);
+        let last = first.last().expect("a first page");
+        let after = |finished_ms, room| {
+            let store = Arc::clone(&store);
+            async move {
+                store
+                    .player_games(
+                        "ann".into(),
+                        qipai_store::GamesFrom::Before { finished_ms, room },
+                        2,
+                    )
+                    .await
+                    .expect(name)
+                    .iter()
+                    .map(|g| g.room)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(after(last.finished_ms, last.room).await, [4, 2], "{name}");
+        assert!(after(i64::MIN, 0).await.is_empty(), "{name}");
     })
     .await;
 }

@@ -2,7 +2,8 @@
 //! - `GET /api/games/{id}`: a finished game's record;
 //! - `GET /api/games/{id}.pgn`: a xiangqi game as PGN (`[Format "ICCS"]`);
 //! - `GET /api/games/{id}.pdn`: a draughts game as PDN 3.0;
-//! - `GET /api/players/{name}/games?page=N`: the finished games a name sat in, newest
+//! - `GET /api/players/{name}/games?page=N` (or `?before=CURSOR`, the `next` of the previous
+//!   page): the finished games a name sat in, newest
 //!   first, [`PAGE`] a page, from page 0, each with its players and result by seat.
 
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use axum::extract::{Path, RawPathParams, RawQuery, State};
 use axum::http::header::{self, HeaderValue};
 use axum::http::Response;
 use qipai_protocol::ErrorCode;
+use qipai_store::GamesFrom;
 
 use crate::app::App;
 use crate::gateway::refusal::Refusal;
@@ -114,17 +116,29 @@ pub async fn player_games(
         .iter()
         .find_map(|(k, v)| (k == "name").then(|| percent_decode(v)))
         .unwrap_or_default();
-    let page = query
-        .as_deref()
-        .unwrap_or_default()
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("page="))
+    let param = |key: &str| {
+        query
+            .as_deref()
+            .unwrap_or_default()
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=').map(str::to_owned))
+    };
+    let page = param("page")
         .and_then(|p| p.parse::<u64>().ok())
         .unwrap_or(0)
         .min(1_000_000);
+    let from = match param("before") {
+        Some(cursor) => parse_cursor(&cursor).ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::BadRequest,
+                "before: the `next` of the previous page (finished_ms.room_id)",
+            )
+        })?,
+        None => GamesFrom::Offset(page * PAGE),
+    };
     let games = persist
         .store
-        .player_games(name.clone(), page * PAGE, PAGE)
+        .player_games(name.clone(), from, PAGE)
         .await
         .map_err(|error| failed(&error))?;
     let mut rows = Vec::with_capacity(games.len());
@@ -150,8 +164,25 @@ pub async fn player_games(
             "result": result,
         }));
     }
-    let body = serde_json::json!({ "name": name, "page": page, "per_page": PAGE, "games": rows });
+    // A full page may have more after it: where the next one starts, by the time games ended
+    // (a game ending meanwhile shifts numbered pages, not this).
+    let next = games
+        .last()
+        .filter(|_| games.len() as u64 == PAGE)
+        .map(|g| format!("{}.{}", g.finished_ms, g.room));
+    let body = serde_json::json!({
+        "name": name, "page": page, "per_page": PAGE, "games": rows, "next": next,
+    });
     Ok(answer(JSON, body.to_string()))
+}
+
+/// `finished_ms.room_id`, as `next` writes it.
+fn parse_cursor(text: &str) -> Option<GamesFrom> {
+    let (ms, room) = text.split_once('.')?;
+    Some(GamesFrom::Before {
+        finished_ms: ms.parse().ok()?,
+        room: room.parse().ok()?,
+    })
 }
 
 fn failed(error: &qipai_store::StoreError) -> Refusal {
@@ -192,5 +223,21 @@ mod tests {
     #[test]
     fn names_are_percent_decoded() {
         assert_eq!(super::percent_decode("%E7%8E%8B%20a+b%zz"), "王 a b%zz");
+    }
+
+    /// The cursor reads back what `next` writes, and nothing else.
+    #[test]
+    fn cursors_read_back() {
+        use qipai_store::GamesFrom;
+        assert_eq!(
+            super::parse_cursor("1700000000123.42"),
+            Some(GamesFrom::Before {
+                finished_ms: 1_700_000_000_123,
+                room: 42
+            })
+        );
+        for bad in ["", "1", "1.", ".2", "a.b", "1.-2", "1.2.3"] {
+            assert_eq!(super::parse_cursor(bad), None, "{bad}");
+        }
     }
 }
