@@ -6,7 +6,7 @@
 mod common;
 
 use common::competition::{code, parse, server_with_director};
-use common::http;
+use common::{header, http};
 
 /// Every documented path (PROTOCOL.md §1, §16, §17; the page's files) and the methods it
 /// takes.
@@ -51,15 +51,6 @@ const PATHS: &[(&str, &str)] = &[
 ];
 
 const METHODS: &[&str] = &["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
-
-/// The value of header `name` in `reply`.
-fn header<'a>(reply: &'a str, name: &str) -> Option<&'a str> {
-    let head = reply.split("\r\n\r\n").next()?;
-    head.lines().find_map(|line| {
-        let (n, v) = line.split_once(':')?;
-        n.eq_ignore_ascii_case(name).then(|| v.trim())
-    })
-}
 
 #[tokio::test]
 async fn every_path_answers_a_wrong_method_with_405_and_allow() {

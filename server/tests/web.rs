@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::TestServer;
+use common::{header, TestServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Sends one `GET` with `headers` and returns the whole reply as text.
@@ -17,15 +17,6 @@ async fn get(server: &TestServer, path: &str, headers: &str) -> String {
     let mut reply = Vec::new();
     tcp.read_to_end(&mut reply).await.unwrap();
     String::from_utf8_lossy(&reply).into_owned()
-}
-
-/// The value of header `name` in `reply`.
-fn header<'a>(reply: &'a str, name: &str) -> Option<&'a str> {
-    let head = reply.split("\r\n\r\n").next()?;
-    head.lines().find_map(|line| {
-        let (n, v) = line.split_once(':')?;
-        n.eq_ignore_ascii_case(name).then(|| v.trim())
-    })
 }
 
 /// `GET /` is the page, as HTML that loads the app as an ES module.

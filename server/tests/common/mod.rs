@@ -24,6 +24,15 @@ pub mod tuolaji;
 /// How long a test waits for any one message before failing.
 pub const PATIENCE: Duration = Duration::from_secs(5);
 
+/// The value of header `name` in `reply`.
+pub fn header<'a>(reply: &'a str, name: &str) -> Option<&'a str> {
+    let head = reply.split("\r\n\r\n").next()?;
+    head.lines().find_map(|line| {
+        let (n, v) = line.split_once(':')?;
+        n.eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
 /// `GET path` over a fresh connection; the whole reply as text.
 pub async fn http_get(server: &TestServer, path: &str) -> String {
     http(server, "GET", path, &[], "").await
