@@ -73,6 +73,9 @@ test("a Tuolaji competition: entry links, a reissued code, four players seated f
   // The old link no longer works: the lobby says so (and forgets it).
   const stale = await personPage(browser);
   await stale.goto(`${url}/?entry=${codes.Li}`);
+  // The page keeps the code and clears the address bar once its modules have run (after its
+  // catalogue); entering the lobby before that would lose the code.
+  await stale.waitForFunction(() => location.search === "");
   await enterLobby(stale, url, "Li");
   await stale.waitForSelector("#next-table-error");
   assert.match(await stale.textContent("#next-table-error"), /entry code/);
@@ -92,6 +95,7 @@ test("a Tuolaji competition: entry links, a reissued code, four players seated f
   for (const name of ["Zhao", "Qian", "Sun", "Li"]) {
     const page = await personPage(browser);
     await page.goto(`${url}/?entry=${codes[name]}`);
+    await page.waitForFunction(() => location.search === "");
     await enterLobby(page, url, name);
     await page.waitForSelector("#btn-next-sit");
     assert.match(await page.textContent("#next-table-what"), new RegExp(`Round 1: table 1, seat ${seatOf[name] + 1}\\.`));
