@@ -74,10 +74,11 @@ impl<G: OnWire> Room<G> {
     }
 
     /// The commit is done: everything held goes out, in order. `true` when an action's
-    /// `ok` went (a clock it started runs from now).
+    /// `ok` went (a clock it started runs from now). Drained in place: the buffer keeps its
+    /// capacity for the next command instead of being allocated again for each.
     pub(super) fn flush(&mut self) -> bool {
         let mut answered = false;
-        for out in std::mem::take(&mut self.out) {
+        for out in self.out.drain(..) {
             match out {
                 Out::Frame(outbox, bytes) => {
                     outbox.send_frame(bytes);
