@@ -236,7 +236,7 @@ impl Config {
                     path: p.display().to_string(),
                     source,
                 })?;
-                Some(Layer::file(p))
+                Some(Toml::file_exact(p))
             }
             None => None,
         };
@@ -253,16 +253,16 @@ impl Config {
         file: Option<&str>,
         env: impl Iterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
-        Config::from_layers(file.map(Layer::text), env)
+        Config::from_layers(file.map(Toml::string), env)
     }
 
     fn from_layers(
-        file: Option<Layer>,
+        file: Option<figment::providers::Data<Toml>>,
         env: impl Iterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
         let mut figment = Figment::from(Toml::string(DEFAULT_TOML));
-        if let Some(layer) = file {
-            figment = figment.merge(layer.0);
+        if let Some(file) = file {
+            figment = figment.merge(file);
         }
         let env = Environment::read(&figment, env)?;
         let figment = figment.merge(env);
@@ -296,19 +296,6 @@ impl Config {
             }
             None => Ok(config),
         }
-    }
-}
-
-/// A file layer: figment's TOML provider, named after the file in every error.
-struct Layer(figment::providers::Data<Toml>);
-
-impl Layer {
-    fn file(path: &Path) -> Layer {
-        Layer(Toml::file_exact(path))
-    }
-
-    fn text(text: &str) -> Layer {
-        Layer(Toml::string(text))
     }
 }
 
