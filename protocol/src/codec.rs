@@ -1,7 +1,8 @@
 //! The codec: the only place that calls rmp-serde. One MessagePack value per binary frame.
 //!
 //! Decoding sorts failures the way a client needs to hear about them: bytes that are not
-//! MessagePack at all (`malformed`), a value with no or an unknown `type` (`unknown_type`),
+//! MessagePack at all, or more than one value (`malformed`), a value with no or an unknown
+//! `type` (`unknown_type`),
 //! and a known `type` with missing or mistyped fields (`bad_shape`). When the frame carries a
 //! readable `seq`, the error echoes it.
 
@@ -55,14 +56,26 @@ struct PeekType {
     ty: Option<String>,
 }
 
-/// Decodes one frame into `T`, whose variants' `type` names are `known`.
+/// Decodes one frame into `T`, whose variants' `type` names are `known`. The frame must be
+/// exactly one value: bytes after it would be ignored by one reader and read by another.
 ///
 /// # Errors
 /// [`DecodeError`] with `malformed`, `unknown_type` or `bad_shape`.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8], known: &[&str]) -> Result<T, DecodeError> {
     // A good frame is read once; only a frame that fails is read again, to say why. (What
     // decodes as `T` is MessagePack with one of `T`'s types, so the answer is the same.)
-    rmp_serde::from_slice::<T>(bytes).map_err(|e| classify(bytes, known, &e))
+    let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes));
+    let value = T::deserialize(&mut de).map_err(|e| classify(bytes, known, &e))?;
+    if usize::try_from(de.position()).ok() != Some(bytes.len()) {
+        return Err(DecodeError {
+            code: ErrorCode::Malformed,
+            seq: rmp_serde::from_slice::<Peek>(bytes)
+                .ok()
+                .and_then(|p| p.seq),
+            message: "a frame must hold exactly one MessagePack value".into(),
+        });
+    }
+    Ok(value)
 }
 
 /// Why `bytes`, which did not decode (`error`), is refused.
@@ -126,6 +139,26 @@ mod tests {
     fn garbage_is_malformed() {
         let err = decode_client(&[0xc1, 0xff, 0x00]).unwrap_err();
         assert_eq!(err.code, ErrorCode::Malformed);
+    }
+
+    #[test]
+    fn bytes_after_the_value_are_malformed() {
+        let one = encode(&ClientMsg::Ping {
+            seq: 7,
+            client_time: None,
+        })
+        .unwrap();
+        assert!(decode_client(&one).is_ok());
+        let mut two = one.clone();
+        two.extend_from_slice(&one);
+        let err = decode_client(&two).unwrap_err();
+        assert_eq!((err.code, err.seq), (ErrorCode::Malformed, Some(7)));
+        let mut trailing = one;
+        trailing.push(0xc0);
+        assert_eq!(
+            decode_client(&trailing).unwrap_err().code,
+            ErrorCode::Malformed
+        );
     }
 
     #[test]

@@ -17,16 +17,17 @@ use tokio::sync::Semaphore;
 use crate::base::addr_key::per_user;
 use crate::base::config::Config;
 use crate::base::ratelimit::TokenBucket;
+use crate::base::sockets::{descriptor_limit, Sockets};
 
 /// Counts by key (an address, a session), each capped at `cap`.
 #[derive(Debug)]
-struct Keyed<K: Hash + Eq> {
+pub(crate) struct Keyed<K: Hash + Eq> {
     map: DashMap<K, usize>,
-    cap: usize,
+    pub(crate) cap: usize,
 }
 
 impl<K: Hash + Eq + Copy> Keyed<K> {
-    fn new(cap: usize) -> Keyed<K> {
+    pub(crate) fn new(cap: usize) -> Keyed<K> {
         Keyed {
             map: DashMap::new(),
             cap,
@@ -34,7 +35,7 @@ impl<K: Hash + Eq + Copy> Keyed<K> {
     }
 
     /// Counts one more for `key`, unless it is at its cap.
-    fn take(&self, key: K) -> bool {
+    pub(crate) fn take(&self, key: K) -> bool {
         let mut n = self.map.entry(key).or_insert(0);
         if *n >= self.cap {
             return false;
@@ -44,7 +45,7 @@ impl<K: Hash + Eq + Copy> Keyed<K> {
     }
 
     /// Gives one back; a key at zero is forgotten, so the map holds only live keys.
-    fn give(&self, key: K) {
+    pub(crate) fn give(&self, key: K) {
         self.map.remove_if_mut(&key, |_, n| {
             *n = n.saturating_sub(1);
             *n == 0
@@ -89,32 +90,32 @@ impl<K: Hash + Eq + Copy> Rates<K> {
 
 /// A total capped at `cap`.
 #[derive(Debug)]
-struct Total {
+pub(crate) struct Total {
     now: AtomicUsize,
-    cap: usize,
+    pub(crate) cap: usize,
 }
 
 impl Total {
-    fn new(cap: usize) -> Total {
+    pub(crate) fn new(cap: usize) -> Total {
         Total {
             now: AtomicUsize::new(0),
             cap,
         }
     }
 
-    fn take(&self) -> bool {
+    pub(crate) fn take(&self) -> bool {
         self.now
             .fetch_update(Relaxed, Relaxed, |n| (n < self.cap).then_some(n + 1))
             .is_ok()
     }
 
-    fn give(&self) {
+    pub(crate) fn give(&self) {
         let _ = self
             .now
             .fetch_update(Relaxed, Relaxed, |n| Some(n.saturating_sub(1)));
     }
 
-    fn get(&self) -> usize {
+    pub(crate) fn get(&self) -> usize {
         self.now.load(Relaxed)
     }
 }
@@ -170,6 +171,8 @@ pub struct Budget {
     pub bot_table_bytes: usize,
     /// The most a bot may think per move, in ms.
     pub bot_think_max_ms: u64,
+    /// Descriptors and plain HTTP connections, taken at each accept.
+    pub sockets: Arc<Sockets>,
     refused: [AtomicU64; 6],
     limits: Vec<(&'static str, u64)>,
 }
@@ -192,6 +195,7 @@ impl Budget {
             think: Arc::new(Semaphore::new(l.bot_threads.max(1))),
             bot_table_bytes: bot_memory / l.max_bots.max(1),
             bot_think_max_ms: l.bot_think_max_ms,
+            sockets: Arc::new(Sockets::new(config, descriptor_limit())),
             refused: Default::default(),
             limits: vec![
                 ("max_connections", config.server.max_connections as u64),
@@ -377,6 +381,7 @@ impl Budget {
                 n.load(Relaxed),
             );
         }
+        self.sockets.scrape(scrape);
     }
 }
 

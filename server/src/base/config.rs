@@ -194,6 +194,10 @@ pub struct LimitsConfig {
     pub http_body_timeout_ms: u64,
     pub max_long_polls: usize,
     pub long_polls_per_addr: usize,
+    pub max_http_connections: usize,
+    pub http_connections_per_addr: usize,
+    pub descriptor_reserve: usize,
+    pub descriptors_kept: usize,
 }
 
 /// The configuration could not be read.

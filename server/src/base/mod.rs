@@ -1,6 +1,7 @@
 //! The lowest layer: what every other part of the server stands on and nothing of the
 //! server above it — the configuration, the counters of `/metrics`, what clients may make the
-//! server spend, the server's time line, player names, token buckets and the shutdown signal.
+//! server spend (descriptors included), the server's time line, player names, token buckets
+//! and the shutdown signal.
 
 pub mod addr_key;
 pub mod budget;
@@ -11,3 +12,4 @@ pub mod metrics;
 pub mod names;
 pub mod ratelimit;
 pub mod shutdown;
+pub mod sockets;

@@ -21,8 +21,8 @@ use qipai_protocol::{ErrorCode, WireError};
 use qipai_store::competition::{CompetitionWrite, DirectorSessionRow};
 use qipai_store::{hash_token, unix_ms, Store};
 
-use crate::base::addr_key::per_user;
 use crate::base::config::DirectorConfig;
+use crate::competition::limiter::Limiter;
 
 /// The cookie a director's page keeps its session in.
 pub const COOKIE: &str = "qipai_director";
@@ -68,122 +68,11 @@ pub struct Directors {
     logins: Limiter,
 }
 
-/// Attempts with a secret (a director's login, an entry code) per client address (an IPv6
-/// address by its /64): `free` attempts that did not succeed, then the address waits
-/// before the next; each failure makes the address wait
-/// `delay_ms`, doubled per further failure (at most 15 minutes); a success clears.
-pub struct Limiter {
-    free: u32,
-    delay_ms: u64,
-    /// What is counted, for the refusal ("director logins", "entry codes").
-    what: &'static str,
-    attempts: Mutex<HashMap<IpAddr, Attempts>>,
-}
-
-/// The longest wait after failed logins (15 minutes).
-const MAX_LOGIN_DELAY_MS: u64 = 15 * 60 * 1000;
-
-/// Addresses whose failures are remembered at most; past it, those no longer waiting are
-/// forgotten first.
-const MAX_TRACKED: usize = 10_000;
-
-/// One address's attempts that did not succeed.
-#[derive(Clone, Copy, Debug, Default)]
-struct Attempts {
-    /// Counted when an attempt starts (so parallel attempts count too); a success clears.
-    count: u32,
-    /// Until when (Unix ms) the address must wait.
-    until_ms: i64,
-}
-
 /// A refusal of a director's action.
 pub fn required(message: &str) -> WireError {
     WireError {
         code: ErrorCode::DirectorRequired,
         message: message.into(),
-    }
-}
-
-impl Limiter {
-    /// `free` failures, then waits from `delay_ms`; `what` names the attempts.
-    pub fn new(free: u32, delay_ms: u64, what: &'static str) -> Limiter {
-        Limiter {
-            free,
-            delay_ms,
-            what,
-            attempts: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Counts an attempt from `addr` as a failure until it succeeds, or refuses it
-    /// (`too_many_attempts`) while the address must wait. Counted when it starts, so
-    /// parallel attempts count too (director logins).
-    ///
-    /// # Errors
-    /// `too_many_attempts`, saying how long to wait.
-    pub fn attempt(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
-        self.check(addr, now)?;
-        self.failed(addr, now);
-        Ok(())
-    }
-
-    /// Refuses (`too_many_attempts`) while `addr` must wait; counts nothing (entry codes:
-    /// only a wrong code counts, so that a room full of players behind one address may all
-    /// sit down at once).
-    ///
-    /// # Errors
-    /// `too_many_attempts`, saying how long to wait.
-    pub fn check(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
-        let addr = per_user(addr);
-        let map = self
-            .attempts
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match map.get(&addr) {
-            Some(a) if a.until_ms > now => Err(WireError {
-                code: ErrorCode::TooManyAttempts,
-                message: format!(
-                    "too many failed {} from this address: wait {} ms",
-                    self.what,
-                    a.until_ms - now
-                ),
-            }),
-            _ => Ok(()),
-        }
-    }
-
-    /// An attempt from `addr` failed: past the free ones, the address waits.
-    pub fn failed(&self, addr: IpAddr, now: i64) {
-        let addr = per_user(addr);
-        let mut map = self
-            .attempts
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if map.len() >= MAX_TRACKED && !map.contains_key(&addr) {
-            map.retain(|_, a| a.until_ms > now);
-            if map.len() >= MAX_TRACKED {
-                map.clear();
-            }
-        }
-        let a = map.entry(addr).or_default();
-        a.count = a.count.saturating_add(1);
-        // The `free`-th failure is the last one without a wait: the next attempt waits.
-        if a.count >= self.free {
-            let doublings = (a.count - self.free).min(20);
-            let delay = self
-                .delay_ms
-                .saturating_mul(1 << doublings)
-                .min(MAX_LOGIN_DELAY_MS);
-            a.until_ms = now.saturating_add(i64::try_from(delay).unwrap_or(i64::MAX));
-        }
-    }
-
-    /// An attempt from `addr` succeeded: its count starts again.
-    pub fn succeeded(&self, addr: IpAddr) {
-        self.attempts
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&per_user(addr));
     }
 }
 

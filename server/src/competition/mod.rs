@@ -22,6 +22,7 @@
 
 pub mod auth;
 mod desk;
+pub mod limiter;
 pub mod stored;
 pub mod tables;
 pub mod view;
@@ -279,7 +280,7 @@ pub enum LoadError {
 pub struct Competitions {
     pub directors: auth::Directors,
     /// Joins with an entry code, per address: guesses are limited like director logins.
-    pub entry_codes: auth::Limiter,
+    pub entry_codes: limiter::Limiter,
     board: Arc<desk::Board>,
     /// Each competition's desk, by id (two partners share one). Never held across an await.
     desks: std::sync::Mutex<BTreeMap<u64, desk::Inbox>>,
@@ -296,7 +297,7 @@ impl Competitions {
     pub fn new(config: &Config) -> Competitions {
         Competitions {
             directors: auth::Directors::new(&config.director),
-            entry_codes: auth::Limiter::new(
+            entry_codes: limiter::Limiter::new(
                 config.director.login_free_failures,
                 config.director.login_delay_ms,
                 "entry codes",

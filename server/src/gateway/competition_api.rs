@@ -200,10 +200,12 @@ async fn next_table(
     shared: &Arc<App>,
     peer: Option<std::net::IpAddr>,
 ) -> Result<Answer, WireError> {
+    // Counted from the request's head: bodies sent later cannot get more codes checked.
     let limiter = &shared.competitions.entry_codes;
-    if let Some(addr) = peer {
-        limiter.check(addr, qipai_store::unix_ms())?;
-    }
+    let attempt = match peer {
+        Some(addr) => Some(limiter.begin(addr, qipai_store::unix_ms())?),
+        None => None,
+    };
     let body: EntryCode = parse_json(&read_body(req).await?)?;
     let room_open = |room: u64| room_status(shared, room);
     let found = shared
@@ -215,8 +217,8 @@ async fn next_table(
     if let Some(v) = found {
         return Ok(ok(&v));
     }
-    if let Some(addr) = peer {
-        limiter.failed(addr, qipai_store::unix_ms());
+    if let Some(attempt) = attempt {
+        attempt.failed(qipai_store::unix_ms());
     }
     Err(WireError {
         code: ErrorCode::BadEntryCode,

@@ -10,7 +10,9 @@
 //! `404` for unknown paths, `400` for a `/ws` request that is not an upgrade (hyper itself
 //! answers `400` to what it cannot parse and `414` to an over-long URI). Connections are
 //! kept alive between requests, so a page loads its files over one; the wait for each
-//! request's head is bounded by `hello_timeout_ms`.
+//! request's head is bounded by `hello_timeout_ms`. A connection served from the descriptor
+//! reserve ([`crate::base::sockets`]) is served `/healthz` and `/ws` only, each request's
+//! head due within [`RESERVE_HEAD_MS`]; any other path is answered `503`.
 
 use std::convert::Infallible;
 use std::net::IpAddr;
@@ -28,7 +30,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use qipai_protocol::ErrorCode;
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::WebSocketStream;
@@ -36,10 +37,12 @@ use tower::Service;
 
 use crate::app::App;
 use crate::base::forwarded;
+use crate::base::sockets::{HttpTicket, Tier, RESERVE_HEAD_MS};
 use crate::gateway::client::Client;
 use crate::gateway::competition_api as comp;
 use crate::gateway::records_api as records;
 use crate::gateway::refusal::{self, Refusal};
+use crate::gateway::socket::Socket;
 use crate::gateway::timed_body::TimedBody;
 use crate::gateway::{connection, static_files};
 
@@ -112,13 +115,19 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Serves one accepted TCP connection with `router` until it closes or upgrades to a
-/// WebSocket.
-pub async fn serve(stream: TcpStream, router: Router, shared: &App, peer: IpAddr) {
+/// WebSocket, holding its place as plain HTTP (`place`) until then.
+pub async fn serve(stream: Socket, place: HttpTicket, router: Router, shared: &App, peer: IpAddr) {
     let ticket = Ticket(Arc::new(Mutex::new(Some(peer))));
     let trusted = shared.config.server.trusted_proxies.clone();
-    let head_timeout = Duration::from_millis(shared.config.server.hello_timeout_ms);
+    let reserve = place.tier() == Tier::Reserve;
+    let head_ms = match place.tier() {
+        Tier::Normal => shared.config.server.hello_timeout_ms,
+        Tier::Reserve => RESERVE_HEAD_MS.min(shared.config.server.hello_timeout_ms),
+    };
+    let head_timeout = Duration::from_millis(head_ms);
     let body_timeout = Duration::from_millis(shared.config.limits.http_body_timeout_ms);
     let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+        let reserved_only = reserve && !matches!(req.uri().path(), "/healthz" | "/ws");
         let mut req = req.map(|body| Body::new(TimedBody::new(body, body_timeout)));
         let client = forwarded::client_addr(peer, req.headers(), &trusted);
         let extensions = req.extensions_mut();
@@ -126,6 +135,9 @@ pub async fn serve(stream: TcpStream, router: Router, shared: &App, peer: IpAddr
         extensions.insert(Client(client));
         let mut router = router.clone();
         async move {
+            if reserved_only {
+                return Ok(full());
+            }
             // Outside the router, where its `405`s carry their `Allow`.
             let answer: Result<Response<Body>, Infallible> = router.call(req).await;
             answer.map(refusal::uniform)
@@ -140,6 +152,20 @@ pub async fn serve(stream: TcpStream, router: Router, shared: &App, peer: IpAddr
     if let Err(error) = conn.await {
         tracing::debug!(%error, "http connection");
     }
+    drop(place);
+}
+
+/// The answer to a request other than `/healthz` or `/ws` on a connection from the reserve.
+fn full() -> Response<Body> {
+    Refusal {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        ..Refusal::new(
+            ErrorCode::TooManyConnections,
+            "the server is full: try again later",
+        )
+    }
+    .with(header::RETRY_AFTER, HeaderValue::from_static("1"))
+    .into_response()
 }
 
 /// A draining node (several nodes) leaves the load balancer's pool, and so does a node

@@ -1,17 +1,26 @@
-//! The listener: accepts connections, counts each against the connection budgets, and
-//! hands it to [`crate::gateway::http`].
+//! The listener: accepts connections, counts each against the descriptors' and plain HTTP's
+//! budgets ([`crate::base::sockets`]), and hands it to [`crate::gateway::http`]; a connection
+//! over them is answered at once and closed.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use qipai_protocol::ErrorCode;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::app::{App, Built};
 use crate::base::config::Config;
 use crate::base::metrics::Metrics;
 use crate::base::shutdown::Shutdown;
+use crate::base::sockets::{Admitted, Turned};
 use crate::gateway::http;
+use crate::gateway::socket::Socket;
+
+/// How long a refused connection is given to read its refusal before it is closed.
+const REFUSAL_LINGER: Duration = Duration::from_millis(200);
 
 /// Binds the configured address (port 0 picks a free one, as tests do).
 ///
@@ -81,9 +90,11 @@ async fn serve(
     let router = http::router(Arc::clone(&app));
     let local = listener.local_addr().ok();
     tracing::info!(addr = ?local, "listening");
+    let refusing = Arc::new(AtomicUsize::new(0));
     loop {
-        // Accepting never stops at the cap: a connection over its budget is answered and
-        // closed at once, so the cap cannot keep `/healthz` or other addresses out.
+        // Accepting never stops at a cap: a connection over its budget is answered and
+        // closed at once, and the descriptors kept back make sure an accept never fails for
+        // want of one, so no cap can keep `/healthz` or other addresses out.
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = shutdown.wait() => break,
@@ -91,7 +102,18 @@ async fn serve(
         };
         match accepted {
             Ok((stream, peer)) => {
-                tokio::spawn(accept(stream, peer, router.clone(), Arc::clone(&app)));
+                let proxy = app.config.server.trusted_proxies.iter();
+                let trusted = proxy.clone().any(|net| net.contains(peer.ip()));
+                match app.budget.sockets.admit(peer.ip(), trusted) {
+                    Ok(admitted) => {
+                        let app = Arc::clone(&app);
+                        tokio::spawn(accept(stream, admitted, peer, router.clone(), app));
+                    }
+                    Err(turned) => {
+                        let most = app.config.limits.descriptors_kept / 2;
+                        turn_away(stream, turned, &refusing, most);
+                    }
+                }
             }
             Err(error) => {
                 // Out of file descriptors and the like: back off instead of spinning.
@@ -118,12 +140,64 @@ fn upkeep(metrics: std::sync::Weak<Metrics>) {
     });
 }
 
-async fn accept(stream: TcpStream, peer: SocketAddr, router: axum::Router, app: Arc<App>) {
+async fn accept(
+    stream: TcpStream,
+    admitted: Admitted,
+    peer: SocketAddr,
+    router: axum::Router,
+    app: Arc<App>,
+) {
     // Game traffic is small frames that must leave at once.
     if let Err(error) = stream.set_nodelay(true) {
         tracing::debug!(%error, %peer, "TCP_NODELAY");
     }
-    // The budgets are counted at the WebSocket upgrade (`http::upgrade`): HTTP is always
-    // answered (`/healthz` never locks out).
-    http::serve(stream, router, &app, peer.ip()).await;
+    // The WebSocket budgets are counted at the upgrade (`http::upgrade`).
+    let socket = Socket::new(stream, admitted.socket);
+    http::serve(socket, admitted.http, router, &app, peer.ip()).await;
+}
+
+/// Answers a connection refused at its accept (`503`, or `429` when its address is at its
+/// cap) and closes it after [`REFUSAL_LINGER`], reading what it sent meanwhile so that the
+/// close does not reset the answer away. At most `most` linger at once (they hold
+/// descriptors of the kept ones); past that a refused connection is closed at once.
+fn turn_away(stream: TcpStream, turned: Turned, refusing: &Arc<AtomicUsize>, most: usize) {
+    let (status, message) = match turned {
+        Turned::Address => (
+            "429 Too Many Requests",
+            "too many connections from your address",
+        ),
+        Turned::Descriptors | Turned::Full => (
+            "503 Service Unavailable",
+            "the server is full: try again later",
+        ),
+    };
+    let body = serde_json::json!({
+        "error": { "code": ErrorCode::TooManyConnections.as_str(), "message": message }
+    })
+    .to_string();
+    let answer = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncache-control: no-store\r\n\
+         retry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    if refusing
+        .fetch_update(Relaxed, Relaxed, |n| (n < most).then_some(n + 1))
+        .is_err()
+    {
+        let _ = stream.try_write(answer.as_bytes());
+        return;
+    }
+    let refusing = Arc::clone(refusing);
+    tokio::spawn(async move {
+        let mut stream = stream;
+        let linger = async {
+            stream.write_all(answer.as_bytes()).await?;
+            stream.shutdown().await?;
+            let mut sink = [0u8; 1024];
+            while stream.read(&mut sink).await? > 0 {}
+            Ok::<(), std::io::Error>(())
+        };
+        let _ = tokio::time::timeout(REFUSAL_LINGER, linger).await;
+        refusing.fetch_sub(1, Relaxed);
+    });
 }

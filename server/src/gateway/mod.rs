@@ -13,5 +13,6 @@ pub mod listener;
 pub mod player;
 pub mod records_api;
 pub mod refusal;
+pub mod socket;
 pub mod static_files;
 pub mod timed_body;
