@@ -44,6 +44,11 @@ impl<K: Hash + Eq + Copy> Keyed<K> {
         true
     }
 
+    /// Counts one more for `key`, over its cap if need be (what exists already).
+    fn add(&self, key: K) {
+        *self.map.entry(key).or_insert(0) += 1;
+    }
+
     /// Gives one back; a key at zero is forgotten, so the map holds only live keys.
     pub(crate) fn give(&self, key: K) {
         self.map.remove_if_mut(&key, |_, n| {
@@ -107,6 +112,11 @@ impl Total {
         self.now
             .fetch_update(Relaxed, Relaxed, |n| (n < self.cap).then_some(n + 1))
             .is_ok()
+    }
+
+    /// Counts one more, over the cap if need be (what exists already).
+    fn add(&self) {
+        self.now.fetch_add(1, Relaxed);
     }
 
     pub(crate) fn give(&self) {
@@ -295,9 +305,25 @@ impl Budget {
         }
         Ok(RoomTicket {
             budget: Arc::clone(self),
-            session,
+            session: Some(session),
             addr,
         })
+    }
+
+    /// The place of a room reopened from the store after a restart: counted in the server's
+    /// rooms and against `session` (a person seated in it; the address that opened it is not
+    /// stored), over their caps if need be — the room exists, and new rooms are refused
+    /// until there is room again.
+    pub fn reopened_room(self: &Arc<Self>, session: Option<PlayerId>) -> RoomTicket {
+        self.rooms.add();
+        if let Some(session) = session {
+            self.rooms_by_session.add(session);
+        }
+        RoomTicket {
+            budget: Arc::clone(self),
+            session,
+            addr: None,
+        }
     }
 
     /// Whether a bot could be seated now (for `create_room` with `bots: true`).
@@ -457,14 +483,16 @@ impl Drop for LongPollTicket {
 #[derive(Debug)]
 pub struct RoomTicket {
     budget: Arc<Budget>,
-    session: PlayerId,
+    session: Option<PlayerId>,
     addr: Option<IpAddr>,
 }
 
 impl Drop for RoomTicket {
     fn drop(&mut self) {
         self.budget.rooms.give();
-        self.budget.rooms_by_session.give(self.session);
+        if let Some(session) = self.session {
+            self.budget.rooms_by_session.give(session);
+        }
         if let Some(addr) = self.addr {
             self.budget.rooms_by_addr.give(per_user(addr));
         }

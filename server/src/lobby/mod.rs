@@ -376,8 +376,9 @@ impl Lobby {
         self.open(id, options, opened)
     }
 
-    /// Reopens a room from its log after a restart (see `persist`). It takes no place in any
-    /// client's rooms budget: nobody opened it in this run.
+    /// Reopens a room from its log after a restart (see `persist`). It counts in the
+    /// server's rooms and against the first person seated in it (PROTOCOL.md §13), like a
+    /// room opened in this run; a competition's table counts in no client's budget.
     ///
     /// # Errors
     /// `bad_options` when the stored options are no longer valid.
@@ -387,6 +388,7 @@ impl Lobby {
             message: format!("stored options: {e}"),
         })?;
         let (id, seed, number) = (log.room.id, log.room.seed, log.room.number);
+        let person = log.seats.iter().find_map(|s| s.player.filter(|_| !s.bot));
         // Never so far behind that the room's time would go back before its last step (a
         // dead owner's last heartbeat may be older than its last step).
         let last = log.steps.iter().map(|s| s.at_ms);
@@ -395,12 +397,15 @@ impl Lobby {
         let skew = qipai_games::Millis(log.skew_ms.min(now.saturating_sub(last.unwrap_or(0))));
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
         let reserved_seats = self.table_seats.remove(&id).map(|(_, e)| e);
+        let ticket = reserved_seats
+            .is_none()
+            .then(|| self.budget.reopened_room(person));
         let opened = Opened {
             number,
             bots: false,
             seed,
             journal,
-            ticket: None,
+            ticket,
             reserved_seats,
             skew,
         };
