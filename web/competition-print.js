@@ -92,7 +92,7 @@ function byAward(rows, line) {
     const mine = rows.filter((r) => r.award === key);
     if (!mine.length) return null;
     return [h("h3", { "data-award": key }, awardName(key, mine[0].award_zh)), h("ol", {}, mine.map((r) => h("li", {}, line(r))))];
-  });
+  }).filter(Boolean).flat();
 }
 
 /** The award places of a competition and of the teams. */
@@ -138,7 +138,7 @@ async function show(root) {
   }
   root.append(
     h("p", { class: "paper-actions" }, h("button", { type: "button", onclick: () => window.print() }, t("comp.print"))),
-    ...body.flat(),
+    ...body.flat(2).filter((el) => el != null),
     h("p", { class: "dept" }, t("print.printed", { when: formatDateTime(Date.now()) })));
   document.title = root.querySelector("h1")?.textContent ?? document.title;
   document.documentElement.lang = language();
