@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end tests of the web page: installs what is missing (Debian's chromium, a CJK font
-# for the screenshots, playwright-core from package-lock.json), builds qipai-server, and runs
-# the tests in headless Chromium. Screenshots go to e2e/artifacts/ (QIPAI_E2E_ARTIFACTS to
-# change it). Run from anywhere; needs root (or the packages already there) and node >= 20.
+# for the screenshots, poppler's pdftotext for the printed papers, playwright-core from
+# package-lock.json), builds qipai-server, and runs the tests in headless Chromium.
+# Screenshots go to e2e/artifacts/ (QIPAI_E2E_ARTIFACTS to change it). Run from anywhere;
+# needs root (or the packages already there) and node >= 20.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -10,6 +11,8 @@ root="$(dirname "$here")"
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-wqy-zenhei)
+# pdftotext: the organiser's papers are printed to PDF and read back as text.
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -43,9 +43,10 @@ export function signed(n) {
 
 /** A refusal from the API (`{error: {code, message}}`) as an Error with its code. */
 class ApiError extends Error {
-  constructor(code, message) {
+  constructor(code, message, details = null) {
     super(message);
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -63,8 +64,20 @@ export async function api(path, { method = "GET", body = null, type = "applicati
     throw new ApiError("offline", "the server cannot be reached");
   }
   const v = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(v?.error?.code ?? "unknown", v?.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(v?.error?.code ?? "unknown", v?.error?.message ?? `HTTP ${res.status}`, v?.error?.details ?? null);
   return v;
+}
+
+/**
+ * A registration form file as text: UTF-8 (a byte-order mark or none), else GBK/GB18030,
+ * as a Chinese Excel saves CSV (the server reads both too, PROTOCOL.md §17.1).
+ */
+export function formText(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("gb18030").decode(bytes);
+  }
 }
 
 /** A table of rows: `cols` are [key of the heading, cell(row)]. */
@@ -81,6 +94,11 @@ const section = (id, title, ...body) =>
 
 /** A CSV download (not printed). */
 const csvLink = (href, file, text) => h("p", { class: "no-print" }, h("a", { href, download: file }, text));
+
+/** A printable paper of the organiser's (competition-print.html), in a new tab; not printed. */
+const paperLink = (id, paper, round, key) => h("p", { class: "no-print" },
+  h("a", { href: `competition-print.html?id=${id}&paper=${paper}${round ? `&round=${round}` : ""}`, target: "_blank",
+    rel: "noopener", "data-paper": paper }, t(key, { n: round ?? 0 })));
 
 /** The tiebreak columns after the points (entries) or the total (teams): 对手分, 级差, lots. */
 const TIEBREAKS = [
@@ -282,12 +300,14 @@ export class CompetitionPage {
           ...TIEBREAKS,
           ["comp.col.counted", (r) => r.counted.map((c) => `${t(`comp.event.${c.event}`)}: ${playersText(c.players)}`).join("; ")],
           ["comp.col.award", (r) => award(r.award)],
-        ], teams) : h("p", { class: "muted" }, t("comp.no_teams"))),
+        ], teams) : h("p", { class: "muted" }, t("comp.no_teams")),
+        csvLink(`${base}/teams.csv`, `teams-${s.id}.csv`, t("comp.csv_teams"))),
       section("awards", t("comp.awards"),
         awards.entries.length || awards.teams.length ? h("ul", { class: "comp-list" },
           awards.entries.map((e) => h("li", {}, award(e.award), " ", playersText(e.players), ` (${e.team})`)),
           awards.teams.map((e) => h("li", {}, award(e.award), " ", t("comp.team_award", { team: e.team })))) : h("p", { class: "muted" }, t("comp.no_awards")),
-        csvLink(`${base}/awards.csv`, `awards-${s.id}.csv`, t("comp.csv_awards"))),
+        csvLink(`${base}/awards.csv`, `awards-${s.id}.csv`, t("comp.csv_awards")),
+        paperLink(s.id, "awards", null, "comp.print_awards")),
       section("corrections", t("comp.corrections"),
         s.corrections.length ? grid("corrections-table", [
           ["comp.col.round", (c) => formatNumber(c.round)],
@@ -321,7 +341,9 @@ export class CompetitionPage {
             : "")],
         ], r.tables, t("comp.round", { n: r.round })),
         r.bye ? h("p", { class: "comp-bye" }, t("comp.bye", { players: playersText(r.bye.players), team: r.bye.team })) : null,
-        csvLink(`${base}/rounds/${r.round}.csv`, `round-${r.round}.csv`, t("comp.csv_round", { n: r.round }))))
+        csvLink(`${base}/rounds/${r.round}.csv`, `round-${r.round}.csv`, t("comp.csv_round", { n: r.round })),
+        paperLink(this.id, "pairings", r.round, "comp.print_pairings"),
+        paperLink(this.id, "slips", r.round, "comp.print_slips")))
         : h("p", { class: "muted" }, t("comp.no_rounds")));
   }
 }
@@ -515,7 +537,7 @@ export class DirectorPage {
     const csv = h("textarea", { id: "import-csv", rows: 6, placeholder: t("dir.import_placeholder") });
     const file = h("input", { id: "import-file", type: "file", accept: ".csv,text/csv,text/plain" });
     file.addEventListener("change", async () => {
-      if (file.files[0]) csv.value = await file.files[0].text();
+      if (file.files[0]) csv.value = formText(await file.files[0].arrayBuffer());
     });
     const importForm = h("form", { id: "director-import", class: "panel director-form" },
       h("h3", {}, t("dir.import")),

@@ -7,7 +7,7 @@
 // must capture and the refusals all come from it; this file only draws what the view says.
 
 import { h, clear } from "./dom.js";
-import { tableNumber } from "./room.js";
+import { tableName } from "./room.js";
 import { DuelTable, svgEl, svgText } from "./duel.js";
 import { t, has } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -66,7 +66,7 @@ export const TEXT = {
   get customStart() { return t("dr.customStart"); },
   toMove: (side) => t("dr.toMove", { side }),
   firstMoveWithin: (s) => t("dr.firstMoveWithin", { s }),
-  roomLabel: (id, tc) => t("dr.roomLabel", { id, tc }),
+  roomLabel: (table, tc) => t("dr.roomLabel", { table, tc }),
   youPlay: (side) => t("dr.youPlay", { side }),
   drawBy: (why) => t("dr.drawBy", { why }),
   winsBy: (side, why) => t("dr.winsBy", { side, why }),
@@ -435,7 +435,7 @@ export class DraughtsTable extends DuelTable {
     const v = this.view;
     const room = this.ctx.room;
     const me = this.mySide;
-    this.roomLabel.textContent = TEXT.roomLabel(tableNumber(room.number), v.time_control) +
+    this.roomLabel.textContent = TEXT.roomLabel(tableName(room.number, room.title), v.time_control) +
       (me ? TEXT.youPlay(sideName(me)) : TEXT.watching);
     this.renderClocks({
       emptySeat: TEXT.emptySeat, connected: TEXT.connected, disconnected: TEXT.disconnected,

@@ -56,7 +56,12 @@ export function errorText(err) {
     seat: d.seat != null ? d.seat + 1 : null,
     side: d.side ? t(`side.${d.side}`) : "",
     squares: (d.squares ?? []).join("–"),
+    line: d.line,
+    field: d.field ? t(`form.field.${d.field}`) : "",
+    value: d.value ?? "",
   });
+  // A refused line of a file (the registration form) says which, when its text does not.
+  if (d.line != null && err.code !== "bad_entry_form") return t("err.at_line", { line: d.line, text });
   return d.article ? t("err.with_article", { article: articleText(d.article), text }) : text;
 }
 

@@ -2,7 +2,7 @@
 // seats, to sit down at or to watch.
 
 import { h, clear, botBadge } from "./dom.js";
-import { displayName, tableNumber } from "./room.js";
+import { displayName, tableName } from "./room.js";
 import { TEXT as DRAUGHTS } from "./draughts.js";
 import { t, formatDuration } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -337,7 +337,7 @@ export class Lobby {
         this.enter({ ...request, entry_code: input.value.trim() });
       } },
       h("h2", { id: "entry-code-title" }, t("lobby.entry_code.title")),
-      h("p", {}, t("lobby.entry_code.explain", { room: tableNumber(this.numbers?.get(request.room_id)) })),
+      h("p", {}, t("lobby.entry_code.explain", { table: this.names?.get(request.room_id) ?? tableName(null, null) })),
       h("label", { for: "entry-code" }, t("lobby.entry_code.label")), input,
       h("button", { type: "submit", id: "entry-code-sit" }, t("lobby.entry_code.sit")),
       h("button", { type: "button", class: "secondary", onclick: () => form.remove() }, t("lobby.entry_code.cancel")));
@@ -404,8 +404,8 @@ export class Lobby {
       return;
     }
     clear(this.tables);
-    // Short numbers by room id, for the words about a table (the entry code's form).
-    this.numbers = new Map(rooms.map((r) => [r.room_id, r.number ?? null]));
+    // Tables' names by room id, for the words about a table (the entry code's form).
+    this.names = new Map(rooms.map((r) => [r.room_id, tableName(r.number, r.title)]));
     const open = rooms.filter((r) => r.status !== "over");
     if (!open.length) {
       this.tables.append(h("p", { class: "muted" }, t("lobby.no_tables")));
@@ -434,11 +434,11 @@ export class Lobby {
       s ? null
         : open
           ? h("button", { class: "small", "data-join": `${room.room_id}:${i}`, onclick: () => join(i),
-              "aria-label": t("lobby.sit_label", { seat: names[i], room: tableNumber(room.number) }) }, t("lobby.sit_here"))
+              "aria-label": t("lobby.sit_label", { seat: names[i], table: tableName(room.number, room.title) }) }, t("lobby.sit_here"))
           : h("span", { class: "muted" }, t("lobby.empty"))));
     return h("div", { class: "table-row", "data-room": room.room_id },
       h("div", { class: "table-info" },
-        h("strong", { "data-game": o.game }, t("lobby.table_title", { room: tableNumber(room.number),
+        h("strong", { "data-game": o.game }, t("lobby.table_title", { table: tableName(room.number, room.title),
           game: GAME_NAMES.includes(o.game) ? t(`game.${o.game}`) : o.game })),
         tuolaji ? h("span", { class: "tc" }, t("lobby.per_play", { time: formatDuration(o.turn_ms) }))
           : h("span", { class: "tc", title: TIME_CONTROLS.includes(o.time_control) ? t(`tc.${o.time_control}`) : null }, o.time_control),
@@ -449,7 +449,7 @@ export class Lobby {
         room.spectators ? h("span", { class: "muted" }, t("lobby.watching", { count: room.spectators })) : null),
       h("div", { class: "table-seats" }, seats,
         h("button", { class: "small", "data-watch": room.room_id,
-          "aria-label": t("lobby.watch_label", { room: tableNumber(room.number) }),
+          "aria-label": t("lobby.watch_label", { table: tableName(room.number, room.title) }),
           onclick: () => this.enter({ type: "spectate", room_id: room.room_id }) }, t("lobby.watch"))));
   }
 }

@@ -7,7 +7,7 @@
 
 import { h, clear } from "./dom.js";
 import { t, formatDateTime, formatList } from "./i18n.js";
-import { RoomState, displayName, tableNumber } from "./room.js";
+import { RoomState, displayName, tableName } from "./room.js";
 import { describeResult as xiangqiResult } from "./xiangqi.js";
 import { describeResult as draughtsResult } from "./draughts.js";
 import { cardRow } from "./tuolaji.js";
@@ -269,13 +269,14 @@ export class Records {
   row(row) {
     const known = Boolean(REPLAYS[row.game]);
     return h("tr", { "data-room": row.room_id, "data-game": row.game },
-      h("td", {}, known ? t(`game.${row.game}`) : row.game),
+      h("td", {}, known ? t(`game.${row.game}`) : row.game,
+        row.title ? h("span", { class: "records-table-title" }, " · ", tableName(row.number, row.title)) : null),
       h("td", {}, formatDateTime(row.finished_ms)),
       h("td", {}, othersText(row)),
       h("td", { class: "records-result" }, outcomeText(row)),
       h("td", { class: "records-links" },
         known ? h("a", { href: `#/games/${row.room_id}`, "data-replay": row.room_id,
-          "aria-label": t("records.replay_label", { game: t(`game.${row.game}`), id: tableNumber(row.number) }) }, t("records.replay")) : null,
+          "aria-label": t("records.replay_label", { game: t(`game.${row.game}`), table: tableName(row.number, row.title) }) }, t("records.replay")) : null,
         " ", fileLink(row.game, row.room_id)));
   }
 
@@ -306,7 +307,7 @@ export class Records {
     const viewers = replay.seats ? [null, ...Array.from({ length: replay.seats }, (_, i) => i)] : [null];
     this.states = foldRecord(record, this.ctx.games, viewers, replaySteps(record));
     // The replayed room the game's table draws: a spectator's, moved from step to step.
-    this.room = { roomId: record.room_id, number: record.number ?? null, game: record.game, you: null, seats: [], view: null, ready: true };
+    this.room = { roomId: record.room_id, number: record.number ?? null, title: record.title ?? null, game: record.game, you: null, seats: [], view: null, ready: true };
     this.buildReplay();
     this.go(at ?? 0);
     this.focusBox.focus();
@@ -316,7 +317,7 @@ export class Records {
     const r = this.record;
     clear(this.root);
     const title = t("records.replay_heading", {
-      game: t(`game.${r.game}`), id: tableNumber(r.number), date: formatDateTime(r.finished_ms),
+      game: t(`game.${r.game}`), table: tableName(r.number, r.title), date: formatDateTime(r.finished_ms),
     });
     this.stepText = h("p", { class: "replay-step", id: "replay-step", "aria-live": "polite" });
     // Numbered from 0, the start (a move's number is its step's).

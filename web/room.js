@@ -22,6 +22,16 @@ export function tableNumber(number) {
   return number != null ? String(number) : "–";
 }
 
+/**
+ * A table as people name it: a competition's table by its competition, round and table as
+ * on the pairing sheet ("工会杯 · 第2轮 第5桌", the server's `title`), any other by its short
+ * number ("第 12 桌").
+ */
+export function tableName(number, title) {
+  if (title) return t("table.titled", { competition: title.competition, round: title.round, table: title.table });
+  return t("table.number", { n: tableNumber(number) });
+}
+
 export class RoomState {
   /**
    * @param conn the Connection (to ask for a snapshot after a gap)
@@ -38,6 +48,7 @@ export class RoomState {
   clear() {
     this.roomId = null;
     this.number = null; // the short number people read (`tableNumber`)
+    this.title = null; // a competition table's name (`tableName`)
     this.game = null;
     this.you = null;
     this.seats = [];
@@ -60,6 +71,7 @@ export class RoomState {
         this.clear();
         this.roomId = msg.room_id;
         this.number = msg.number ?? null;
+        this.title = msg.title ?? null;
         this.game = msg.game;
         this.you = msg.seat;
         this.onChange();

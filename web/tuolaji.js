@@ -5,7 +5,7 @@
 // rule and every card: this file only draws the view and sends what the player chose.
 
 import { h, clear, botBadge } from "./dom.js";
-import { displayName, tableNumber } from "./room.js";
+import { displayName, tableName } from "./room.js";
 import { t, formatNumber } from "./i18n.js";
 import { errorText, typeName } from "./errors.js";
 import { chooseSplit } from "./declare.js";
@@ -384,7 +384,7 @@ export class TuolajiTable {
       h("span", { class: "tl-points" }, t("tl.defenders"), " ", h("strong", { id: "tl-points" }, formatNumber(v.defenders_points)), " ",
         t("tl.points_unit"), " ", cardRow(v.defenders_point_cards, "mini")),
       v.last_hand ? h("span", { class: "warn" }, t("tl.last_hand")) : null,
-      h("span", { class: "muted", id: "tl-table-number" }, t("table.number", { n: tableNumber(this.ctx.room.number) }), " · ",
+      h("span", { class: "muted", id: "tl-table-number" }, tableName(this.ctx.room.number, this.ctx.room.title), " · ",
         t("tl.hand_number", { n: v.hand_number })),
       this.leaveButton());
   }

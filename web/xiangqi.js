@@ -4,7 +4,7 @@
 // result. The server holds every rule: this file only draws what the view says.
 
 import { h, clear } from "./dom.js";
-import { tableNumber } from "./room.js";
+import { tableName } from "./room.js";
 import { DuelTable, svgEl, svgText } from "./duel.js";
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -438,7 +438,7 @@ export class XiangqiTable extends DuelTable {
     const v = this.view;
     const room = this.ctx.room;
     const me = this.mySide;
-    this.roomLabel.textContent = t("xq.room_label", { room: tableNumber(room.number), tc: v.time_control }) +
+    this.roomLabel.textContent = t("xq.room_label", { table: tableName(room.number, room.title), tc: v.time_control }) +
       (me ? t("xq.you_play", { side: sideName(me) }) : t("xq.watching"));
 
     // Clocks: the bottom one is this page's side (or Red for spectators).

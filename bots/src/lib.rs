@@ -9,6 +9,8 @@
 //! - [`table`]: the per-game glue the client needs ([`Table`], [`Ending`], [`Verdict`]).
 //! - [`client`]: the WebSocket bot client: hello, quick play, follow events, think off the
 //!   async task, move, until the game is over; N games in a row.
+//! - [`entry_code`]: a competition entrant's table and seat from their entry code, for a
+//!   bot that sits there in their place (a rehearsal).
 //! - [`memory`]: an in-memory WebSocket, for bots the server seats itself.
 //! - [`xiangqi`]: the xiangqi bot ([`XiangqiBot`]: alpha-beta search) and its table glue.
 //! - [`tuolaji`]: the Tuolaji bots ([`TuolajiBot`], [`HintStrategy`]) and their table glue
@@ -20,6 +22,7 @@
 
 pub mod client;
 pub mod draughts;
+pub mod entry_code;
 pub mod games;
 pub mod memory;
 pub mod observe;

@@ -106,6 +106,7 @@ async fn refusals_and_gaps_bring_snapshots() {
             game: GameKind::Xiangqi,
             seat: Some(0),
             number: None,
+            title: None,
         })
         .await;
     let view = start_view();

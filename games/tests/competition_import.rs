@@ -66,7 +66,20 @@ fn errors_name_the_line() {
                 pair: "0".into(),
             },
         ),
-        (",xiangqi,,x\n", ImportError::EmptyField { line: 1 }),
+        (
+            ",xiangqi,,x\n",
+            ImportError::EmptyField {
+                line: 1,
+                field: "department",
+            },
+        ),
+        (
+            "A,xiangqi,,\n",
+            ImportError::EmptyField {
+                line: 1,
+                field: "name",
+            },
+        ),
         (
             "a,xiangqi,,\"x\n",
             ImportError::UnterminatedQuote { line: 1 },
@@ -138,4 +151,59 @@ fn entry_sizes_and_duplicates() {
     ));
     assert_eq!(t.entries.len(), 1);
     assert_eq!(parse_form("").unwrap(), vec![]);
+}
+
+/// The header row copied from the form's own headings (and the page's help text) is a
+/// header, not a bad line; so is 部门工会 first.
+#[test]
+fn the_forms_own_header_is_skipped() {
+    for header in [
+        "单位,项目,组号,姓名,电话,是否入群",
+        "部门工会,项目,配对,姓名,联系电话,是否已加入参赛群",
+    ] {
+        let text = format!("{header}\n计算机学院,拖拉机,1,张三,,\n计算机学院,拖拉机,1,李四,,\n");
+        let (mut t, mut x) = pair();
+        import_form(&text, &mut t, &mut x).unwrap();
+        assert_eq!(t.entries.len(), 1, "{header}");
+    }
+    // Only the first line may be a header.
+    let text = "A,象棋,,王\n单位,项目,组号,姓名,电话,是否入群\n";
+    assert!(matches!(
+        parse_form(text),
+        Err(ImportError::UnknownEvent { line: 2, .. })
+    ));
+}
+
+/// Every refusal names its line and the field at fault, for a page to say in its language.
+#[test]
+fn refusals_carry_line_and_field() {
+    let err = parse_form("单位,项目,组号,姓名\nA,围棋,,王\n").unwrap_err();
+    let d = err.details();
+    assert_eq!(d.reason.as_deref(), Some("unknown_event"));
+    assert_eq!((d.line, d.field.as_deref()), (Some(2), Some("event")));
+    assert_eq!(d.value.as_deref(), Some("围棋"));
+    let d = parse_form("A,象棋,,\n").unwrap_err().details();
+    assert_eq!(
+        (d.reason.as_deref(), d.field.as_deref()),
+        (Some("empty_field"), Some("name"))
+    );
+    let (mut t, mut x) = pair();
+    let d = import_form("A,拖拉机,1,甲\n", &mut t, &mut x)
+        .unwrap_err()
+        .details();
+    assert_eq!(
+        (d.reason.as_deref(), d.count, d.required),
+        (Some("incomplete_pair"), Some(1), Some(2))
+    );
+    let d = import_form(
+        "a,tuolaji,1,甲\na,tuolaji,1,乙\na,xiangqi,,甲\n",
+        &mut t,
+        &mut x,
+    )
+    .unwrap_err()
+    .details();
+    assert_eq!(
+        (d.reason.as_deref(), d.line),
+        (Some("already_entered"), Some(3))
+    );
 }

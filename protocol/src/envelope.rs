@@ -325,6 +325,23 @@ pub struct RoomInfo {
     /// request names the room by `room_id`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<u64>,
+    /// What the table is called when its owner named it: a competition's table carries
+    /// its competition, round and table (第2轮 第5桌), which people read instead of
+    /// `number`. Absent for a casual room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<TableTitle>,
+}
+
+/// A table's name given by whoever opened it (a competition): the room only carries it.
+/// The client says it in its language ("工会杯 · 第2轮 第5桌", "… · Round 2, table 5").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableTitle {
+    /// The competition's name, as its director wrote it.
+    pub competition: String,
+    /// Its round, from 1.
+    pub round: u32,
+    /// Its table in that round, from 1 (the number on the pairing sheet).
+    pub table: u32,
 }
 
 /// Where a room is in its life.
@@ -408,6 +425,9 @@ pub enum ServerMsg {
         /// The room's short number, for display ([`RoomInfo::number`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         number: Option<u64>,
+        /// The table's name, when it has one ([`RoomInfo::title`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<TableTitle>,
     },
     /// Left the room.
     Left { seq: Option<Seq>, room_id: RoomId },

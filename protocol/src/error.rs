@@ -286,6 +286,15 @@ pub struct ErrorDetails {
     /// blocking point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub squares: Option<Vec<String>>,
+    /// A refused file (the registration form): the line concerned, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// A refused file: the column concerned (`department`, `event`, `pair`, `name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// A refused file: what the field held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
 }
 
 impl ErrorDetails {

@@ -23,7 +23,7 @@ pub mod xiangqi;
 pub use codec::{decode, encode, encode_into, DecodeError};
 pub use envelope::{
     ClientMsg, Event, GameAction, GameKind, GameOptions, PlayerId, RoomEvent, RoomId, RoomInfo,
-    RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, View, PROTOCOL_VERSION,
+    RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, TableTitle, View, PROTOCOL_VERSION,
 };
 pub use error::{ErrorCode, ErrorDetails, WireError};
 pub use outcome::{HasOutcome, Outcome};

@@ -6,6 +6,7 @@
 //! qipai-bot --clients 2 --games 5        # two bots in this process, playing each other
 //! qipai-bot --create --seat 1            # open a table, play Black against whoever comes
 //! qipai-bot --game tuolaji --clients 4   # four Tuolaji bots at one table
+//! qipai-bot --entry-code ABCD-EFGH-JKLM   # a competition entrant's seat, when paired
 //! ```
 
 use std::collections::BTreeMap;
@@ -14,6 +15,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use qipai_bots::client::{ClientConfig, Entry, GameReport};
+use qipai_bots::entry_code;
 use qipai_bots::games::{self, Ask};
 use qipai_bots::Verdict;
 use qipai_games::catalogue::{listing, CATALOGUE};
@@ -94,6 +96,24 @@ struct Args {
     /// Quick-play again when no opponent sat down within this many seconds.
     #[arg(long, default_value_t = 3)]
     regroup_secs: u64,
+    /// Sit in a competition entrant's place with their entry code: the server says the
+    /// table and seat of the latest round (`POST /api/entry`, asked until the round is
+    /// published) and the game is the competition's. One game, one client.
+    #[arg(long, conflicts_with_all = ["create", "join", "clients"])]
+    entry_code: Option<String>,
+}
+
+/// Where `--entry-code`'s holder sits (asked every second until `--idle-secs` pass), and
+/// the game there.
+async fn competition_seat(args: &Args, code: &str) -> anyhow::Result<(GameKind, Entry)> {
+    let every = Duration::from_secs(1);
+    let give_up = Duration::from_secs(args.idle_secs);
+    let seat = entry_code::wait_for_seat(&args.url, code, every, give_up).await?;
+    eprintln!(
+        "{}: round {}, table {}, seat {} (room {})",
+        args.name, seat.round, seat.table, seat.seat, seat.room_id
+    );
+    Ok((seat.game, seat.entry(code)))
 }
 
 #[tokio::main]
@@ -116,6 +136,10 @@ async fn main() -> anyhow::Result<()> {
             seats.saturating_sub(1)
         );
     }
+    let competition = match &args.entry_code {
+        Some(code) => Some(competition_seat(&args, code).await?),
+        None => None,
+    };
     let mut tasks = Vec::new();
     for i in 0..args.clients {
         if i > 0 {
@@ -127,14 +151,15 @@ async fn main() -> anyhow::Result<()> {
         } else {
             format!("{}-{}", args.name, i + 1)
         };
-        let entry = match (args.create, args.join) {
-            (true, _) => Entry::Create { seat: args.seat },
-            (false, Some(room_id)) => Entry::Join {
+        let entry = match (&competition, args.create, args.join) {
+            (Some((_, entry)), _, _) => entry.clone(),
+            (None, true, _) => Entry::Create { seat: args.seat },
+            (None, false, Some(room_id)) => Entry::Join {
                 room_id,
                 seat: args.seat,
                 entry_code: None,
             },
-            (false, None) => Entry::QuickPlay,
+            (None, false, None) => Entry::QuickPlay,
         };
         let config = ClientConfig {
             url: args.url.clone(),
@@ -142,7 +167,7 @@ async fn main() -> anyhow::Result<()> {
             // Set by `games::play` for the game.
             options: XiangqiOptions::default().into(),
             entry,
-            games: args.games,
+            games: if competition.is_some() { 1 } else { args.games },
             idle_timeout: Duration::from_secs(args.idle_secs),
             regroup_after: Duration::from_secs(args.regroup_secs),
             source: None,
@@ -155,7 +180,7 @@ async fn main() -> anyhow::Result<()> {
             time_control: args.time_control.clone(),
             start_fen: args.start_fen.clone(),
         };
-        let game = args.game;
+        let game = competition.as_ref().map_or(args.game, |(g, _)| *g);
         tasks.push(tokio::spawn(async move {
             let print = |r: &GameReport| {
                 let acked = r.acks.len().max(1) as f64;

@@ -9,10 +9,15 @@
 //!
 //! `event` is `tuolaji` (or 扑克牌拖拉机/拖拉机) or `xiangqi` (or 中国象棋/象棋). A Tuolaji
 //! entry is the two rows of one department with the same pair number (配对 1–4). Phone and
-//! group are optional and kept as director-only contact details. A header row is optional; a
-//! blank line is skipped. Fields may be quoted with `"` (a doubled `""` inside is a quote).
+//! group are optional and kept as director-only contact details. A header row is optional
+//! (the English names above, or the form's own: 单位,项目,组号,姓名,电话,是否入群, or 部门工会
+//! first); a blank line is skipped. Fields may be quoted with `"` (a doubled `""` inside is a
+//! quote).
+//!
+//! Every refusal names its line and, where one is at fault, the field
+//! ([`ImportError::details`]), so that a page can say it in its reader's language.
 
-use qipai_protocol::ErrorCode;
+use qipai_protocol::{ErrorCode, ErrorDetails};
 
 use super::{Competition, CompetitionError, Contact, DirectorOnly, Event, Player};
 use crate::Coded;
@@ -45,10 +50,12 @@ pub enum ImportError {
         pair: String,
     },
     /// Empty department or name.
-    #[error("line {line}: the department and the name must not be empty")]
+    #[error("line {line}: the {field} must not be empty")]
     EmptyField {
         /// Line number.
         line: usize,
+        /// `department` or `name`.
+        field: &'static str,
     },
     /// A quote left open.
     #[error("line {line}: unterminated quote")]
@@ -93,6 +100,15 @@ pub struct FormRow {
     pub player: Player,
 }
 
+/// What the first column of a header row says: the English names, or the registration
+/// form's own headings (附件1 报名表, and the page's help text).
+const HEADER_FIRST: &[&str] = &["department", "部门工会", "部门", "单位", "工会"];
+
+/// Whether a row is the form's header (on the first non-blank line only).
+fn is_header(first: &str) -> bool {
+    HEADER_FIRST.iter().any(|h| first.eq_ignore_ascii_case(h))
+}
+
 /// Splits one CSV line into fields.
 fn fields(text: &str, line: usize) -> Result<Vec<String>, ImportError> {
     let mut out = Vec::new();
@@ -127,6 +143,7 @@ fn fields(text: &str, line: usize) -> Result<Vec<String>, ImportError> {
 /// The first bad line's [`ImportError`].
 pub fn parse_form(text: &str) -> Result<Vec<FormRow>, ImportError> {
     let mut rows = Vec::new();
+    let mut first = true;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let raw = raw.trim_start_matches('\u{feff}');
@@ -140,7 +157,7 @@ pub fn parse_form(text: &str) -> Result<Vec<FormRow>, ImportError> {
                 fields: f.len(),
             });
         }
-        if line == 1 && f[0].eq_ignore_ascii_case("department") || f[0] == "部门工会" {
+        if std::mem::take(&mut first) && is_header(&f[0]) {
             continue;
         }
         let event = match f[1].to_lowercase().as_str() {
@@ -165,8 +182,10 @@ pub fn parse_form(text: &str) -> Result<Vec<FormRow>, ImportError> {
                 }
             },
         };
-        if f[0].is_empty() || f[3].is_empty() {
-            return Err(ImportError::EmptyField { line });
+        for (at, field) in [(0, "department"), (3, "name")] {
+            if f[at].is_empty() {
+                return Err(ImportError::EmptyField { line, field });
+            }
         }
         let phone = f.get(4).cloned().unwrap_or_default();
         let joined_group = f.get(5).cloned().unwrap_or_default();
@@ -235,6 +254,73 @@ pub fn import_form(
     *tuolaji = t;
     *xiangqi = x;
     Ok(())
+}
+
+impl ImportError {
+    /// The line (from 1).
+    pub fn line(&self) -> usize {
+        match self {
+            ImportError::MissingFields { line, .. }
+            | ImportError::UnknownEvent { line, .. }
+            | ImportError::BadPairNumber { line, .. }
+            | ImportError::EmptyField { line, .. }
+            | ImportError::UnterminatedQuote { line }
+            | ImportError::IncompletePair { line, .. }
+            | ImportError::Refused { line, .. } => *line,
+        }
+    }
+
+    /// What a page needs to say the refusal in its reader's language: a `reason` (the
+    /// refused entry's own code for a refused entry), the `line`, the `field` at fault and
+    /// what it held (`value`), counts where they matter.
+    pub fn details(&self) -> ErrorDetails {
+        let u32_of = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let (reason, field, value, count, required) = match self {
+            ImportError::MissingFields { fields, .. } => {
+                ("missing_fields", None, None, Some(*fields), Some(4))
+            }
+            ImportError::UnknownEvent { event, .. } => (
+                "unknown_event",
+                Some("event"),
+                Some(event.clone()),
+                None,
+                None,
+            ),
+            ImportError::BadPairNumber { pair, .. } => (
+                "bad_pair_number",
+                Some("pair"),
+                Some(pair.clone()),
+                None,
+                None,
+            ),
+            ImportError::EmptyField { field, .. } => {
+                ("empty_field", Some(*field), None, None, None)
+            }
+            ImportError::UnterminatedQuote { .. } => ("unterminated_quote", None, None, None, None),
+            ImportError::IncompletePair {
+                department,
+                pair,
+                players,
+                ..
+            } => (
+                "incomplete_pair",
+                Some("pair"),
+                Some(format!("{department} {pair}")),
+                Some(*players),
+                Some(2),
+            ),
+            ImportError::Refused { error, .. } => (error.code().as_str(), None, None, None, None),
+        };
+        ErrorDetails {
+            reason: Some(reason.to_owned()),
+            line: Some(u32_of(self.line())),
+            field: field.map(str::to_owned),
+            value,
+            count: count.map(u32_of),
+            required,
+            ..ErrorDetails::default()
+        }
+    }
 }
 
 impl Coded for ImportError {

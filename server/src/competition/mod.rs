@@ -22,6 +22,7 @@
 
 pub mod auth;
 mod desk;
+pub mod entry_form;
 pub mod limiter;
 pub mod stored;
 pub mod tables;

@@ -36,7 +36,7 @@ use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing,
 use qipai_games::tuolaji::TuolajiRuling;
 use qipai_games::xiangqi::XiangqiRuling;
 use qipai_games::{Millis, Seat};
-use qipai_protocol::{ErrorCode, RoomStatus, ServerMsg, View, WireError};
+use qipai_protocol::{ErrorCode, RoomStatus, ServerMsg, TableTitle, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -87,7 +87,7 @@ fn instant_of(started_ms: i64) -> Instant {
 /// `unknown_competition`; the lobby's `bad_options`; the store's error.
 pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Result<(), WireError> {
     let comps = &shared.competitions();
-    let (options, event, unit_ms, limit, seats, started_ms) = comps
+    let (options, event, unit_ms, limit, seats, started_ms, name) = comps
         .read(id, |h, _| {
             let seats: Vec<(u32, Vec<ReservedSeat>, Vec<usize>)> = round
                 .pairings
@@ -107,11 +107,15 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
                     .get(&round.number)
                     .copied()
                     .unwrap_or_else(qipai_store::unix_ms),
+                h.name.clone(),
             )
         })
         .await?;
     for (table, names, side_of_seat) in seats {
-        let handle = shared.lobby().open_table(options.clone(), names.into())?;
+        let title = title_of(&name, round.number, table);
+        let handle = shared
+            .lobby()
+            .open_table(options.clone(), names.into(), title)?;
         comps.set_room(id, (round.number, table), handle.id).await?;
         let t = Table {
             competition: id,
@@ -402,8 +406,25 @@ pub async fn next_round<H: Host>(
 /// Before the store's rooms are reopened: the open tables of every competition are
 /// reopened with their seats reserved again.
 pub async fn before_recovery<H: Host>(shared: &Arc<H>) {
-    for (room, names, _) in open_tables(shared).await {
-        shared.lobby().reopen_as_table(room, names.into());
+    for (room, names, t) in open_tables(shared).await {
+        let name = shared
+            .competitions()
+            .read(t.competition, |h, _| h.name.clone())
+            .await
+            .unwrap_or_default();
+        let title = title_of(&name, t.round, t.table);
+        shared.lobby().reopen_as_table(room, names.into(), title);
+    }
+}
+
+/// What a table is called wherever a player sees it (the lobby, the table, the records):
+/// its competition, round and table, the numbers of the pairing sheet (第2轮 第5桌), not the
+/// room's own number.
+fn title_of(competition: &str, round: u32, table: u32) -> TableTitle {
+    TableTitle {
+        competition: competition.to_owned(),
+        round,
+        table,
     }
 }
 

@@ -332,17 +332,30 @@ pub fn codes_csv(issued: &[super::IssuedCode]) -> String {
     out
 }
 
-/// A round's pairings as CSV (a printable list).
+/// Where each side of a table sits, as the pairing sheet says it (PROTOCOL.md §17.3): a
+/// xiangqi table's first-named entry plays Red (seat 0); a Tuolaji table's first-named pair
+/// takes seats 1 and 3 (counted from 1 as the page counts them), the second 2 and 4.
+pub fn sides(event: Event) -> [&'static str; 2] {
+    match event {
+        Event::XiangqiSingles => ["red", "black"],
+        Event::TuolajiPairs => ["1+3", "2+4"],
+    }
+}
+
+/// A round's pairings as CSV (a printable list), with each side's colour or seats.
 pub fn round_csv(h: &Held, r: &Round) -> String {
     let c = &h.core;
+    let [first_side, second_side] = sides(c.settings.event);
     let mut out = line(
         &[
             "round",
             "table",
             "first_team",
             "first_players",
+            "first_seats",
             "second_team",
             "second_players",
+            "second_seats",
             "result",
         ]
         .map(String::from),
@@ -353,8 +366,10 @@ pub fn round_csv(h: &Held, r: &Round) -> String {
             p.table.to_string(),
             team(c, p.first).into(),
             names(c, p.first).join(" / "),
+            first_side.into(),
             team(c, p.second).into(),
             names(c, p.second).join(" / "),
+            second_side.into(),
             p.result.map_or("", result_name).into(),
         ]);
     }
@@ -366,10 +381,67 @@ pub fn round_csv(h: &Held, r: &Round) -> String {
             names(c, b.entry).join(" / "),
             String::new(),
             String::new(),
+            String::new(),
+            String::new(),
             "bye".into(),
         ]);
     }
     out
+}
+
+/// Team totals as CSV (`teams_json`'s rows): each department's rank, total, tiebreaks, the
+/// entries counted and its award.
+pub fn teams_csv(h: &Held, partner: Option<&Held>) -> String {
+    let v = teams_json(h, partner);
+    let head = [
+        "rank",
+        "team",
+        "total",
+        "opponents_points",
+        "level_diff",
+        "lot",
+        "counted",
+        "award",
+        "award_zh",
+    ];
+    let mut out = line(&head.map(String::from));
+    for t in v["teams"].as_array().into_iter().flatten() {
+        let counted: Vec<String> = t["counted"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| {
+                let players: Vec<String> = e["players"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(text)
+                    .collect();
+                players.join(" / ")
+            })
+            .collect();
+        out += &line(&[
+            text(&t["rank"]),
+            text(&t["team"]),
+            text(&t["total"]),
+            text(&t["opponents_points"]),
+            text(&t["level_diff"]),
+            text(&t["lot"]),
+            counted.join("; "),
+            text(&t["award"]),
+            text(&t["award_zh"]),
+        ]);
+    }
+    out
+}
+
+/// A JSON value as a CSV cell: a string as it is, null empty, anything else as JSON.
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
 }
 
 /// Standings as CSV.
@@ -388,6 +460,7 @@ pub fn standings_csv(h: &Held) -> String {
             "played",
             "byes",
             "award",
+            "award_zh",
         ]
         .map(String::from),
     );
@@ -404,6 +477,7 @@ pub fn standings_csv(h: &Held) -> String {
             s.played.to_string(),
             s.byes.to_string(),
             award_name(a).unwrap_or("").into(),
+            award_name_zh(a).unwrap_or("").into(),
         ]);
     }
     out
@@ -416,11 +490,7 @@ pub fn awards_csv(h: &Held, partner: Option<&Held>) -> String {
         "kind", "rank", "award", "award_zh", "team", "players", "points",
     ];
     let mut out = line(&head.map(String::from));
-    let s = |v: &Value| match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    };
+    let s = text;
     for e in a["entries"].as_array().into_iter().flatten() {
         let players: Vec<String> = e["players"]
             .as_array()

@@ -423,9 +423,8 @@ pub async fn import(
     director(&shared, req.headers()).await?;
     let comps = &shared.competitions;
     let id = competition_id(&id)?;
-    let body = read_body(req).await?;
-    let text = std::str::from_utf8(&body).map_err(|_| body_error("the form must be UTF-8 CSV"))?;
-    let (mine, partner, codes) = comps.import(id, text).await?;
+    let text = crate::gateway::entry_form::read(&shared, id, &read_body(req).await?).await?;
+    let (mine, partner, codes) = comps.import(id, &text).await?;
     Ok(ok(&json!({
         "competition": id,
         "imported": mine,
@@ -596,6 +595,14 @@ pub async fn teams(State(shared): State<Arc<App>>, Path(id): Path<String>) -> An
     Ok(ok(&shared
         .competitions
         .read(competition_id(&id)?, view::teams_json)
+        .await?))
+}
+
+/// `GET /api/competitions/{id}/teams.csv`.
+pub async fn teams_csv(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Answered {
+    Ok(csv(shared
+        .competitions
+        .read(competition_id(&id)?, view::teams_csv)
         .await?))
 }
 

@@ -80,6 +80,7 @@ pub fn router(app: Arc<App>) -> Router {
             get(comp::standings_csv),
         )
         .route(&format!("{C}/{{id}}/teams"), get(comp::teams))
+        .route(&format!("{C}/{{id}}/teams.csv"), get(comp::teams_csv))
         .route(&format!("{C}/{{id}}/awards"), get(comp::awards))
         .route(&format!("{C}/{{id}}/awards.csv"), get(comp::awards_csv))
         .route(&format!("{D}/login"), post(comp::login))

@@ -8,6 +8,7 @@ pub mod client;
 pub mod competition_api;
 pub mod competition_watch;
 pub mod connection;
+pub mod entry_form;
 pub mod http;
 pub mod listener;
 pub mod player;

@@ -153,10 +153,12 @@ pub async fn player_games(
             players,
             result,
             number,
+            title,
         } = fields;
         rows.push(serde_json::json!({
             "room_id": g.room,
             "number": number,
+            "title": title,
             "game": g.game,
             "finished_ms": g.finished_ms,
             "seat": g.seat,

@@ -1,5 +1,7 @@
 //! The one shape of every refusal over HTTP: a status and `{"error":{"code","message"}}`
-//! with the stable [`ErrorCode`] (PROTOCOL.md §11), the same codes the WebSocket sends.
+//! with the stable [`ErrorCode`] (PROTOCOL.md §11), the same codes the WebSocket sends, and
+//! `details` when the refusal has them (a refused registration form: its line and field),
+//! for a page to say it in its reader's language.
 //!
 //! Handlers answer `Err(Refusal)`; what the router itself refuses (a wrong method, an
 //! unknown path, a request its extractors cannot read) is put in this shape by
@@ -9,7 +11,7 @@ use axum::body::Body;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Response, StatusCode};
 use axum::response::IntoResponse;
-use qipai_protocol::{ErrorCode, WireError};
+use qipai_protocol::{ErrorCode, ErrorDetails, WireError};
 
 /// A refused request: its code and message, the status they are sent with, and one extra
 /// header when the refusal needs one (`Allow` for a wrong method, `Retry-After` for too
@@ -19,6 +21,8 @@ pub struct Refusal {
     pub status: StatusCode,
     pub error: WireError,
     pub header: Option<(HeaderName, HeaderValue)>,
+    /// Boxed: nearly every refusal has none, and it is large.
+    pub details: Option<Box<ErrorDetails>>,
 }
 
 /// Marks a response as rendered by [`Refusal`] (or as a probe's own answer, [`as_is`]), so
@@ -43,6 +47,7 @@ impl Refusal {
                 message: message.into(),
             },
             header: None,
+            details: None,
         }
     }
 
@@ -61,6 +66,12 @@ impl Refusal {
         .with(header::ALLOW, allow)
     }
 
+    /// The same refusal with the details a page says it from.
+    pub fn with_details(mut self, details: ErrorDetails) -> Refusal {
+        self.details = Some(Box::new(details));
+        self
+    }
+
     /// The same refusal with one more header.
     pub fn with(mut self, name: HeaderName, value: HeaderValue) -> Refusal {
         self.header = Some((name, value));
@@ -74,6 +85,7 @@ impl From<WireError> for Refusal {
             status: status_of(error.code),
             error,
             header: None,
+            details: None,
         }
     }
 }
@@ -101,9 +113,13 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response<Body> {
-        let body = serde_json::json!({
-            "error": { "code": self.error.code.as_str(), "message": self.error.message }
+        let mut error = serde_json::json!({
+            "code": self.error.code.as_str(), "message": self.error.message
         });
+        if let Some(details) = &self.details {
+            error["details"] = serde_json::to_value(details).unwrap_or_default();
+        }
+        let body = serde_json::json!({ "error": error });
         let mut r = Response::new(Body::from(body.to_string()));
         *r.status_mut() = self.status;
         let h = r.headers_mut();

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use dashmap::DashMap;
 use qipai_protocol::{
-    ErrorCode, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus, WireError,
+    ErrorCode, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, RoomStatus, TableTitle, WireError,
 };
 
 use crate::base::budget::{Budget, RoomTicket};
@@ -60,8 +60,9 @@ pub struct Lobby {
     /// The rooms that were waiting for players when last looked at: quick play looks through
     /// these, not through every open room (thousands, nearly all of them playing).
     open_seats: Arc<Mutex<OpenSeats>>,
-    /// Competition tables to reopen with their seats reserved (after a restart).
-    table_seats: DashMap<RoomId, Arc<[ReservedSeat]>>,
+    /// Competition tables to reopen with their seats reserved and their titles (after a
+    /// restart).
+    table_seats: DashMap<RoomId, (Arc<[ReservedSeat]>, TableTitle)>,
     /// Where every room this node opens is announced and fenced; none until the app is
     /// built (then a room is neither).
     directory: OnceLock<Arc<dyn RoomDirectory>>,
@@ -148,6 +149,8 @@ impl Drop for SeatClaim {
 struct Opened {
     /// Its short number for people, if this node counts them.
     number: Option<u64>,
+    /// Its name, given by whoever opened it (a competition's table).
+    title: Option<TableTitle>,
     bots: bool,
     seed: u64,
     journal: Option<Journal>,
@@ -233,9 +236,9 @@ impl Lobby {
     }
 
     /// Says that room `id`, when reopened from the store, is a competition's table with
-    /// these seats reserved (see [`Lobby::open_table`]).
-    pub fn reopen_as_table(&self, id: RoomId, seats: Arc<[ReservedSeat]>) {
-        self.table_seats.insert(id, seats);
+    /// these seats reserved and this title (see [`Lobby::open_table`]).
+    pub fn reopen_as_table(&self, id: RoomId, seats: Arc<[ReservedSeat]>, title: TableTitle) {
+        self.table_seats.insert(id, (seats, title));
     }
 
     /// Whether room `id` is a competition's table waiting to be reopened.
@@ -322,6 +325,7 @@ impl Lobby {
         let (id, number, seed, journal) = self.fresh_room();
         let opened = Opened {
             number,
+            title: None,
             bots,
             seed,
             journal,
@@ -355,6 +359,7 @@ impl Lobby {
 
     /// Opens a table whose seats are reserved (a competition's): each seat for the holder
     /// of its code, no bots, not closed while empty; outside every client's rooms budget.
+    /// `title` names it wherever people see it.
     ///
     /// # Errors
     /// `bad_options`.
@@ -362,10 +367,12 @@ impl Lobby {
         &self,
         options: RoomOptions,
         seats: Arc<[ReservedSeat]>,
+        title: TableTitle,
     ) -> Result<RoomHandle, WireError> {
         let (id, number, seed, journal) = self.fresh_room();
         let opened = Opened {
             number,
+            title: Some(title),
             bots: false,
             seed,
             journal,
@@ -396,12 +403,16 @@ impl Lobby {
         let now = self.clock.now().0;
         let skew = qipai_games::Millis(log.skew_ms.min(now.saturating_sub(last.unwrap_or(0))));
         let journal = self.writer.get().map(|w| Journal::reopen(w.clone(), log));
-        let reserved_seats = self.table_seats.remove(&id).map(|(_, e)| e);
+        let (reserved_seats, title) = match self.table_seats.remove(&id) {
+            Some((_, (seats, title))) => (Some(seats), Some(title)),
+            None => (None, None),
+        };
         let ticket = reserved_seats
             .is_none()
             .then(|| self.budget.reopened_room(person));
         let opened = Opened {
             number,
+            title,
             bots: false,
             seed,
             journal,
@@ -420,6 +431,7 @@ impl Lobby {
     ) -> Result<RoomHandle, WireError> {
         let Opened {
             number,
+            title,
             bots,
             seed,
             journal,
@@ -433,6 +445,7 @@ impl Lobby {
         let parts = RoomParts {
             id,
             number,
+            title,
             options,
             inbox_size: self.config.server.room_inbox,
             timings: RoomTimings {

@@ -16,7 +16,7 @@ use dashmap::DashMap;
 use qipai_games::{Emit, Millis, Received, Seat, Viewer};
 use qipai_protocol::{
     ErrorCode, Event, GameAction, PlayerId, RoomEvent, RoomId, RoomInfo, RoomOptions, RoomStatus,
-    SeatInfo, Seq, ServerMsg, WireError,
+    SeatInfo, Seq, ServerMsg, TableTitle, WireError,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Bytes;
@@ -73,6 +73,8 @@ pub struct Room<G: OnWire> {
     id: RoomId,
     /// Its short number for people ("table 12"), in `joined`, the listing and the record.
     number: Option<u64>,
+    /// Its name, when its owner gave one (a competition's table), in the same places.
+    title: Option<TableTitle>,
     /// The options as listed in the lobby (defaults filled in).
     options: RoomOptions,
     /// The rules; only this task touches them.
@@ -142,6 +144,8 @@ pub struct RoomParts {
     pub id: RoomId,
     /// The short number people read and say, if the lobby counts them.
     pub number: Option<u64>,
+    /// Its name, when its owner gave one (a competition's table: competition, round, table).
+    pub title: Option<TableTitle>,
     pub options: RoomOptions,
     pub inbox_size: usize,
     pub timings: RoomTimings,
@@ -177,6 +181,7 @@ impl<G: OnWire> Room<G> {
             spectators: 0,
             status: RoomStatus::Waiting,
             number: parts.number,
+            title: parts.title.clone(),
         });
         let handle = RoomHandle {
             id: parts.id,
@@ -190,6 +195,7 @@ impl<G: OnWire> Room<G> {
         let mut room = Room {
             id: parts.id,
             number: parts.number,
+            title: parts.title,
             options: parts.options,
             game,
             seats,

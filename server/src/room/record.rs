@@ -8,7 +8,7 @@ use qipai_games::movetext::RecordHead;
 use qipai_games::{draughts, xiangqi, Emit};
 use qipai_protocol::draughts::DraughtsEvent;
 use qipai_protocol::xiangqi::XiangqiEvent;
-use qipai_protocol::{Event, Outcome, RoomId, View};
+use qipai_protocol::{Event, Outcome, RoomId, TableTitle, View};
 use qipai_store::RecordRow;
 use serde::Deserialize;
 
@@ -98,11 +98,11 @@ fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
     }
 }
 
-/// The record of room `room`'s finished game (its id and short number): `view` its final
+/// The record of room `room`'s finished game (its id, short number and title): `view` its final
 /// public view, `outcome` how it ended as the game tells it
 /// ([`qipai_games::Game::outcome`]).
 pub fn build(
-    (room, number): (RoomId, Option<u64>),
+    (room, number, title): (RoomId, Option<u64>, Option<&TableTitle>),
     game: &str,
     players: Vec<String>,
     view: &View,
@@ -136,6 +136,7 @@ pub fn build(
     let body = serde_json::json!({
         "room_id": room,
         "number": number,
+        "title": title,
         "game": game,
         "players": players,
         "finished_ms": finished_ms,
@@ -164,8 +165,8 @@ pub fn result(outcome: Option<&Outcome>) -> serde_json::Value {
 }
 
 /// What a list of games shows of a record's JSON body: the players by seat, the result
-/// (`null` in records written before it was kept) and the room's short number (`null`
-/// before rooms had one).
+/// (`null` in records written before it was kept), the room's short number (`null`
+/// before rooms had one) and its title (a competition's table).
 pub fn list_fields(body: &str) -> ListFields {
     serde_json::from_str(body).unwrap_or_default()
 }
@@ -179,6 +180,8 @@ pub struct ListFields {
     pub result: serde_json::Value,
     #[serde(default)]
     pub number: Option<u64>,
+    #[serde(default)]
+    pub title: Option<TableTitle>,
 }
 
 /// The PDN of a draughts record's JSON body (made when asked, so records written before

@@ -500,7 +500,7 @@ impl<G: OnWire> Room<G> {
             j.logged_end = true;
             let history = std::mem::take(&mut j.history);
             let record = crate::room::record::build(
-                (room, self.number),
+                (room, self.number, self.title.as_ref()),
                 G::KIND.name(),
                 players,
                 &view,

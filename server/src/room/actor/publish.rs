@@ -129,6 +129,7 @@ impl<G: OnWire> Room<G> {
             game: G::KIND,
             seat,
             number: self.number,
+            title: self.title.clone(),
         };
         self.say(outbox, joined);
         let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::Seat(Seat(s)));
