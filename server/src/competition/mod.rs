@@ -8,12 +8,16 @@
 //!   (docs/competitions-design.md).
 //! - [`stored`]: a competition as the store's rows, and back, every value typed.
 //! - [`auth`]: directors' credential and sessions.
-//! - [`api`]: the HTTP API under `/api/director/…` (directors) and `/api/competitions/…`
-//!   (public, read-only; contacts never leave through it).
+//! - [`limiter`]: failed attempts (director logins, entry codes) counted per address, with
+//!   a growing wait.
+//! - [`entry_form`]: a registration form's bytes read in its encoding (UTF-8 with or
+//!   without BOM, UTF-16, GBK/GB18030).
 //! - [`tables`]: a round's tables opened with their seats reserved, watched to their end,
 //!   lateness applied, results recorded.
 //! - [`view`]: what the API shows: JSON and CSV.
-//! - [`watch`]: a competition watched over the WebSocket (`watch_competition`).
+//!
+//! Their HTTP API (`gateway/competition_api.rs`) and the live watch over the WebSocket
+//! (`gateway/competition_watch.rs`) sit in the gateway above.
 //!
 //! A server competition is one event of the notice (Tuolaji pairs or xiangqi singles); two
 //! competitions of different events are *partners* (the second names the first when it is
