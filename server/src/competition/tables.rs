@@ -3,6 +3,10 @@
 //! its player's entry code; no bots), and a watcher that follows the room as a silent
 //! spectator:
 //!
+//! - a round is first published (tournaments.md "The day itself"): its tables open and
+//!   players may sit, but each table's game is held (`Command::HoldStart`) until the round
+//!   starts (the director's start, or the time set for it); a seat taken before the start
+//!   is never late;
 //! - a Tuolaji table learns, before anybody can sit, when its round started
 //!   (`TuolajiRuling::RoundStarted`): its round clock (五(一)3) counts from the round's
 //!   start, not from its game's;
@@ -36,7 +40,7 @@ use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing,
 use qipai_games::tuolaji::TuolajiRuling;
 use qipai_games::xiangqi::XiangqiRuling;
 use qipai_games::{Millis, Seat};
-use qipai_protocol::{ErrorCode, RoomStatus, ServerMsg, View, WireError};
+use qipai_protocol::{ErrorCode, RoomInfo, RoomStatus, ServerMsg, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -70,8 +74,6 @@ struct Table {
     limit: u64,
     /// Per seat: 0 when it belongs to the first-named entry, 1 for the second.
     side_of_seat: Vec<usize>,
-    /// When the round started (Unix ms).
-    started_ms: i64,
 }
 
 /// The moment `started_ms` (Unix ms) on tokio's clock (now, if it is in the future).
@@ -81,13 +83,14 @@ fn instant_of(started_ms: i64) -> Instant {
     now.checked_sub(Duration::from_millis(ago)).unwrap_or(now)
 }
 
-/// Opens the tables of `round` (just paired) and starts their watchers.
+/// Opens the tables of `round` (just paired), each held until the round starts, and
+/// starts their watchers.
 ///
 /// # Errors
 /// `unknown_competition`; the lobby's `bad_options`; the store's error.
 pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Result<(), WireError> {
     let comps = &shared.competitions();
-    let (options, event, unit_ms, limit, seats, started_ms) = comps
+    let (options, event, unit_ms, limit, seats) = comps
         .read(id, |h, _| {
             let seats: Vec<(u32, Vec<ReservedSeat>, Vec<usize>)> = round
                 .pairings
@@ -103,15 +106,13 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
                 h.lateness_unit_ms,
                 lateness_limit(&h.core),
                 seats,
-                h.round_started_ms
-                    .get(&round.number)
-                    .copied()
-                    .unwrap_or_else(qipai_store::unix_ms),
             )
         })
         .await?;
     for (table, names, side_of_seat) in seats {
         let handle = shared.lobby().open_table(options.clone(), names.into())?;
+        // Held before anybody learns the room (the round's answer comes after this).
+        let _ = handle.tx.send(Command::HoldStart { held: true }).await;
         comps.set_room(id, (round.number, table), handle.id).await?;
         let t = Table {
             competition: id,
@@ -121,9 +122,8 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
             unit_ms,
             limit,
             side_of_seat,
-            started_ms,
         };
-        tokio::spawn(watch(Arc::clone(shared), t, handle, false));
+        tokio::spawn(watch(Arc::clone(shared), t, handle));
     }
     Ok(())
 }
@@ -135,8 +135,8 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
 ///   (第十三条) count from there ([`TuolajiRuling::RoundStarted`]);
 /// - xiangqi: when the lateness limit passes ([`XiangqiRuling::CompetitionTable`]): no
 ///   casual abort, an absent side loses (4.1.5).
-async fn tell_table(handle: &RoomHandle, t: &Table) {
-    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(t.started_ms)).unwrap_or(0);
+async fn tell_table(handle: &RoomHandle, t: &Table, started_ms: i64) {
+    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(started_ms)).unwrap_or(0);
     let ruling: Box<dyn std::any::Any + Send> = match t.event {
         Event::TuolajiPairs => Box::new(TuolajiRuling::RoundStarted {
             ago: Millis(ago),
@@ -362,17 +362,21 @@ pub async fn director_result<H: Host>(
     Ok(())
 }
 
-/// Pairs competition `id`'s next round and opens its tables. While a table with a result
-/// is still open with its game not over it is refused (`table_live`), unless the director
-/// overrides with a reason: those tables then close (tournaments.md "The day itself"
-/// **[D]**). A table without a result holds it back in any case (`round_unfinished`).
+/// Pairs competition `id`'s next round, publishes it and opens its tables (held until the
+/// round starts: at `start_ms` when given, else when a director starts it). While a table
+/// with a result is still open with its game not over it is refused (`table_live`), unless
+/// the director overrides with a reason: those tables then close (tournaments.md "The day
+/// itself" **[D]**). A table without a result holds it back in any case
+/// (`round_unfinished`).
 ///
 /// # Errors
-/// `table_live`, `missing_reason`; those of `Competitions::start_round` and [`open_round`].
+/// `table_live`, `missing_reason`; those of `Competitions::publish_round` and
+/// [`open_round`].
 pub async fn next_round<H: Host>(
     shared: &Arc<H>,
     id: u64,
     overrule: Option<&str>,
+    start_ms: Option<i64>,
 ) -> Result<Round, WireError> {
     let overrule = override_reason(overrule)?;
     let open = live_tables(shared.as_ref(), id, Which::Recorded).await?;
@@ -393,9 +397,25 @@ pub async fn next_round<H: Host>(
         }
         (Some(reason), false) => format!("the director paired the next round: {reason}"),
     };
-    let round = shared.competitions().start_round(id).await?;
+    let round = shared.competitions().publish_round(id, start_ms).await?;
     close_tables(open, &why).await;
     open_round(shared, id, &round).await?;
+    Ok(round)
+}
+
+/// Undoes competition `id`'s latest round, `number`, while none of its tables has a result
+/// (tournaments.md "The day itself"): the round and its pairings are gone, and its tables
+/// close, their players told why (`table_closed`). Returns the round undone.
+///
+/// # Errors
+/// Those of `Competitions::undo_round`.
+pub async fn undo_round<H: Host>(shared: &H, id: u64, number: u32) -> Result<Round, WireError> {
+    let (round, rooms) = shared.competitions().undo_round(id, number).await?;
+    let open: Vec<((u32, u32), RoomHandle)> = rooms
+        .into_iter()
+        .filter_map(|(at, room)| Some((at, shared.lobby().get(room)?)))
+        .collect();
+    close_tables(open, "the director undid the round").await;
     Ok(round)
 }
 
@@ -408,11 +428,13 @@ pub async fn before_recovery<H: Host>(shared: &Arc<H>) {
 }
 
 /// After the rooms are reopened: every open table without a result is watched again, its
-/// lateness still counted from the round's stored start.
+/// lateness still counted from the round's stored start; a table whose game has not
+/// begun is held again until its round starts.
 pub async fn resume<H: Host>(shared: &Arc<H>) {
     for (room, _, t) in open_tables(shared).await {
         if let Some(handle) = shared.lobby().get(room) {
-            tokio::spawn(watch(Arc::clone(shared), t, handle, true));
+            let _ = handle.tx.send(Command::HoldStart { held: true }).await;
+            tokio::spawn(watch(Arc::clone(shared), t, handle));
         }
     }
 }
@@ -440,11 +462,6 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                             unit_ms: h.lateness_unit_ms,
                             limit: lateness_limit(&h.core),
                             side_of_seat,
-                            started_ms: h
-                                .round_started_ms
-                                .get(&r.number)
-                                .copied()
-                                .unwrap_or_else(qipai_store::unix_ms),
                         };
                         v.push((room, names, t));
                     }
@@ -551,10 +568,52 @@ async fn rule_complete_pairs(
     }
 }
 
-/// Follows one table to its end. `resumed`: after a restart (seats already taken count as
-/// on time; a game already started had its rulings).
-async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: bool) {
-    let started = instant_of(t.started_ms);
+/// Waits until the table's round has started: the director's start, or the time set for
+/// it (which a director may move meanwhile). Returns the start (Unix ms), or `None` when
+/// the room closed meanwhile (its round undone).
+async fn until_started<H: Host>(
+    shared: &H,
+    t: &Table,
+    info: &mut tokio::sync::watch::Receiver<RoomInfo>,
+) -> Option<i64> {
+    let comps = shared.competitions();
+    let mut versions = comps.watch();
+    loop {
+        versions.borrow_and_update();
+        let start = comps
+            .read(t.competition, |h, _| {
+                h.round_started_ms.get(&t.round).copied()
+            })
+            .await
+            .ok()?;
+        let wait = match start {
+            Some(at) => {
+                let left = at.saturating_sub(qipai_store::unix_ms());
+                if left <= 0 {
+                    return Some(at);
+                }
+                Some(Duration::from_millis(left.unsigned_abs()))
+            }
+            None => None,
+        };
+        let until_set_time = async {
+            match wait {
+                Some(d) => tokio::time::sleep(d).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = until_set_time => {}
+            changed = versions.changed() => changed.ok()?,
+            changed = info.changed() => changed.ok()?,
+        }
+    }
+}
+
+/// Follows one table to its end: held until its round starts (players may sit meanwhile,
+/// and are on time), then its rulings, then the game. After a restart, seats already taken
+/// count as on time, and a game already started had its rulings.
+async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
     let (tx, mut rx) = mpsc::channel(1024);
     let player = u64::MAX - handle.id;
     let outbox = Outbox::new(
@@ -583,28 +642,33 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: b
     {
         return;
     }
-    // Watched (so the empty room stays open), a table still waiting learns when its round
-    // started, before its players can sit: they learn its room when the round is answered.
-    if handle.info.borrow().status == RoomStatus::Waiting {
-        tell_table(&handle, &t).await;
-    }
     let mut info = handle.info.clone();
+    // Watched (so the empty room stays open), the table waits for its round's start.
+    let Some(started_ms) = until_started(shared.as_ref(), &t, &mut info).await else {
+        return;
+    };
+    let started = instant_of(started_ms);
+    // A table still waiting learns when its round started, before its game can begin.
+    if handle.info.borrow().status == RoomStatus::Waiting {
+        tell_table(&handle, &t, started_ms).await;
+    }
     let mut arrived: Vec<Option<u64>> = vec![None; t.side_of_seat.len()];
     // Which pairs were ruled before the start (a pair ruled again is ignored by the game).
     let mut ruled = [false; 2];
-    if resumed {
-        let i = info.borrow().clone();
-        for (seat, s) in i.seats.iter().enumerate() {
-            if let (Some(_), Some(slot)) = (s, arrived.get_mut(seat)) {
-                *slot = Some(0);
-            }
-        }
-        if i.status == RoomStatus::Waiting {
-            let now = started.elapsed().as_millis() as u64;
-            let late = lateness(&t, &arrived, now);
-            rule_complete_pairs(&t, &handle, &i.seats, late, &mut ruled).await;
+    // Seats taken before the start (or before a restart) are on time.
+    let i = info.borrow_and_update().clone();
+    for (seat, s) in i.seats.iter().enumerate() {
+        if let (Some(_), Some(slot)) = (s, arrived.get_mut(seat)) {
+            *slot = Some(0);
         }
     }
+    if i.status == RoomStatus::Waiting {
+        let now = started.elapsed().as_millis() as u64;
+        let late = lateness(&t, &arrived, now);
+        rule_complete_pairs(&t, &handle, &i.seats, late, &mut ruled).await;
+    }
+    // The game may begin: at once when every seat is taken.
+    let _ = handle.tx.send(Command::HoldStart { held: false }).await;
     let limit_at = started
         + Duration::from_millis(t.limit.saturating_mul(t.unit_ms))
         + Duration::from_millis(1);
