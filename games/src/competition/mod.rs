@@ -10,6 +10,8 @@
 //! - [`pairing`]: Swiss pairing by a weighted graph; the knockout draw (2.9).
 //! - [`standings`]: 轮分, 对手分, 级差, lots; team totals; award places.
 //! - [`lateness`]: 第十三条 (Tuolaji) and 4.1.5 (xiangqi).
+//! - [`table_match`]: what a table's games decide: one game, best of three (2.6), a
+//!   knockout's extra game and lots (2.9).
 //! - [`import`]: entries from a CSV shaped like the registration form (附件1 报名表).
 //! - [`error`] holds what the rules refuse, [`CompetitionError`].
 
@@ -19,6 +21,7 @@ pub mod lateness;
 pub mod matching;
 pub mod pairing;
 pub mod standings;
+pub mod table_match;
 
 pub use error::CompetitionError;
 

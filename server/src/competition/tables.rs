@@ -74,6 +74,13 @@ struct Table {
     limit: u64,
     /// Per seat: 0 when it belongs to the first-named entry, 1 for the second.
     side_of_seat: Vec<usize>,
+    /// The games played at the table before this one (a xiangqi best of three, or a
+    /// knockout's extra game: `table_match`), from the first-named entry's side.
+    games: Vec<GameResult>,
+    /// A later game's table: when it opened (Unix ms); its lateness counts from then.
+    opened_ms: Option<i64>,
+    /// What the earlier games' notes said.
+    earlier_note: String,
 }
 
 /// The moment `started_ms` (Unix ms) on tokio's clock (now, if it is in the future).
@@ -96,7 +103,7 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
                 .pairings
                 .iter()
                 .map(|p| {
-                    let (names, sides) = seating(h, p);
+                    let (names, sides) = seating(h, p, false);
                     (p.table, names, sides)
                 })
                 .collect();
@@ -122,8 +129,11 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
             unit_ms,
             limit,
             side_of_seat,
+            games: Vec::new(),
+            opened_ms: None,
+            earlier_note: String::new(),
         };
-        tokio::spawn(watch(Arc::clone(shared), t, handle));
+        follow(Arc::clone(shared), t, handle);
     }
     Ok(())
 }
@@ -162,8 +172,9 @@ fn lateness_limit(c: &Competition) -> u64 {
 
 /// Who sits where at a pairing's table (each seat taken with its player's entry code),
 /// and which entry (0: first-named) each seat is. Xiangqi: Red (seat 0) is the first-named
-/// entry. Tuolaji: seats 0+2 the first pair, 1+3 the second.
-fn seating(h: &Held, p: &Pairing) -> (Vec<ReservedSeat>, Vec<usize>) {
+/// entry, or the second in a later game with the colours `swapped`. Tuolaji: seats 0+2 the
+/// first pair, 1+3 the second.
+fn seating(h: &Held, p: &Pairing, swapped: bool) -> (Vec<ReservedSeat>, Vec<usize>) {
     let c = &h.core;
     let players = |e: EntryId| -> Vec<ReservedSeat> {
         c.entries
@@ -193,6 +204,7 @@ fn seating(h: &Held, p: &Pairing) -> (Vec<ReservedSeat>, Vec<usize>) {
             vec![at(&a, 0), at(&b, 0), at(&a, 1), at(&b, 1)],
             vec![0, 1, 0, 1],
         ),
+        Event::XiangqiSingles if swapped => (vec![at(&b, 0), at(&a, 0)], vec![1, 0]),
         Event::XiangqiSingles => (vec![at(&a, 0), at(&b, 0)], vec![0, 1]),
     }
 }
@@ -222,7 +234,9 @@ pub async fn reissued<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), Wi
                 .iter()
                 .flat_map(|r| r.pairings.iter().map(move |p| (r.number, p)))
                 .filter(|(_, p)| p.result.is_none() && (p.first == entry || p.second == entry))
-                .filter_map(|(n, p)| Some((h.tables.get(&(n, p.table))?.room?, seating(h, p).0)))
+                .filter_map(|(n, p)| {
+                    Some((h.tables.get(&(n, p.table))?.room?, seating(h, p, false).0))
+                })
                 .collect::<Vec<_>>()
         })
         .await?;
@@ -434,7 +448,7 @@ pub async fn resume<H: Host>(shared: &Arc<H>) {
     for (room, _, t) in open_tables(shared).await {
         if let Some(handle) = shared.lobby().get(room) {
             let _ = handle.tx.send(Command::HoldStart { held: true }).await;
-            tokio::spawn(watch(Arc::clone(shared), t, handle));
+            follow(Arc::clone(shared), t, handle);
         }
     }
 }
@@ -453,7 +467,7 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                         else {
                             continue;
                         };
-                        let (names, side_of_seat) = seating(h, p);
+                        let (names, side_of_seat) = seating(h, p, false);
                         let t = Table {
                             competition: id,
                             round: r.number,
@@ -462,6 +476,9 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                             unit_ms: h.lateness_unit_ms,
                             limit: lateness_limit(&h.core),
                             side_of_seat,
+                            games: Vec::new(),
+                            opened_ms: None,
+                            earlier_note: String::new(),
                         };
                         v.push((room, names, t));
                     }
@@ -476,14 +493,108 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
 }
 
 /// The result a finished game's spectator view shows, from the first-named entry's side
-/// (seat 0's side: seats 0 and 2 in Tuolaji).
-fn result_of(view: &View) -> Option<GameResult> {
+/// (seat 0's side: seats 0 and 2 in Tuolaji, unless the colours are swapped).
+fn result_of(view: &View, t: &Table) -> Option<GameResult> {
     let outcome = view.outcome()?;
+    let first_side = |seat: &u8| t.side_of_seat.get(usize::from(*seat)) == Some(&0);
     Some(match outcome.winners.first() {
-        Some(seat) if seat % 2 == 0 => GameResult::FirstWins,
+        Some(seat) if first_side(seat) => GameResult::FirstWins,
         Some(_) => GameResult::SecondWins,
         None => GameResult::Draw,
     })
+}
+
+/// A game at the table ended with `result` (first-named entry's side): a xiangqi table
+/// asks `table_match` whether it decides the table (2.6 best of three, 2.9 a knockout's
+/// extra game, then lots) and records the table's result, or opens the next game's table
+/// with the colours changed. A Tuolaji table's game is its round: its result is the
+/// table's, but a draw in a knockout goes to lots (tournaments.md "Knockout" **[D]**).
+async fn game_over<H: Host>(shared: &Arc<H>, mut t: Table, result: GameResult, text: String) {
+    use qipai_games::competition::table_match::{table_lot, table_next, TableNext};
+    let note = [t.earlier_note.as_str(), text.as_str()]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("; ");
+    // A Tuolaji table's game is its round: a drawn one in a knockout goes to lots at once.
+    let tuolaji = t.event == Event::TuolajiPairs;
+    let times = if tuolaji && result == GameResult::Draw {
+        2
+    } else {
+        1
+    };
+    t.games.extend(std::iter::repeat_n(result, times));
+    let decided = shared
+        .competitions()
+        .read(t.competition, |h, _| {
+            let seed = h.core.rounds.iter().find(|r| r.number == t.round)?.seed;
+            let mut settings = h.core.settings.clone();
+            settings.best_of_three &= !tuolaji;
+            Some(table_next(&settings, &t.games, table_lot(seed, t.table)))
+        })
+        .await
+        .ok()
+        .flatten();
+    let games: Vec<&str> = t.games.iter().map(|g| super::result_name(*g)).collect();
+    let with_games = if t.games.len() > 1 && !tuolaji {
+        format!(
+            "{note}{}games: {}",
+            if note.is_empty() { "" } else { "; " },
+            games.join(", ")
+        )
+    } else {
+        note.clone()
+    };
+    match decided {
+        Some(TableNext::Decided(r)) => record(shared.as_ref(), &t, r, &with_games).await,
+        Some(TableNext::Play) => {
+            t.earlier_note = note;
+            if let Err(e) = next_game(shared, t).await {
+                tracing::warn!(code = ?e.code, message = %e.message, "the next game's table did not open");
+            }
+        }
+        None => {}
+    }
+}
+
+/// Opens the table of the next game of a match (the colours changed each game) and
+/// follows it.
+async fn next_game<H: Host>(shared: &Arc<H>, mut t: Table) -> Result<(), WireError> {
+    let swapped = t.games.len() % 2 == 1;
+    let (options, names) = shared
+        .competitions()
+        .read(t.competition, |h, _| {
+            let p = h
+                .core
+                .rounds
+                .iter()
+                .find(|r| r.number == t.round)?
+                .pairings
+                .iter()
+                .find(|p| p.table == t.table)?;
+            Some((h.table_options.clone(), seating(h, p, swapped)))
+        })
+        .await?
+        .ok_or(WireError {
+            code: ErrorCode::UnknownTable,
+            message: format!("round {} table {}", t.round, t.table),
+        })?;
+    let (names, side_of_seat) = names;
+    let handle = shared.lobby().open_table(options, names.into())?;
+    shared
+        .competitions()
+        .set_room(t.competition, (t.round, t.table), handle.id)
+        .await?;
+    t.side_of_seat = side_of_seat;
+    t.opened_ms = Some(qipai_store::unix_ms());
+    follow(Arc::clone(shared), t, handle);
+    Ok(())
+}
+
+/// Follows a table in a task of its own.
+fn follow<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
+    tokio::spawn(watch(shared, t, handle));
 }
 
 /// Lateness of each side in started minutes: the last of its seats to be taken.
@@ -647,6 +758,8 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
     let Some(started_ms) = until_started(shared.as_ref(), &t, &mut info).await else {
         return;
     };
+    // A later game's lateness counts from its table's opening.
+    let started_ms = t.opened_ms.map_or(started_ms, |o| o.max(started_ms));
     let started = instant_of(started_ms);
     // A table still waiting learns when its round started, before its game can begin.
     if handle.info.borrow().status == RoomStatus::Waiting {
@@ -733,9 +846,9 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
                     continue;
                 }
                 if let Ok(ServerMsg::Snapshot { view, .. }) = rmp_serde::from_slice::<ServerMsg>(&bytes) {
-                    if let Some(result) = result_of(&view) {
+                    if let Some(result) = result_of(&view, &t) {
                         let text = note(&t, lateness(&t, &arrived, 0));
-                        record(shared.as_ref(), &t, result, &text).await;
+                        game_over(&shared, t, result, text).await;
                         return;
                     }
                 }
