@@ -557,16 +557,42 @@ export class DirectorPage {
       }
     });
 
+    // A round is published (pairings shown, tables open, players may sit), then started:
+    // at once, at a time set now, or later with "Start round" (tournaments.md "The day
+    // itself"); lateness and the round clock count from the start.
+    const when = h("select", { id: "round-when" },
+      h("option", { value: "now" }, t("dir.start_now")),
+      h("option", { value: "at" }, t("dir.start_at")),
+      h("option", { value: "later" }, t("dir.start_later")));
+    const at = h("input", { id: "round-start-at", type: "datetime-local" });
+    const roundNo = h("input", { id: "round-number", type: "number", min: 1, value: 1 });
+    const entryNo = h("input", { id: "withdraw-entry", type: "number", min: 0, value: 0 });
+    const act = async (what, request, done) => {
+      try {
+        const v = await api(path(what), { method: "POST", ...request });
+        this.say("ok", done(v));
+      } catch (err) {
+        this.fail(err);
+      }
+    };
     const round = h("div", { class: "panel director-form", id: "director-round" },
       h("h3", {}, t("dir.round")),
-      h("button", { type: "button", class: "primary", id: "btn-start-round", onclick: async () => {
-        try {
-          const r = await api(path("rounds"), { method: "POST" });
-          this.say("ok", t("dir.round_started", { n: r.round, tables: r.tables.length }));
-        } catch (err) {
-          this.fail(err);
-        }
-      } }, t("dir.start_round")));
+      h("label", { for: "round-when" }, t("dir.start_when")), when,
+      h("label", { for: "round-start-at" }, t("dir.start_time")), at,
+      h("button", { type: "button", class: "primary", id: "btn-start-round", onclick: () => {
+        const body = {};
+        if (when.value === "now") body.start = true;
+        if (when.value === "at" && at.value) body.start_at_ms = new Date(at.value).getTime();
+        act("rounds", { body }, (r) => t("dir.round_started", { n: r.round, tables: r.tables.length }));
+      } }, t("dir.start_round")),
+      h("label", { for: "round-number" }, t("comp.col.round")), roundNo,
+      h("button", { type: "button", id: "btn-begin-round", onclick: () =>
+        act(`rounds/${Number(roundNo.value)}/start`, {}, (v) => t("dir.round_begun", { n: v.round })) }, t("dir.begin_round")),
+      h("button", { type: "button", id: "btn-undo-round", onclick: () =>
+        act(`rounds/${Number(roundNo.value)}/undo`, {}, (v) => t("dir.round_undone", { n: v.undone })) }, t("dir.undo_round")),
+      h("label", { for: "withdraw-entry" }, t("dir.withdraw_entry")), entryNo,
+      h("button", { type: "button", id: "btn-withdraw", onclick: () =>
+        act(`entries/${Number(entryNo.value)}/withdraw`, {}, (v) => t("dir.withdrawn", { entry: v.withdrawn })) }, t("dir.withdraw")));
 
     // Each player's entry code, for the director only: printed and handed to the player
     // (with the entry link and its QR code), it is what takes their reserved seat

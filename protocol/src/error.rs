@@ -241,6 +241,13 @@ error_codes! {
     /// A request the server cannot take as sent (a plain `GET /ws`, an unreadable path
     /// parameter; HTTP 400).
     BadRequest = "bad_request",
+
+    // --- a competition's day ---
+    /// Starting a competition's round that has already started (HTTP 409).
+    RoundStarted = "round_started",
+    /// Undoing a competition's round of which a table has a result (HTTP 409): a result is
+    /// changed only by a correction.
+    RoundRecorded = "round_recorded",
 }
 
 /// What a client needs to say a refusal in the player's own language: every
@@ -410,6 +417,8 @@ mod tests {
                 "not_found",
                 "method_not_allowed",
                 "bad_request",
+                "round_started",
+                "round_recorded",
             ]
         );
     }

@@ -7,7 +7,10 @@
 //! called at 75 (the server's minute is 20 ms here): the result is the table's own (levels
 //! reached), as the bots saw it. Some pairs come late by each band of 第十三条 (a warning,
 //! −20 and −30 in the first hand, the first hand forfeited, never: the round forfeited),
-//! and the test checks at the table that each band was applied. The final standings, team
+//! and the test checks at the table that each band was applied; each Tuolaji round is
+//! published with a start time, the pairs on time sit before it and are never late. A
+//! xiangqi round is undone before any result and paired again the same, and a xiangqi
+//! player withdraws after round 2 (no bye from then on). The final standings, team
 //! totals and award places are computed here from `tournaments.md` — not by the core's
 //! standings code — and must equal the server's.
 
@@ -18,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::competition::{
-    entry_codes, get, login, post_ok as post, server_with_director, start_round,
+    entry_codes, get, login, post_ok as post, publish_round, server_with_director, start_round,
 };
 use common::{http, Client};
 use qipai_bots::client::{play_over, websocket, ClientConfig, Entry};
@@ -406,13 +409,43 @@ async fn the_whole_event() {
         }
     }
 
+    // The xiangqi entry withdrawn after round 2 (tournaments.md "The day itself").
+    let mut withdrawn = None;
     for round in 1..=4u64 {
-        // Xiangqi: every table played at the server.
-        let r = start_round(&s, &token, x).await;
-        bye(
-            &mut xl,
-            r["bye"]["entry"].as_u64().expect("13 players: a bye"),
-        );
+        // Xiangqi: every table played at the server. Round 3 is first published, undone
+        // before any result, and paired again: the same round from the recorded seed.
+        let r = if round == 3 {
+            let published = publish_round(&s, &token, x).await;
+            assert_eq!(published["state"], "published", "{published}");
+            let undo = format!("/api/director/competitions/{x}/rounds/3/undo");
+            post(&s, &token, &undo, "").await;
+            let again = start_round(&s, &token, x).await;
+            let pairs = |v: &Value| {
+                let tables = v["tables"].as_array().unwrap().iter();
+                let pairs: Vec<Value> = tables
+                    .map(|tb| json!([tb["first"]["entry"], tb["second"]["entry"]]))
+                    .collect();
+                (pairs, v["bye"].clone(), v["seed"].clone())
+            };
+            assert_eq!(pairs(&again), pairs(&published), "round 3 paired again");
+            again
+        } else {
+            start_round(&s, &token, x).await
+        };
+        match (r["bye"]["entry"].as_u64(), withdrawn) {
+            (Some(e), None) => bye(&mut xl, e),
+            (None, Some(w)) => {
+                // Twelve entries left: no bye, and the withdrawn one is not paired.
+                assert!(
+                    r["tables"].as_array().unwrap().iter().all(|tb| {
+                        tb["first"]["entry"].as_u64() != Some(w)
+                            && tb["second"]["entry"].as_u64() != Some(w)
+                    }),
+                    "{r}"
+                );
+            }
+            other => panic!("xiangqi round {round}: bye {other:?}: {r}"),
+        }
         let mut clients = Vec::new();
         let mut expected = Vec::new();
         for tb in r["tables"].as_array().unwrap() {
@@ -467,6 +500,13 @@ async fn the_whole_event() {
             score(&mut xl, first, second, result);
         }
         drop(clients);
+        if round == 2 {
+            // A player leaves the event: paired no more, the results stand.
+            let w = r["tables"][0]["first"]["entry"].as_u64().unwrap();
+            let path = format!("/api/director/competitions/{x}/entries/{w}/withdraw");
+            post(&s, &token, &path, "").await;
+            withdrawn = Some(w);
+        }
 
         // Tuolaji: every table played by four bots; some pairs late (第十三条).
         // Every player's connection is open before the round starts.
@@ -474,8 +514,23 @@ async fn the_whole_event() {
         for _ in 0..DEPARTMENTS * 3 * 2 {
             sockets.push(websocket(&s.url(), None).await.expect("a connection"));
         }
-        let r = start_round(&s, &token, t).await;
-        let started = tokio::time::Instant::now();
+        // Published with a start time: the pairs on time sit before it (and are never
+        // late), the late ones come after it.
+        let lead = Duration::from_millis(600);
+        let unix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        let start_at_ms = (unix + lead).as_millis();
+        let started = tokio::time::Instant::now() + lead;
+        let body = json!({ "start_at_ms": u64::try_from(start_at_ms).unwrap() }).to_string();
+        let r = post(
+            &s,
+            &token,
+            &format!("/api/director/competitions/{t}/rounds"),
+            &body,
+        )
+        .await;
+        assert_eq!(r["state"], "scheduled", "{r}");
         assert!(r["bye"].is_null(), "24 pairs: no bye");
         let mut games = Vec::new();
         for tb in r["tables"].as_array().unwrap() {
@@ -491,19 +546,18 @@ async fn the_whole_event() {
                     .as_str()
                     .unwrap()
                     .to_owned();
-                let delay = match late {
+                let at = match late {
                     Some(Late { side: l, minutes }) if l == side => match minutes {
-                        Some(m) => Duration::from_millis(m * LATE_MINUTE),
+                        Some(m) => started + Duration::from_millis(m * LATE_MINUTE),
                         None => continue, // Never comes.
                     },
-                    _ => Duration::ZERO,
+                    _ => tokio::time::Instant::now(),
                 };
                 let watch = if seat == 0 {
                     seen.clone()
                 } else {
                     Seen::default()
                 };
-                let at = started + delay;
                 let socket = sockets.pop().expect("a connection per player");
                 let code = codes[&name].clone();
                 bots.push((
@@ -571,6 +625,19 @@ async fn the_whole_event() {
                 assert!(
                     note.contains(&format!("{who} entry")) && note.contains(band_note(m)),
                     "Tuolaji round {round} table {n}, {who} pair {m} min late: {note}"
+                );
+            }
+            // Seated before the round's start: never late.
+            let on_time: &[&str] = match late {
+                Some(Late { side: 0, .. }) => &["second"],
+                Some(_) => &["first"],
+                None => &["first", "second"],
+            };
+            let note = tb["note"].as_str().unwrap();
+            for who in on_time {
+                assert!(
+                    !note.contains(&format!("{who} entry")),
+                    "Tuolaji round {round} table {n}: the {who} pair sat before the start: {note}"
                 );
             }
             score(&mut tl, first, second, result);

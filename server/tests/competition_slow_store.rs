@@ -40,7 +40,10 @@ fn competition_of(w: &CompetitionWrite) -> Option<u64> {
         CompetitionWrite::Correction(c) => Some(c.competition),
         CompetitionWrite::EntryContacts { competition, .. }
         | CompetitionWrite::TableRoom { competition, .. }
-        | CompetitionWrite::Result { competition, .. } => Some(*competition),
+        | CompetitionWrite::Result { competition, .. }
+        | CompetitionWrite::RoundStart { competition, .. }
+        | CompetitionWrite::RoundUndone { competition, .. }
+        | CompetitionWrite::Settings { competition, .. } => Some(*competition),
         _ => None,
     }
 }

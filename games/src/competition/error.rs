@@ -61,6 +61,24 @@ pub enum CompetitionError {
     /// An arbiter's correction must say why (六; corrections are kept and shown).
     #[error("a correction needs a reason")]
     MissingReason,
+    /// Undoing a round when none is paired.
+    #[error("no round is paired")]
+    NoRoundPaired,
+    /// Undoing a round of which a table has a result (tournaments.md "The day itself"): a
+    /// result is changed only by a correction.
+    #[error("round {round} table {table} has a result: the round cannot be undone")]
+    RoundRecorded {
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+    },
+    /// No entry with this number.
+    #[error("no entry {entry}")]
+    UnknownEntry {
+        /// The number asked for.
+        entry: u32,
+    },
 }
 
 impl Coded for CompetitionError {
@@ -74,6 +92,10 @@ impl Coded for CompetitionError {
             CompetitionError::TooFewEntries => ErrorCode::TooFewEntries,
             CompetitionError::UnknownTable { .. } => ErrorCode::UnknownTable,
             CompetitionError::MissingReason => ErrorCode::MissingReason,
+            CompetitionError::NoRoundPaired | CompetitionError::UnknownEntry { .. } => {
+                ErrorCode::NotFound
+            }
+            CompetitionError::RoundRecorded { .. } => ErrorCode::RoundRecorded,
         }
     }
 }

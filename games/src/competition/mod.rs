@@ -10,6 +10,8 @@
 //! - [`pairing`]: Swiss pairing by a weighted graph; the knockout draw (2.9).
 //! - [`standings`]: 轮分, 对手分, 级差, lots; team totals; award places.
 //! - [`lateness`]: 第十三条 (Tuolaji) and 4.1.5 (xiangqi).
+//! - [`table_match`]: what a table's games decide: one game, best of three (2.6), a
+//!   knockout's extra game and lots (2.9).
 //! - [`import`]: entries from a CSV shaped like the registration form (附件1 报名表).
 //! - [`error`] holds what the rules refuse, [`CompetitionError`].
 
@@ -19,9 +21,11 @@ pub mod lateness;
 pub mod matching;
 pub mod pairing;
 pub mod standings;
+pub mod table_match;
 
 pub use error::CompetitionError;
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// The event (一 竞赛形式): a Tuolaji entry is a pair (双人赛), a xiangqi entry one player
@@ -301,6 +305,9 @@ pub struct Competition {
     pub rounds: Vec<Round>,
     /// Every correction, in order.
     pub corrections: Vec<Correction>,
+    /// Entries a director withdrew (tournaments.md "The day itself"): paired no more (no
+    /// bye either); their results stand, and they stay in the standings **\[D\]**.
+    pub withdrawn: BTreeSet<EntryId>,
 }
 
 impl Competition {
@@ -311,6 +318,7 @@ impl Competition {
             entries: Vec::new(),
             rounds: Vec::new(),
             corrections: Vec::new(),
+            withdrawn: BTreeSet::new(),
         }
     }
 
@@ -407,6 +415,40 @@ impl Competition {
             reason: reason.to_owned(),
         });
         Ok(())
+    }
+
+    /// Withdraws an entry: from the next round on it is not paired (its past games stand).
+    /// Withdrawing it again changes nothing.
+    ///
+    /// # Errors
+    /// `UnknownEntry`.
+    pub fn withdraw(&mut self, entry: EntryId) -> Result<(), CompetitionError> {
+        if entry.index() >= self.entries.len() {
+            return Err(CompetitionError::UnknownEntry { entry: entry.0 });
+        }
+        self.withdrawn.insert(entry);
+        Ok(())
+    }
+
+    /// Whether the entry is still paired (not withdrawn).
+    pub fn is_active(&self, entry: EntryId) -> bool {
+        !self.withdrawn.contains(&entry)
+    }
+
+    /// Undoes the latest round while none of its tables has a result (tournaments.md "The
+    /// day itself"); returns it.
+    ///
+    /// # Errors
+    /// `NoRoundPaired`, `RoundRecorded`; nothing changes then.
+    pub fn undo_latest_round(&mut self) -> Result<Round, CompetitionError> {
+        let last = self.rounds.last().ok_or(CompetitionError::NoRoundPaired)?;
+        if let Some(p) = last.pairings.iter().find(|p| p.result.is_some()) {
+            return Err(CompetitionError::RoundRecorded {
+                round: last.number,
+                table: p.table,
+            });
+        }
+        self.rounds.pop().ok_or(CompetitionError::NoRoundPaired)
     }
 
     fn pairing_mut(&mut self, round: u32, table: u32) -> Result<&mut Pairing, CompetitionError> {

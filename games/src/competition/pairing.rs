@@ -8,9 +8,12 @@
 //!
 //! 1. rematches (赛过的对手不编排再赛), and a second bye to the same entry;
 //! 2. the score difference between the two entries (同分或近分);
-//! 3. for the bye: how far above the lowest-ranked entry its receiver stands;
-//! 4. xiangqi colour balance: two entries due the same colour;
-//! 5. lots: a small random part drawn from the round's seed (random within score groups).
+//! 3. its square: among pairings with the same sum of differences, gaps of one point rather
+//!    than two (tournaments.md "The day itself" **[D]**: 3 against 1 only when no pairing
+//!    with one-point gaps exists);
+//! 4. for the bye: how far above the lowest-ranked entry its receiver stands;
+//! 5. xiangqi colour balance: two entries due the same colour;
+//! 6. lots: a small random part drawn from the round's seed (random within score groups).
 //!
 //! Every round's seed derives from the competition's recorded seed and the round number, so a
 //! round re-paired from the same results is the same round.
@@ -36,6 +39,9 @@ pub struct EdgeCost {
     pub rematch: u64,
     /// The difference of their round points (for the bye: points above the lowest score).
     pub score_diff: u64,
+    /// `score_diff` squared: the sum over a pairing prefers two gaps of one point to one of
+    /// two and one of none.
+    pub score_gap_sq: u64,
     /// For a bye edge: the receiver's place counted from the bottom (0 = last).
     pub bye_rank: u64,
     /// Xiangqi: how many games both are owed the same colour.
@@ -74,7 +80,9 @@ impl Graph {
         let rounds = i128::from(rounds.max(1)) + 1;
         let l_colour = m * JITTER as i128;
         let l_bye = l_colour * (m * rounds + 1);
-        let l_score = l_bye * (n + 1);
+        let l_gap_sq = l_bye * (n + 1);
+        // A gap is at most 2 × rounds points, its square 4 × rounds².
+        let l_score = l_gap_sq * (m * 4 * rounds * rounds + 1);
         let l_rematch = l_score * (m * 2 * rounds + 1);
         let top = l_rematch * (m + 1);
         self.edges
@@ -85,6 +93,7 @@ impl Graph {
                 weight: top
                     - (c.rematch as i128 * l_rematch
                         + c.score_diff as i128 * l_score
+                        + c.score_gap_sq as i128 * l_gap_sq
                         + c.bye_rank as i128 * l_bye
                         + c.colour as i128 * l_colour
                         + c.jitter as i128),
@@ -100,7 +109,7 @@ pub fn round_seed(seed: u64, number: u32) -> u64 {
 
 /// Builds the Swiss graph for the next round from the standings so far.
 pub fn swiss_graph(c: &Competition, seed: u64) -> Graph {
-    let rows = standings(c);
+    let rows = active_standings(c);
     let seeded: Vec<Seeded> = rows
         .iter()
         .map(|row| Seeded {
@@ -127,9 +136,11 @@ pub fn swiss_graph(c: &Competition, seed: u64) -> Graph {
             } else {
                 0
             };
+            let gap = u64::from(a.points.abs_diff(b.points));
             let cost = EdgeCost {
                 rematch: u64::from(a.opponents.contains(&b.entry)),
-                score_diff: u64::from(a.points.abs_diff(b.points)),
+                score_diff: gap,
+                score_gap_sq: gap * gap,
                 bye_rank: 0,
                 colour: u64::from(colour),
                 jitter: rng.random_range(0..JITTER),
@@ -141,9 +152,11 @@ pub fn swiss_graph(c: &Competition, seed: u64) -> Graph {
     if has_bye {
         let lowest = seeded.iter().map(|s| s.row.points).min().unwrap_or(0);
         for (i, s) in seeded.iter().enumerate() {
+            let gap = u64::from(s.row.points - lowest);
             let cost = EdgeCost {
                 rematch: u64::from(s.had_bye),
-                score_diff: u64::from(s.row.points - lowest),
+                score_diff: gap,
+                score_gap_sq: gap * gap,
                 bye_rank: (n - 1 - i) as u64,
                 colour: 0,
                 jitter: 0,
@@ -156,6 +169,13 @@ pub fn swiss_graph(c: &Competition, seed: u64) -> Graph {
         has_bye,
         edges,
     }
+}
+
+/// The standings of the entries still paired (a withdrawn entry is not).
+fn active_standings(c: &Competition) -> Vec<Standing> {
+    let mut rows = standings(c);
+    rows.retain(|r| c.is_active(r.entry));
+    rows
 }
 
 /// Pairs the next round of the competition (Swiss or knockout, per its settings).
@@ -183,6 +203,7 @@ pub fn pair_next_round(c: &Competition) -> Result<Round, CompetitionError> {
         Format::Swiss => c.entries.iter().map(|e| e.id).collect(),
         Format::Knockout => knockout_remaining(c),
     };
+    let field: Vec<EntryId> = field.into_iter().filter(|e| c.is_active(*e)).collect();
     if field.len() < 2 {
         return Err(CompetitionError::TooFewEntries);
     }
@@ -191,7 +212,7 @@ pub fn pair_next_round(c: &Competition) -> Result<Round, CompetitionError> {
     }
     let graph = swiss_graph(c, seed);
     let mate = max_weight_matching(graph.vertices(), &graph.weighted_edges(c.settings.rounds));
-    let rows = standings(c);
+    let rows = active_standings(c);
     let n = graph.order.len();
     let mut pairings = Vec::new();
     let mut bye = None;

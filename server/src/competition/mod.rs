@@ -143,8 +143,10 @@ pub struct Held {
     pub tables: HashMap<(u32, u32), TableExtra>,
     /// Parallel to `core.corrections`.
     pub correction_meta: Vec<CorrectionMeta>,
-    /// When each round was started (Unix ms, stored): lateness counts from here, across
-    /// restarts too.
+    /// When each round starts (Unix ms, stored; a time to come when the director set one
+    /// at publishing): lateness and the Tuolaji round clock count from here, across
+    /// restarts too. A round published and not started yet has none (tournaments.md "The
+    /// day itself").
     pub round_started_ms: BTreeMap<u32, i64>,
     /// The SHA-256 ([`code_hash`]) of each entry's players' entry codes (by entry index, in
     /// the order of its players). The codes themselves are kept nowhere: a director sees
@@ -661,18 +663,111 @@ impl Competitions {
     }
 
     /// Pairs the next round (the core's Swiss or knockout pairing from the recorded seed)
-    /// and stores it; returns it.
+    /// and stores it, published; it starts at `start_ms` when given (Unix ms: now, or a
+    /// time to come), else when a director starts it ([`Competitions::begin_round`]).
+    /// Returns it.
     ///
     /// # Errors
     /// `no_round_left`, `round_unfinished`, `too_few_entries`.
-    pub async fn start_round(&self, id: u64) -> Result<Round, WireError> {
-        self.change(id, |mine, _| {
+    pub async fn publish_round(&self, id: u64, start_ms: Option<i64>) -> Result<Round, WireError> {
+        self.change(id, move |mine, _| {
             let round = pair_next_round(&mine.core).map_err(|e| bad(e.code(), e.to_string()))?;
-            let started_ms = unix_ms();
-            let (row, pairings) = round_rows(mine.id, &round, started_ms);
-            mine.round_started_ms.insert(round.number, started_ms);
+            let (row, pairings) = round_rows(mine.id, &round, start_ms);
+            if let Some(at) = start_ms {
+                mine.round_started_ms.insert(round.number, at);
+            }
             mine.core.rounds.push(round.clone());
             Ok((round, vec![CompetitionWrite::Round(row, pairings)]))
+        })
+        .await
+    }
+
+    /// Starts round `round` at `at_ms` (Unix ms: now, or a time to come): its tables'
+    /// lateness and round clock count from then, and their games begin. A round whose set
+    /// time is still to come may be started sooner, or set again.
+    ///
+    /// # Errors
+    /// `unknown_competition`; `not_found` for a round not paired; `round_started` for a
+    /// round already started.
+    pub async fn begin_round(&self, id: u64, round: u32, at_ms: i64) -> Result<i64, WireError> {
+        self.change(id, move |mine, _| {
+            if !mine.core.rounds.iter().any(|r| r.number == round) {
+                return Err(bad(ErrorCode::NotFound, format!("no round {round}")));
+            }
+            if let Some(at) = mine.round_started_ms.get(&round) {
+                if *at <= unix_ms() {
+                    return Err(bad(
+                        ErrorCode::RoundStarted,
+                        format!("round {round} has started"),
+                    ));
+                }
+            }
+            mine.round_started_ms.insert(round, at_ms);
+            let write = CompetitionWrite::RoundStart {
+                competition: mine.id,
+                round,
+                started_ms: at_ms,
+            };
+            Ok((at_ms, vec![write]))
+        })
+        .await
+    }
+
+    /// Undoes round `number`, the latest, while none of its tables has a result: the round
+    /// and its pairings are gone (its tables are closed by `tables::undo_round`). Returns
+    /// it, and the rooms its tables had.
+    ///
+    /// # Errors
+    /// `not_found` (no round, or `number` is not the latest), `round_recorded`.
+    pub async fn undo_round(
+        &self,
+        id: u64,
+        number: u32,
+    ) -> Result<(Round, Vec<((u32, u32), u64)>), WireError> {
+        self.change(id, move |mine, _| {
+            // Named, so that a request sent twice never undoes two rounds.
+            if mine.core.rounds.last().map(|r| r.number) != Some(number) {
+                return Err(bad(
+                    ErrorCode::NotFound,
+                    format!("round {number} is not the latest round"),
+                ));
+            }
+            let round = mine
+                .core
+                .undo_latest_round()
+                .map_err(|e| bad(e.code(), e.to_string()))?;
+            mine.round_started_ms.remove(&round.number);
+            let rooms = round
+                .pairings
+                .iter()
+                .filter_map(|p| {
+                    let at = (round.number, p.table);
+                    Some((at, mine.tables.remove(&at)?.room?))
+                })
+                .collect();
+            let write = CompetitionWrite::RoundUndone {
+                competition: mine.id,
+                round: round.number,
+            };
+            Ok(((round, rooms), vec![write]))
+        })
+        .await
+    }
+
+    /// Withdraws entry `entry`: it is paired no more; its past games stand.
+    ///
+    /// # Errors
+    /// `unknown_competition`; `not_found` for no such entry.
+    pub async fn withdraw(&self, id: u64, entry: u32) -> Result<(), WireError> {
+        self.change(id, move |mine, _| {
+            mine.core
+                .withdraw(EntryId(entry))
+                .map_err(|e| bad(e.code(), e.to_string()))?;
+            let write = CompetitionWrite::Settings {
+                competition: mine.id,
+                settings: serde_json::to_string(&mine.stored_settings()).unwrap_or_default(),
+            };
+            Ok(((), vec![write]))
         })
         .await
     }

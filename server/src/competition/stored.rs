@@ -97,6 +97,9 @@ pub struct StoredSettings {
     /// How long a "minute" of lateness is, in ms (60000; tests make it short).
     #[serde(default)]
     pub lateness_unit_ms: Option<u64>,
+    /// The entries a director withdrew (by number).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<u32>,
 }
 
 /// Contacts of an entry's players and their entry codes, director only (JSON in the store).
@@ -155,15 +158,23 @@ pub fn entry_row(
     }
 }
 
-/// The rows of round `r` of `competition`, started at `started_ms`.
-pub fn round_rows(competition: u64, r: &Round, started_ms: i64) -> (RoundRow, Vec<PairingRow>) {
+/// `competition_rounds.started_ms` of a round published and not started yet: the column
+/// is not null, and no round starts at the Unix epoch.
+const NOT_STARTED: i64 = 0;
+
+/// The rows of round `r` of `competition`, starting at `started_ms` (none: not started yet).
+pub fn round_rows(
+    competition: u64,
+    r: &Round,
+    started_ms: Option<i64>,
+) -> (RoundRow, Vec<PairingRow>) {
     (
         RoundRow {
             competition,
             number: r.number,
             seed: r.seed,
             bye: r.bye.map(|b| b.entry.0),
-            started_ms,
+            started_ms: started_ms.unwrap_or(NOT_STARTED),
         },
         r.pairings
             .iter()
@@ -268,6 +279,7 @@ impl Held {
             partner: self.partner,
             table_options: serde_json::to_value(&self.table_options).ok(),
             lateness_unit_ms: Some(self.lateness_unit_ms),
+            withdrawn: self.core.withdrawn.iter().map(|e| e.0).collect(),
         }
     }
 
@@ -290,6 +302,7 @@ impl Held {
             xiangqi_lateness_limit_min: s.xiangqi_lateness_limit_min,
             seed: s.seed,
         });
+        core.withdrawn = s.withdrawn.iter().map(|e| EntryId(*e)).collect();
         let mut code_hashes = BTreeMap::new();
         let mut in_clear = Vec::new();
         for e in log.entries {
@@ -308,7 +321,9 @@ impl Held {
         let mut tables = HashMap::new();
         let mut round_started_ms = BTreeMap::new();
         for r in &log.rounds {
-            round_started_ms.insert(r.number, r.started_ms);
+            if r.started_ms != NOT_STARTED {
+                round_started_ms.insert(r.number, r.started_ms);
+            }
             let mut pairings = Vec::new();
             for p in log.pairings.iter().filter(|p| p.round == r.number) {
                 tables.insert(

@@ -3,6 +3,10 @@
 //! its player's entry code; no bots), and a watcher that follows the room as a silent
 //! spectator:
 //!
+//! - a round is first published (tournaments.md "The day itself"): its tables open and
+//!   players may sit, but each table's game is held (`Command::HoldStart`) until the round
+//!   starts (the director's start, or the time set for it); a seat taken before the start
+//!   is never late;
 //! - a Tuolaji table learns, before anybody can sit, when its round started
 //!   (`TuolajiRuling::RoundStarted`): its round clock (五(一)3) counts from the round's
 //!   start, not from its game's;
@@ -36,7 +40,7 @@ use qipai_games::competition::{Competition, EntryId, Event, GameResult, Pairing,
 use qipai_games::tuolaji::TuolajiRuling;
 use qipai_games::xiangqi::XiangqiRuling;
 use qipai_games::{Millis, Seat};
-use qipai_protocol::{ErrorCode, RoomStatus, ServerMsg, TableTitle, View, WireError};
+use qipai_protocol::{ErrorCode, RoomInfo, RoomStatus, ServerMsg, TableTitle, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -70,8 +74,13 @@ struct Table {
     limit: u64,
     /// Per seat: 0 when it belongs to the first-named entry, 1 for the second.
     side_of_seat: Vec<usize>,
-    /// When the round started (Unix ms).
-    started_ms: i64,
+    /// The games played at the table before this one (a xiangqi best of three, or a
+    /// knockout's extra game: `table_match`), from the first-named entry's side.
+    games: Vec<GameResult>,
+    /// A later game's table: when it opened (Unix ms); its lateness counts from then.
+    opened_ms: Option<i64>,
+    /// What the earlier games' notes said.
+    earlier_note: String,
 }
 
 /// The moment `started_ms` (Unix ms) on tokio's clock (now, if it is in the future).
@@ -81,19 +90,20 @@ fn instant_of(started_ms: i64) -> Instant {
     now.checked_sub(Duration::from_millis(ago)).unwrap_or(now)
 }
 
-/// Opens the tables of `round` (just paired) and starts their watchers.
+/// Opens the tables of `round` (just paired), each held until the round starts, and
+/// starts their watchers.
 ///
 /// # Errors
 /// `unknown_competition`; the lobby's `bad_options`; the store's error.
 pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Result<(), WireError> {
     let comps = &shared.competitions();
-    let (options, event, unit_ms, limit, seats, started_ms, name) = comps
+    let (options, event, unit_ms, limit, seats, name) = comps
         .read(id, |h, _| {
             let seats: Vec<(u32, Vec<ReservedSeat>, Vec<usize>)> = round
                 .pairings
                 .iter()
                 .map(|p| {
-                    let (names, sides) = seating(h, p);
+                    let (names, sides) = seating(h, p, false);
                     (p.table, names, sides)
                 })
                 .collect();
@@ -103,10 +113,6 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
                 h.lateness_unit_ms,
                 lateness_limit(&h.core),
                 seats,
-                h.round_started_ms
-                    .get(&round.number)
-                    .copied()
-                    .unwrap_or_else(qipai_store::unix_ms),
                 h.name.clone(),
             )
         })
@@ -116,6 +122,8 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
         let handle = shared
             .lobby()
             .open_table(options.clone(), names.into(), title)?;
+        // Held before anybody learns the room (the round's answer comes after this).
+        let _ = handle.tx.send(Command::HoldStart { held: true }).await;
         comps.set_room(id, (round.number, table), handle.id).await?;
         let t = Table {
             competition: id,
@@ -125,9 +133,11 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
             unit_ms,
             limit,
             side_of_seat,
-            started_ms,
+            games: Vec::new(),
+            opened_ms: None,
+            earlier_note: String::new(),
         };
-        tokio::spawn(watch(Arc::clone(shared), t, handle, false));
+        follow(Arc::clone(shared), t, handle);
     }
     Ok(())
 }
@@ -139,8 +149,8 @@ pub async fn open_round<H: Host>(shared: &Arc<H>, id: u64, round: &Round) -> Res
 ///   (第十三条) count from there ([`TuolajiRuling::RoundStarted`]);
 /// - xiangqi: when the lateness limit passes ([`XiangqiRuling::CompetitionTable`]): no
 ///   casual abort, an absent side loses (4.1.5).
-async fn tell_table(handle: &RoomHandle, t: &Table) {
-    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(t.started_ms)).unwrap_or(0);
+async fn tell_table(handle: &RoomHandle, t: &Table, started_ms: i64) {
+    let ago = u64::try_from(qipai_store::unix_ms().saturating_sub(started_ms)).unwrap_or(0);
     let ruling: Box<dyn std::any::Any + Send> = match t.event {
         Event::TuolajiPairs => Box::new(TuolajiRuling::RoundStarted {
             ago: Millis(ago),
@@ -166,8 +176,9 @@ fn lateness_limit(c: &Competition) -> u64 {
 
 /// Who sits where at a pairing's table (each seat taken with its player's entry code),
 /// and which entry (0: first-named) each seat is. Xiangqi: Red (seat 0) is the first-named
-/// entry. Tuolaji: seats 0+2 the first pair, 1+3 the second.
-fn seating(h: &Held, p: &Pairing) -> (Vec<ReservedSeat>, Vec<usize>) {
+/// entry, or the second in a later game with the colours `swapped`. Tuolaji: seats 0+2 the
+/// first pair, 1+3 the second.
+fn seating(h: &Held, p: &Pairing, swapped: bool) -> (Vec<ReservedSeat>, Vec<usize>) {
     let c = &h.core;
     let players = |e: EntryId| -> Vec<ReservedSeat> {
         c.entries
@@ -197,6 +208,7 @@ fn seating(h: &Held, p: &Pairing) -> (Vec<ReservedSeat>, Vec<usize>) {
             vec![at(&a, 0), at(&b, 0), at(&a, 1), at(&b, 1)],
             vec![0, 1, 0, 1],
         ),
+        Event::XiangqiSingles if swapped => (vec![at(&b, 0), at(&a, 0)], vec![1, 0]),
         Event::XiangqiSingles => (vec![at(&a, 0), at(&b, 0)], vec![0, 1]),
     }
 }
@@ -226,7 +238,9 @@ pub async fn reissued<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), Wi
                 .iter()
                 .flat_map(|r| r.pairings.iter().map(move |p| (r.number, p)))
                 .filter(|(_, p)| p.result.is_none() && (p.first == entry || p.second == entry))
-                .filter_map(|(n, p)| Some((h.tables.get(&(n, p.table))?.room?, seating(h, p).0)))
+                .filter_map(|(n, p)| {
+                    Some((h.tables.get(&(n, p.table))?.room?, seating(h, p, false).0))
+                })
                 .collect::<Vec<_>>()
         })
         .await?;
@@ -366,17 +380,21 @@ pub async fn director_result<H: Host>(
     Ok(())
 }
 
-/// Pairs competition `id`'s next round and opens its tables. While a table with a result
-/// is still open with its game not over it is refused (`table_live`), unless the director
-/// overrides with a reason: those tables then close (tournaments.md "The day itself"
-/// **[D]**). A table without a result holds it back in any case (`round_unfinished`).
+/// Pairs competition `id`'s next round, publishes it and opens its tables (held until the
+/// round starts: at `start_ms` when given, else when a director starts it). While a table
+/// with a result is still open with its game not over it is refused (`table_live`), unless
+/// the director overrides with a reason: those tables then close (tournaments.md "The day
+/// itself" **[D]**). A table without a result holds it back in any case
+/// (`round_unfinished`).
 ///
 /// # Errors
-/// `table_live`, `missing_reason`; those of `Competitions::start_round` and [`open_round`].
+/// `table_live`, `missing_reason`; those of `Competitions::publish_round` and
+/// [`open_round`].
 pub async fn next_round<H: Host>(
     shared: &Arc<H>,
     id: u64,
     overrule: Option<&str>,
+    start_ms: Option<i64>,
 ) -> Result<Round, WireError> {
     let overrule = override_reason(overrule)?;
     let open = live_tables(shared.as_ref(), id, Which::Recorded).await?;
@@ -397,9 +415,25 @@ pub async fn next_round<H: Host>(
         }
         (Some(reason), false) => format!("the director paired the next round: {reason}"),
     };
-    let round = shared.competitions().start_round(id).await?;
+    let round = shared.competitions().publish_round(id, start_ms).await?;
     close_tables(open, &why).await;
     open_round(shared, id, &round).await?;
+    Ok(round)
+}
+
+/// Undoes competition `id`'s latest round, `number`, while none of its tables has a result
+/// (tournaments.md "The day itself"): the round and its pairings are gone, and its tables
+/// close, their players told why (`table_closed`). Returns the round undone.
+///
+/// # Errors
+/// Those of `Competitions::undo_round`.
+pub async fn undo_round<H: Host>(shared: &H, id: u64, number: u32) -> Result<Round, WireError> {
+    let (round, rooms) = shared.competitions().undo_round(id, number).await?;
+    let open: Vec<((u32, u32), RoomHandle)> = rooms
+        .into_iter()
+        .filter_map(|(at, room)| Some((at, shared.lobby().get(room)?)))
+        .collect();
+    close_tables(open, "the director undid the round").await;
     Ok(round)
 }
 
@@ -429,11 +463,13 @@ fn title_of(competition: &str, round: u32, table: u32) -> TableTitle {
 }
 
 /// After the rooms are reopened: every open table without a result is watched again, its
-/// lateness still counted from the round's stored start.
+/// lateness still counted from the round's stored start; a table whose game has not
+/// begun is held again until its round starts.
 pub async fn resume<H: Host>(shared: &Arc<H>) {
     for (room, _, t) in open_tables(shared).await {
         if let Some(handle) = shared.lobby().get(room) {
-            tokio::spawn(watch(Arc::clone(shared), t, handle, true));
+            let _ = handle.tx.send(Command::HoldStart { held: true }).await;
+            follow(Arc::clone(shared), t, handle);
         }
     }
 }
@@ -452,7 +488,7 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                         else {
                             continue;
                         };
-                        let (names, side_of_seat) = seating(h, p);
+                        let (names, side_of_seat) = seating(h, p, false);
                         let t = Table {
                             competition: id,
                             round: r.number,
@@ -461,11 +497,9 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                             unit_ms: h.lateness_unit_ms,
                             limit: lateness_limit(&h.core),
                             side_of_seat,
-                            started_ms: h
-                                .round_started_ms
-                                .get(&r.number)
-                                .copied()
-                                .unwrap_or_else(qipai_store::unix_ms),
+                            games: Vec::new(),
+                            opened_ms: None,
+                            earlier_note: String::new(),
                         };
                         v.push((room, names, t));
                     }
@@ -480,14 +514,109 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
 }
 
 /// The result a finished game's spectator view shows, from the first-named entry's side
-/// (seat 0's side: seats 0 and 2 in Tuolaji).
-fn result_of(view: &View) -> Option<GameResult> {
+/// (seat 0's side: seats 0 and 2 in Tuolaji, unless the colours are swapped).
+fn result_of(view: &View, t: &Table) -> Option<GameResult> {
     let outcome = view.outcome()?;
+    let first_side = |seat: &u8| t.side_of_seat.get(usize::from(*seat)) == Some(&0);
     Some(match outcome.winners.first() {
-        Some(seat) if seat % 2 == 0 => GameResult::FirstWins,
+        Some(seat) if first_side(seat) => GameResult::FirstWins,
         Some(_) => GameResult::SecondWins,
         None => GameResult::Draw,
     })
+}
+
+/// A game at the table ended with `result` (first-named entry's side): a xiangqi table
+/// asks `table_match` whether it decides the table (2.6 best of three, 2.9 a knockout's
+/// extra game, then lots) and records the table's result, or opens the next game's table
+/// with the colours changed. A Tuolaji table's game is its round: its result is the
+/// table's, but a draw in a knockout goes to lots (tournaments.md "Knockout" **[D]**).
+async fn game_over<H: Host>(shared: &Arc<H>, mut t: Table, result: GameResult, text: String) {
+    use qipai_games::competition::table_match::{table_lot, table_next, TableNext};
+    let note = [t.earlier_note.as_str(), text.as_str()]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("; ");
+    // A Tuolaji table's game is its round: a drawn one in a knockout goes to lots at once.
+    let tuolaji = t.event == Event::TuolajiPairs;
+    let times = if tuolaji && result == GameResult::Draw {
+        2
+    } else {
+        1
+    };
+    t.games.extend(std::iter::repeat_n(result, times));
+    let decided = shared
+        .competitions()
+        .read(t.competition, |h, _| {
+            let seed = h.core.rounds.iter().find(|r| r.number == t.round)?.seed;
+            let mut settings = h.core.settings.clone();
+            settings.best_of_three &= !tuolaji;
+            Some(table_next(&settings, &t.games, table_lot(seed, t.table)))
+        })
+        .await
+        .ok()
+        .flatten();
+    let games: Vec<&str> = t.games.iter().map(|g| super::result_name(*g)).collect();
+    let with_games = if t.games.len() > 1 && !tuolaji {
+        format!(
+            "{note}{}games: {}",
+            if note.is_empty() { "" } else { "; " },
+            games.join(", ")
+        )
+    } else {
+        note.clone()
+    };
+    match decided {
+        Some(TableNext::Decided(r)) => record(shared.as_ref(), &t, r, &with_games).await,
+        Some(TableNext::Play) => {
+            t.earlier_note = note;
+            if let Err(e) = next_game(shared, t).await {
+                tracing::warn!(code = ?e.code, message = %e.message, "the next game's table did not open");
+            }
+        }
+        None => {}
+    }
+}
+
+/// Opens the table of the next game of a match (the colours changed each game) and
+/// follows it.
+async fn next_game<H: Host>(shared: &Arc<H>, mut t: Table) -> Result<(), WireError> {
+    let swapped = t.games.len() % 2 == 1;
+    let (options, names) = shared
+        .competitions()
+        .read(t.competition, |h, _| {
+            let p = h
+                .core
+                .rounds
+                .iter()
+                .find(|r| r.number == t.round)?
+                .pairings
+                .iter()
+                .find(|p| p.table == t.table)?;
+            Some((h.table_options.clone(), (seating(h, p, swapped), h.name.clone())))
+        })
+        .await?
+        .ok_or(WireError {
+            code: ErrorCode::UnknownTable,
+            message: format!("round {} table {}", t.round, t.table),
+        })?;
+    let ((names, side_of_seat), name) = names;
+    let title = title_of(&name, t.round, t.table);
+    let handle = shared.lobby().open_table(options, names.into(), title)?;
+    shared
+        .competitions()
+        .set_room(t.competition, (t.round, t.table), handle.id)
+        .await?;
+    t.side_of_seat = side_of_seat;
+    t.opened_ms = Some(qipai_store::unix_ms());
+    follow(Arc::clone(shared), t, handle);
+    Ok(())
+}
+
+/// Follows a table in a task of its own.
+fn follow<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
+    tokio::spawn(watch(shared, t, handle));
 }
 
 /// Lateness of each side in started minutes: the last of its seats to be taken.
@@ -572,10 +701,52 @@ async fn rule_complete_pairs(
     }
 }
 
-/// Follows one table to its end. `resumed`: after a restart (seats already taken count as
-/// on time; a game already started had its rulings).
-async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: bool) {
-    let started = instant_of(t.started_ms);
+/// Waits until the table's round has started: the director's start, or the time set for
+/// it (which a director may move meanwhile). Returns the start (Unix ms), or `None` when
+/// the room closed meanwhile (its round undone).
+async fn until_started<H: Host>(
+    shared: &H,
+    t: &Table,
+    info: &mut tokio::sync::watch::Receiver<RoomInfo>,
+) -> Option<i64> {
+    let comps = shared.competitions();
+    let mut versions = comps.watch();
+    loop {
+        versions.borrow_and_update();
+        let start = comps
+            .read(t.competition, |h, _| {
+                h.round_started_ms.get(&t.round).copied()
+            })
+            .await
+            .ok()?;
+        let wait = match start {
+            Some(at) => {
+                let left = at.saturating_sub(qipai_store::unix_ms());
+                if left <= 0 {
+                    return Some(at);
+                }
+                Some(Duration::from_millis(left.unsigned_abs()))
+            }
+            None => None,
+        };
+        let until_set_time = async {
+            match wait {
+                Some(d) => tokio::time::sleep(d).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = until_set_time => {}
+            changed = versions.changed() => changed.ok()?,
+            changed = info.changed() => changed.ok()?,
+        }
+    }
+}
+
+/// Follows one table to its end: held until its round starts (players may sit meanwhile,
+/// and are on time), then its rulings, then the game. After a restart, seats already taken
+/// count as on time, and a game already started had its rulings.
+async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
     let (tx, mut rx) = mpsc::channel(1024);
     let player = u64::MAX - handle.id;
     let outbox = Outbox::new(
@@ -604,28 +775,35 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: b
     {
         return;
     }
-    // Watched (so the empty room stays open), a table still waiting learns when its round
-    // started, before its players can sit: they learn its room when the round is answered.
-    if handle.info.borrow().status == RoomStatus::Waiting {
-        tell_table(&handle, &t).await;
-    }
     let mut info = handle.info.clone();
+    // Watched (so the empty room stays open), the table waits for its round's start.
+    let Some(started_ms) = until_started(shared.as_ref(), &t, &mut info).await else {
+        return;
+    };
+    // A later game's lateness counts from its table's opening.
+    let started_ms = t.opened_ms.map_or(started_ms, |o| o.max(started_ms));
+    let started = instant_of(started_ms);
+    // A table still waiting learns when its round started, before its game can begin.
+    if handle.info.borrow().status == RoomStatus::Waiting {
+        tell_table(&handle, &t, started_ms).await;
+    }
     let mut arrived: Vec<Option<u64>> = vec![None; t.side_of_seat.len()];
     // Which pairs were ruled before the start (a pair ruled again is ignored by the game).
     let mut ruled = [false; 2];
-    if resumed {
-        let i = info.borrow().clone();
-        for (seat, s) in i.seats.iter().enumerate() {
-            if let (Some(_), Some(slot)) = (s, arrived.get_mut(seat)) {
-                *slot = Some(0);
-            }
-        }
-        if i.status == RoomStatus::Waiting {
-            let now = started.elapsed().as_millis() as u64;
-            let late = lateness(&t, &arrived, now);
-            rule_complete_pairs(&t, &handle, &i.seats, late, &mut ruled).await;
+    // Seats taken before the start (or before a restart) are on time.
+    let i = info.borrow_and_update().clone();
+    for (seat, s) in i.seats.iter().enumerate() {
+        if let (Some(_), Some(slot)) = (s, arrived.get_mut(seat)) {
+            *slot = Some(0);
         }
     }
+    if i.status == RoomStatus::Waiting {
+        let now = started.elapsed().as_millis() as u64;
+        let late = lateness(&t, &arrived, now);
+        rule_complete_pairs(&t, &handle, &i.seats, late, &mut ruled).await;
+    }
+    // The game may begin: at once when every seat is taken.
+    let _ = handle.tx.send(Command::HoldStart { held: false }).await;
     let limit_at = started
         + Duration::from_millis(t.limit.saturating_mul(t.unit_ms))
         + Duration::from_millis(1);
@@ -690,9 +868,9 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle, resumed: b
                     continue;
                 }
                 if let Ok(ServerMsg::Snapshot { view, .. }) = rmp_serde::from_slice::<ServerMsg>(&bytes) {
-                    if let Some(result) = result_of(&view) {
+                    if let Some(result) = result_of(&view, &t) {
                         let text = note(&t, lateness(&t, &arrived, 0));
-                        record(shared.as_ref(), &t, result, &text).await;
+                        game_over(&shared, t, result, text).await;
                         return;
                     }
                 }

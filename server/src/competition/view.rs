@@ -73,6 +73,7 @@ pub fn summary(h: &Held) -> Value {
         "seed": s.seed.to_string(),
         "partner": h.partner,
         "entries": h.core.entries.len(),
+        "withdrawn": h.core.withdrawn.iter().map(|e| e.0).collect::<Vec<u32>>(),
         "corrections": corrections,
     })
 }
@@ -137,6 +138,7 @@ pub fn next_table(h: &Held, entry: EntryId, player: usize, room: &RoomStatusOf) 
         return v;
     };
     v["round"] = json!(r.number);
+    v["round_state"] = json!(round_state(h.round_started_ms.get(&r.number).copied()));
     v["bye"] = json!(r.bye.is_some_and(|b| b.entry == entry));
     if let Some(p) = r
         .pairings
@@ -176,13 +178,27 @@ pub fn round(h: &Held, r: &Round, room: &RoomStatusOf) -> Value {
             })
         })
         .collect();
+    let started_ms = h.round_started_ms.get(&r.number).copied();
     json!({
         "competition": h.id,
         "round": r.number,
         "seed": r.seed.to_string(),
+        "started_ms": started_ms,
+        "state": round_state(started_ms),
         "bye": r.bye.map(|b| entry_ref(c, b.entry)),
         "tables": tables,
     })
+}
+
+/// A round's state (tournaments.md "The day itself"): `published` (pairings shown, tables
+/// open, players may sit, the games wait), `scheduled` (a start time is set, still to
+/// come), `started` (lateness and the round clock count from `started_ms`).
+fn round_state(started_ms: Option<i64>) -> &'static str {
+    match started_ms {
+        None => "published",
+        Some(at) if at > qipai_store::unix_ms() => "scheduled",
+        Some(_) => "started",
+    }
 }
 
 fn standing_json(c: &Competition, s: &Standing, award: Option<Award>) -> Value {
@@ -197,6 +213,7 @@ fn standing_json(c: &Competition, s: &Standing, award: Option<Award>) -> Value {
         "lot": s.lot,
         "played": s.played,
         "byes": s.byes,
+        "withdrawn": c.withdrawn.contains(&s.entry),
         "award": award_name(award),
         "award_zh": award_name_zh(award),
     })

@@ -14,7 +14,13 @@
 //!   entry code for that player (`code`, `codes_csv`); the old one stops working at once,
 //!   at the entry's open tables too;
 //! - `GET  /api/director/qr.svg?text=…` → the QR code of `text` (an entry link), SVG;
-//! - `POST /api/director/competitions/{id}/rounds` → the round paired;
+//! - `POST /api/director/competitions/{id}/rounds` `{"start"?, "start_at_ms"?}` → the round
+//!   paired and published (tables open, players may sit); it starts at once, at the time
+//!   given, or with `POST …/rounds/{n}/start` `{"at_ms"?}`;
+//! - `POST /api/director/competitions/{id}/rounds/{n}/undo` → the latest round undone while
+//!   none of its tables has a result;
+//! - `POST /api/director/competitions/{id}/entries/{entry}/withdraw` → the entry paired no
+//!   more;
 //! - `POST /api/director/competitions/{id}/results` `{"round","table","result","note"}`;
 //! - `POST /api/director/competitions/{id}/corrections` `{"round","table","result","reason"}`.
 //!
@@ -177,7 +183,9 @@ struct ResultBody {
     overrule: bool,
 }
 
-/// `POST …/rounds`: empty, or an override (with a reason) of the tables still open.
+/// `POST …/rounds`: empty, or an override (with a reason) of the tables still open, and
+/// when the round starts: at once (`start`), at a time (`start_at_ms`), or (neither) when
+/// a director starts it.
 #[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RoundBody {
@@ -185,6 +193,25 @@ struct RoundBody {
     overrule: bool,
     #[serde(default)]
     reason: String,
+    #[serde(default)]
+    start: bool,
+    start_at_ms: Option<i64>,
+}
+
+/// `POST …/rounds/{n}/start`: now, or at a time to come.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartBody {
+    at_ms: Option<i64>,
+}
+
+/// A body that may be empty: then `T::default()`.
+fn optional_json<T: Default + for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, WireError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        Ok(T::default())
+    } else {
+        parse_json(body)
+    }
 }
 
 #[derive(Deserialize)]
@@ -434,7 +461,7 @@ pub async fn import(
     })))
 }
 
-/// `POST /api/director/competitions/{id}/rounds`: the next round paired.
+/// `POST /api/director/competitions/{id}/rounds`: the next round paired and published.
 pub async fn start_round(
     State(shared): State<Arc<App>>,
     Path(id): Path<String>,
@@ -443,18 +470,65 @@ pub async fn start_round(
     director(&shared, req.headers()).await?;
     let comps = &shared.competitions;
     let id = competition_id(&id)?;
-    let body = read_body(req).await?;
-    let b: RoundBody = if body.iter().all(u8::is_ascii_whitespace) {
-        RoundBody::default()
-    } else {
-        parse_json(&body)?
-    };
+    let b: RoundBody = optional_json(&read_body(req).await?)?;
     let overrule = b.overrule.then_some(b.reason.as_str());
-    let round = crate::competition::tables::next_round(&shared, id, overrule).await?;
+    let start_ms = match (b.start, b.start_at_ms) {
+        (true, Some(_)) => return Err(body_error("start or start_at_ms, not both").into()),
+        (true, None) => Some(qipai_store::unix_ms()),
+        (false, at) => at.filter(|ms| *ms > 0),
+    };
+    let round = crate::competition::tables::next_round(&shared, id, overrule, start_ms).await?;
     let room_open = |room: u64| room_status(&shared, room);
     Ok(ok(&comps
         .read(id, |h, _| view::round(h, &round, &room_open))
         .await?))
+}
+
+/// A round number in a path.
+fn round_number(n: &str) -> Result<u32, WireError> {
+    n.parse().map_err(|_| not_found("no such round"))
+}
+
+/// `POST /api/director/competitions/{id}/rounds/{n}/start`: the round starts now (or at
+/// `at_ms`); its tables' games begin, lateness and the round clock count from then.
+pub async fn begin_round(
+    State(shared): State<Arc<App>>,
+    Path((id, n)): Path<(String, String)>,
+    req: Request,
+) -> Answered {
+    director(&shared, req.headers()).await?;
+    let (id, n) = (competition_id(&id)?, round_number(&n)?);
+    let b: StartBody = optional_json(&read_body(req).await?)?;
+    let at = b.at_ms.unwrap_or_else(qipai_store::unix_ms);
+    let started_ms = shared.competitions.begin_round(id, n, at).await?;
+    Ok(ok(
+        &json!({ "competition": id, "round": n, "started_ms": started_ms }),
+    ))
+}
+
+/// `POST /api/director/competitions/{id}/rounds/{n}/undo`: the latest round undone.
+pub async fn undo_round(
+    State(shared): State<Arc<App>>,
+    Path((id, n)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answered {
+    director(&shared, &headers).await?;
+    let (id, n) = (competition_id(&id)?, round_number(&n)?);
+    let round = crate::competition::tables::undo_round(shared.as_ref(), id, n).await?;
+    Ok(ok(&json!({ "competition": id, "undone": round.number })))
+}
+
+/// `POST /api/director/competitions/{id}/entries/{entry}/withdraw`.
+pub async fn withdraw(
+    State(shared): State<Arc<App>>,
+    Path((id, entry)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Answered {
+    director(&shared, &headers).await?;
+    let id = competition_id(&id)?;
+    let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
+    shared.competitions.withdraw(id, entry).await?;
+    Ok(ok(&json!({ "competition": id, "withdrawn": entry })))
 }
 
 /// `POST /api/director/competitions/{id}/results`.

@@ -101,6 +101,18 @@ pub fn router(app: Arc<App>) -> Router {
             post(comp::start_round),
         )
         .route(
+            &format!("{D}/competitions/{{id}}/rounds/{{n}}/start"),
+            post(comp::begin_round),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/rounds/{{n}}/undo"),
+            post(comp::undo_round),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/entries/{{entry}}/withdraw"),
+            post(comp::withdraw),
+        )
+        .route(
             &format!("{D}/competitions/{{id}}/results"),
             post(comp::results),
         )

@@ -104,6 +104,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | ErrorCode::NoRoundLeft
         | ErrorCode::RoundUnfinished
         | ErrorCode::TableLive
+        | ErrorCode::RoundStarted
+        | ErrorCode::RoundRecorded
         | ErrorCode::AlreadyEntered
         | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
         ErrorCode::BadEntryCode => StatusCode::FORBIDDEN,

@@ -87,6 +87,9 @@ pub struct Room<G: OnWire> {
     event_seq: u64,
     /// Whether every seat has been filled once and the game begun.
     started: bool,
+    /// A competition's table before its round starts: the game waits even with every
+    /// seat taken (`Command::HoldStart`).
+    held: bool,
     /// When the game ended, for the linger time.
     over_since: Option<Millis>,
     timings: RoomTimings,
@@ -202,6 +205,7 @@ impl<G: OnWire> Room<G> {
             spectators: Vec::new(),
             event_seq: 0,
             started: false,
+            held: false,
             over_since: None,
             timings: parts.timings,
             clock: parts.clock.behind(parts.skew),
@@ -351,7 +355,8 @@ impl<G: OnWire> Room<G> {
                 | Command::Revoke
                 | Command::Rule { .. }
                 | Command::Close { .. }
-                | Command::ReserveSeats { .. } => {}
+                | Command::ReserveSeats { .. }
+                | Command::HoldStart { .. } => {}
             }
         }
     }
@@ -412,6 +417,10 @@ impl<G: OnWire> Room<G> {
                 if self.reserved_seats.is_some() {
                     self.reserved_seats = Some(seats);
                 }
+            }
+            Command::HoldStart { held } => {
+                self.held = held;
+                self.start_if_full();
             }
         }
     }
@@ -618,8 +627,9 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    /// Whether the room should close: the linger time is over, nobody is left, or no person
-    /// has been in it for the empty grace (its bots stop with it).
+    /// Whether the room should close: the linger time is over, nobody is left (a table held
+    /// for its round's start waits), or no person has been in it for the empty grace (its
+    /// bots stop with it).
     fn finished(&self) -> bool {
         let now = self.clock.now();
         let empty = self.seats.iter().all(Option::is_none) && self.spectators.is_empty();
@@ -635,7 +645,7 @@ impl<G: OnWire> Room<G> {
             || failed
             || lingered
             || deserted
-            || (empty && (!self.started || self.game.is_over()))
+            || (empty && !self.held && (!self.started || self.game.is_over()))
     }
 
     pub(super) fn note_over(&mut self) {

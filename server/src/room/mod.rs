@@ -259,6 +259,11 @@ pub enum Command {
     /// A table whose seats are reserved: its seats as they are now (a code was reissued:
     /// the old one stops working at once). Ignored by a room whose seats are not reserved.
     ReserveSeats { seats: Arc<[ReservedSeat]> },
+    /// A competition's table whose round is published but not started (tournaments.md "The
+    /// day itself"): while `held`, players may sit but the game does not start when every
+    /// seat is taken; let go, it starts at once if every seat is taken, else when the last
+    /// one is. Ignored once the game has started.
+    HoldStart { held: bool },
     /// Several nodes: another node took the room over while this one had lost its lease.
     /// The room stops at once without a word to the store, and closes its connections so
     /// that their players reconnect (to the new owner).

@@ -68,8 +68,19 @@ pub async fn login(s: &TestServer) -> String {
     v["token"].as_str().expect("a token").to_owned()
 }
 
-/// Pairs the next round of competition `id`.
+/// Pairs the next round of competition `id`, and starts it at once.
 pub async fn start_round(s: &TestServer, token: &str, id: u64) -> Value {
+    post_ok(
+        s,
+        token,
+        &format!("/api/director/competitions/{id}/rounds"),
+        r#"{"start":true}"#,
+    )
+    .await
+}
+
+/// Pairs and publishes the next round of competition `id`, not started.
+pub async fn publish_round(s: &TestServer, token: &str, id: u64) -> Value {
     post_ok(
         s,
         token,

@@ -119,6 +119,23 @@ pub enum CompetitionWrite {
         note: String,
     },
     Correction(CorrectionRow),
+    /// A round published earlier starts at `started_ms` (Unix ms; a time to come when the
+    /// director set one).
+    RoundStart {
+        competition: u64,
+        round: u32,
+        started_ms: i64,
+    },
+    /// The latest round undone before any result: its tables and the round go.
+    RoundUndone {
+        competition: u64,
+        round: u32,
+    },
+    /// The competition's settings JSON replaced (an entry withdrawn).
+    Settings {
+        competition: u64,
+        settings: String,
+    },
     DirectorLogin(DirectorSessionRow),
     DirectorLogout {
         token_hash: Vec<u8>,
@@ -229,6 +246,31 @@ impl CompetitionWrite {
                     Text(&c.author),
                     Int(c.at_ms),
                 ],
+            )],
+            CompetitionWrite::RoundStart {
+                competition,
+                round,
+                started_ms,
+            } => vec![statement(
+                "UPDATE competition_rounds SET started_ms = ?3 WHERE competition = ?1 AND number = ?2",
+                vec![int(*competition), small(*round), Int(*started_ms)],
+            )],
+            CompetitionWrite::RoundUndone { competition, round } => vec![
+                statement(
+                    "DELETE FROM competition_pairings WHERE competition = ?1 AND round = ?2",
+                    vec![int(*competition), small(*round)],
+                ),
+                statement(
+                    "DELETE FROM competition_rounds WHERE competition = ?1 AND number = ?2",
+                    vec![int(*competition), small(*round)],
+                ),
+            ],
+            CompetitionWrite::Settings {
+                competition,
+                settings,
+            } => vec![statement(
+                "UPDATE competitions SET settings = ?2 WHERE id = ?1",
+                vec![int(*competition), Text(settings)],
             )],
             CompetitionWrite::DirectorLogin(s) => vec![statement(
                 "INSERT INTO director_sessions (token_hash, director, created_ms, expires_ms) \

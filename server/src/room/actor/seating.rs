@@ -105,14 +105,23 @@ impl<G: OnWire> Room<G> {
             self.log_step(StepKind::Reseat, Seat(seat), now);
             let emits = self.game.reseat(Seat(seat), now);
             self.publish_game(emits);
-        } else if self.seats.iter().all(Option::is_some) {
-            self.started = true;
-            let now = self.clock.now();
-            self.log_step(StepKind::Start, Seat(0), now);
-            let emits = self.game.start(now);
-            self.publish_game(emits);
+        } else {
+            self.start_if_full();
         }
         Ok(seat)
+    }
+
+    /// Starts the game when every seat is taken, unless it has started or is held
+    /// (`Command::HoldStart`: a competition's round not started yet).
+    pub(super) fn start_if_full(&mut self) {
+        if self.started || self.held || !self.seats.iter().all(Option::is_some) {
+            return;
+        }
+        self.started = true;
+        let now = self.clock.now();
+        self.log_step(StepKind::Start, Seat(0), now);
+        let emits = self.game.start(now);
+        self.publish_game(emits);
     }
 
     pub(super) fn on_leave(&mut self, player: PlayerId) -> Result<(), WireError> {
