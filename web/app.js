@@ -13,7 +13,7 @@ import { CompetitionPage, DirectorPage, competitionRoute } from "./competition.j
 import { h, clear } from "./dom.js";
 import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
 import { errorText } from "./errors.js";
-import { soundOn, setSound, turnCue } from "./cue.js";
+import { soundOn, setSound, turnCue, checkCue } from "./cue.js";
 
 /**
  * The games this page can show, keyed by the wire's game kind: the one place a game is
@@ -111,10 +111,16 @@ function showConnection(state) {
 
 let wasMyTurn = false;
 
-/** A cue when it becomes this page's turn (web/cue.js; switched off in the header). */
+/**
+ * A cue when it becomes this page's turn (web/cue.js; switched off in the header): the
+ * check cue instead when the turn begins in check.
+ */
 function cueTurn() {
   const mine = Boolean(room.ready && table?.myTurn?.());
-  if (mine && !wasMyTurn) turnCue();
+  if (mine && !wasMyTurn) {
+    if (table?.myCheck?.()) checkCue();
+    else turnCue();
+  }
   wasMyTurn = mine;
 }
 

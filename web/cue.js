@@ -1,7 +1,8 @@
-// A cue when it becomes this page's turn to act: a short tone made with Web Audio (no file
-// to load), unless the person switched sounds off with the header's button (kept in
-// localStorage). Each cue given is counted on <html data-cues>, which the end-to-end
-// tests read (a headless browser plays no sound).
+// Cues made with Web Audio (no file to load), unless the person switched sounds off with
+// the header's button (kept in localStorage): when it becomes this page's turn to act, when
+// that turn begins in check (xiangqi), and when this page's clock runs low. Each cue given
+// is counted on <html> (data-cues, data-check-cues, data-low-time-cues), which the
+// end-to-end tests read (a headless browser plays no sound).
 
 const KEY = "qipai.sound";
 let audio = null;
@@ -24,21 +25,39 @@ export function setSound(on) {
   }
 }
 
-/** The turn cue: a tone of 0.12 s, when sounds are on. */
-export function turnCue() {
+/**
+ * Plays `hz` for `seconds` when sounds are on, and counts it on <html data-NAME> (the
+ * end-to-end tests read the counts: a headless browser plays no sound).
+ */
+function tone(name, hz, seconds) {
   if (!soundOn()) return;
   const root = document.documentElement;
-  root.dataset.cues = String(Number(root.dataset.cues ?? 0) + 1);
+  root.dataset[name] = String(Number(root.dataset[name] ?? 0) + 1);
   try {
     audio ??= new AudioContext();
-    const tone = audio.createOscillator();
+    const osc = audio.createOscillator();
     const gain = audio.createGain();
-    tone.frequency.value = 880;
+    osc.frequency.value = hz;
     gain.gain.value = 0.08;
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + seconds);
   } catch {
     // no audio here: the cue was counted all the same
   }
+}
+
+/** It is this page's turn: a tone of 0.12 s (counted on data-cues). */
+export function turnCue() {
+  tone("cues", 880, 0.12);
+}
+
+/** It is this page's turn and its king is in check: a higher, longer tone instead. */
+export function checkCue() {
+  tone("checkCues", 1320, 0.3);
+}
+
+/** This page's clock has just fallen below the low-time mark: a low tone. */
+export function lowTimeCue() {
+  tone("lowTimeCues", 440, 0.4);
 }

@@ -6,8 +6,12 @@
 import { h, clear, botBadge } from "./dom.js";
 import { errorText } from "./errors.js";
 import { displayName } from "./room.js";
+import { lowTimeCue } from "./cue.js";
 
 export const SVG = "http://www.w3.org/2000/svg";
+
+/** Below this a clock shows as low, and this page's own running clock gives a cue. */
+const LOW_TIME_MS = 20000;
 
 /** How a clock reads: h:mm:ss, m:ss, or seconds and tenths in the last 20 s. */
 export function formatClock(ms) {
@@ -54,13 +58,13 @@ export class DuelTable {
     return this.ctx.room.view;
   }
 
-  /** The side this page plays, or null when watching. */
   /** Whether this page's side is to move (for the turn cue). */
   myTurn() {
     const v = this.view;
     return v?.status === "playing" && this.mySide != null && this.mySide === v.side_to_move;
   }
 
+  /** The side this page plays, or null when watching. */
   get mySide() {
     const seat = this.ctx.room.you;
     return seat === 0 || seat === 1 ? this.sides[seat] : null;
@@ -279,7 +283,14 @@ export class DuelTable {
       const ms = c.running === box.side ? base - (nowServer - c.server_time) : base;
       const text = formatClock(ms);
       if (box.time.textContent !== text) box.time.textContent = text;
-      box.el.classList.toggle("low", ms < 20000);
+      const low = ms < LOW_TIME_MS;
+      box.el.classList.toggle("low", low);
+      if (box.side === this.mySide && c.running === box.side) {
+        // Once each time the page's own running clock falls below the mark (an increment
+        // may lift it above again).
+        if (low && !this.lowCued) lowTimeCue();
+        this.lowCued = low;
+      }
     }
     if (v.status === "playing" && v.first_move_deadline != null) {
       const left = Math.max(0, Math.ceil((v.first_move_deadline - nowServer) / 1000));

@@ -8,6 +8,7 @@ import { tableName } from "./room.js";
 import { DuelTable, svgEl, svgText } from "./duel.js";
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
+import { chineseMove } from "./notation.js";
 
 export { formatClock } from "./duel.js";
 
@@ -307,14 +308,19 @@ export class XiangqiTable extends DuelTable {
       (picked ? ` ${t("xq.cursor_selected")}` : target ? ` ${t("xq.cursor_target")}` : "");
   }
 
+  /** Whether this page's side is to move in check (for the check cue). */
+  myCheck() {
+    return this.myTurn() && Boolean(this.view?.in_check);
+  }
+
   /** The confirm button of a move picked with the keyboard. */
   renderConfirm() {
     clear(this.confirmBox);
     if (!this.proposed) return;
     const from = this.proposed.slice(0, 2);
     const to = this.proposed.slice(2, 4);
-    const letter = this.pieces?.get(from);
-    const move = t("xq.move_text", { piece: letter ? pieceName(letter) : "", from, to });
+    const chinese = this.pieces ? chineseMove(this.pieces, this.proposed) : null;
+    const move = t("xq.move_text", { chinese: chinese ?? this.proposed, from, to });
     this.confirmBox.append(
       h("button", { class: "primary", id: "btn-confirm-move", onclick: () => {
         const mv = this.proposed;

@@ -16,12 +16,14 @@
 //! - [`tuolaji`]: the Tuolaji bots ([`TuolajiBot`], [`HintStrategy`]) and their table glue
 //!   ([`TuolajiTable`]).
 //! - [`draughts`]: the draughts bot ([`DraughtsBot`]: alpha-beta search).
+//! - [`draw_offer`]: when a duel bot accepts a draw offered to it.
 //! - [`games`]: the one list of games `qipai-bot` plays, with each game's strategy.
 //! - [`observe`]: hooks for tools driving many bots (the load test): traffic and pace.
 //! - [`random`]: a player that picks uniformly among the legal moves (the benchmark's foil).
 
 pub mod client;
 pub mod draughts;
+pub mod draw_offer;
 pub mod entry_code;
 pub mod games;
 pub mod memory;

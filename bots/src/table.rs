@@ -112,7 +112,7 @@ pub trait Table: Send + 'static {
 }
 
 /// The [`Table`] of a two-seat board game (xiangqi, draughts): seat 0 plays `$first`, seat 1
-/// `$second`; the view has `status`, `side_to_move` and `moves` and tells its outcome
+/// `$second`; the view has `status`, `side_to_move`, `moves` and `draw_offer` and tells its outcome
 /// ([`qipai_protocol::HasOutcome`]), the game's protocol module has `Status` and an action
 /// `Resign`, and
 /// `games` folds its events with `$fold`. One body for every duel, so that the games' glue
@@ -167,13 +167,19 @@ macro_rules! duel_table {
                 view.status != qipai_protocol::$module::Status::Waiting
             }
 
+            /// Its move, or an answer to a draw its opponent offered (at any time).
             fn must_act(view: &Self::View, seat: u8) -> bool {
+                let side = Self::side_of(seat);
+                let offered_to_me = view.draw_offer.is_some_and(|by| Some(by) != side);
                 view.status == qipai_protocol::$module::Status::Playing
-                    && Self::side_of(seat) == Some(view.side_to_move)
+                    && (side == Some(view.side_to_move) || offered_to_me)
             }
 
+            /// Two decision points per move: with a draw offer standing (answer it) and
+            /// without (move), so a declined offer is followed by the move it held up.
             fn turn(view: &Self::View) -> u64 {
-                u64::try_from(view.moves.len()).unwrap_or(u64::MAX)
+                let moves = u64::try_from(view.moves.len()).unwrap_or(u64::MAX);
+                moves.saturating_mul(2) + u64::from(view.draw_offer.is_some())
             }
 
             fn outcome(view: &Self::View) -> Option<qipai_protocol::Outcome> {

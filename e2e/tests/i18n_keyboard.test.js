@@ -27,7 +27,10 @@ async function cursorOf(page) {
   return /^([a-i]\d)/.exec(text)?.[1];
 }
 
-/** Plays `iccs` from the keyboard: to the board, cursor to the piece, Space, to the target, Space, Enter. */
+/**
+ * Plays `iccs` from the keyboard: to the board, cursor to the piece, Space, to the target,
+ * Space, Enter; returns what the confirm button said.
+ */
 async function keyMove(page, iccs, side) {
   await tabTo(page, "svg.xq-board");
   const goTo = async (sq) => {
@@ -50,7 +53,9 @@ async function keyMove(page, iccs, side) {
   await goTo(iccs.slice(2, 4));
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.activeElement?.id === "btn-confirm-move");
+  const label = await page.textContent("#btn-confirm-move");
   await page.keyboard.press("Enter");
+  return label;
 }
 
 async function enterByKeyboard(page, name) {
@@ -78,27 +83,32 @@ test("a xiangqi game played with the keyboard only", async () => {
   const first = /you play Red/.test(await red.textContent(".room-label")) ? [red, black] : [black, red];
   const [r, b] = first;
 
-  await keyMove(r, "b2b4", "red");
+  const labels = [];
+  labels.push(await keyMove(r, "b2b4", "red"));
   await waitMoves(b, 1);
   await shot(r, T, "01-keyboard-cursor");
-  await keyMove(b, "a6a5", "black");
+  labels.push(await keyMove(b, "a6a5", "black"));
   await waitMoves(r, 2);
-  await keyMove(r, "b4c4", "red");
+  labels.push(await keyMove(r, "b4c4", "red"));
   await waitMoves(b, 3);
-  await keyMove(b, "f9e8", "black");
+  labels.push(await keyMove(b, "f9e8", "black"));
   await waitMoves(r, 4);
   // Escape drops a half-made move; the move is then made again.
   await tabTo(r, "svg.xq-board");
   await r.keyboard.press("Space");
   await r.keyboard.press("Escape");
   assert.equal(await r.locator("#btn-confirm-move").count(), 0);
-  await keyMove(r, "c4c9", "red");
+  labels.push(await keyMove(r, "c4c9", "red"));
   for (const page of [r, b]) {
     await page.waitForSelector("#result:not(.hidden)");
     assert.match(await page.textContent("#result"), /Red wins by checkmate/);
   }
   await waitMoves(b, 5);
-  assert.equal((await movesOf(r)).length, 5);
+  // The confirm button named each move in Chinese notation as the server then recorded it
+  // ("Play 炮八进二 (b2–b4)").
+  const played = await movesOf(r);
+  assert.equal(played.length, 5);
+  labels.forEach((label, i) => assert.ok(label.includes(`${played[i]} (`), `${label} / ${played[i]}`));
   await shot(r, T, "02-keyboard-mate");
   await shot(b, T, "03-keyboard-mate-phone");
   // The way back to the lobby is a button the keyboard reaches too.

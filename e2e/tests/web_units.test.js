@@ -146,3 +146,29 @@ test("the Tuolaji fold port: cards in order, legal bids, the bottom, plays, capt
   assert.deepEqual(view.phase, { type: "leading", seat: 2, deadline: 120 });
   assert.equal(view.hint, null);
 });
+
+// Chinese notation of a picked move (web/notation.js), the cases of
+// games/src/xiangqi/notation/chinese.rs: 第1条1.1 files from each side's right, 7.5 the
+// writing, tandem pieces named 前/中/后 and tandem pawns on two files by their file.
+test("a picked move in Chinese notation", async () => {
+  const { chineseMove } = await import("../../web/notation.js");
+  const start = parseBoard(START);
+  assert.equal(chineseMove(start, "h2e2"), "炮二平五");
+  assert.equal(chineseMove(start, "b2b4"), "炮八进二");
+  assert.equal(chineseMove(start, "h0g2"), "马二进三");
+  assert.equal(chineseMove(start, "h9g7"), "马８进７");
+  assert.equal(chineseMove(start, "f0e1"), "仕四进五");
+  assert.equal(chineseMove(start, "d0e1"), "仕六进五");
+  assert.equal(chineseMove(start, "e4e5"), null);
+  // Two red cannons on file 二 (h): the front one is 前炮.
+  const cannons = parseBoard("4k4/9/9/9/7C1/9/9/7C1/9/4K4 w - - 0 1");
+  assert.equal(chineseMove(cannons, "h5e5"), "前炮平五");
+  assert.equal(chineseMove(cannons, "h2h0"), "后炮退二");
+  // Black pawns doubled on files ７ (g) and ３ (c): the file number replaces the piece.
+  const pawns = parseBoard("4k4/9/9/9/2p3p2/2p3p2/9/9/9/4K4 b - - 0 1");
+  assert.equal(chineseMove(pawns, "g5f5"), "后７平６");
+  assert.equal(chineseMove(pawns, "c4c3"), "前３进１");
+  // Three red pawns on one file: 前/中/后.
+  const three = parseBoard("4k4/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1");
+  assert.equal(chineseMove(three, "e6d6"), "中兵平六");
+});

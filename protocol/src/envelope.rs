@@ -176,7 +176,8 @@ macro_rules! games {
             /// Leaves the current room. During a xiangqi game this ends it: `abandoned` (a loss), or
             /// `aborted` before one's own first move (at a competition's table nothing is aborted:
             /// the seat waits for its player until the lateness limit, §17.3); at a Tuolaji table
-            /// the server plays the seat until somebody takes it.
+            /// the server plays the seat until somebody takes it. The last person to leave
+            /// (nobody watching) closes the room at once, ending a game only bots still play.
             Leave { seq: Seq },
             /// Asks for a fresh snapshot of the current room.
             Snapshot { seq: Seq },

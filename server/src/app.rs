@@ -57,7 +57,8 @@ impl App {
         serve_bots: impl FnOnce(Weak<App>) -> crate::seat_bots::Serve,
     ) -> Option<Built> {
         let config = Arc::new(config);
-        let topology = match crate::topology::start(&config, listening).await {
+        let first_number = persist.as_ref().map_or(1, Persist::next_number);
+        let topology = match crate::topology::start(&config, listening, first_number).await {
             Ok(t) => t,
             Err(error) => {
                 tracing::error!(%error, "cannot join the cluster: not serving");

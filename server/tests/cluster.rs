@@ -1324,3 +1324,56 @@ async fn quick_play_finds_a_waiting_table_on_another_node() {
     }
     assert_eq!(nodes[1 - owner].rooms(GameKind::Xiangqi).await, 0);
 }
+
+/// Opens a xiangqi table as `player` and leaves it (it closes at once); returns the
+/// table's short number.
+async fn open_and_leave(player: &mut Client) -> Option<u64> {
+    let seq = player.seq();
+    player
+        .send(&ClientMsg::CreateRoom {
+            seq,
+            options: qipai_protocol::RoomOptions::Xiangqi(XiangqiOptions::default()),
+            seat: Some(0),
+            bots: false,
+        })
+        .await;
+    let number = match player
+        .until(|m| matches!(m, ServerMsg::Joined { .. } | ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::Joined { number, .. } => number,
+        other => panic!("a table: {other:?}"),
+    };
+    let seq = player.seq();
+    player.send(&ClientMsg::Leave { seq }).await;
+    player
+        .until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
+        .await;
+    number
+}
+
+/// Tables' short numbers with several nodes come from one count: every table on either
+/// node has a number, no number is given twice, and a node that used up its first block of
+/// numbers goes on with another (`topology/cluster/numbers.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_number_their_tables_from_one_count() {
+    let Some([a, b]) = two_nodes(9, ["na", "nb"], &[]).await else {
+        return;
+    };
+    let mut on_a = Client::hello(&a, "NumbersA").await;
+    let mut on_b = Client::hello(&b, "NumbersB").await;
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..80 {
+        let player = if i % 8 == 7 { &mut on_b } else { &mut on_a };
+        let number = open_and_leave(player).await;
+        let number = number.unwrap_or_else(|| panic!("table {i} has no number"));
+        assert!(seen.insert(number), "{number} given twice");
+    }
+    // Blocks of 64 from the store's count on: node a's 70 tables took two of its blocks,
+    // node b's 10 one of its own, so the numbers span at most four blocks.
+    let (low, high) = (seen.first().copied(), seen.last().copied());
+    assert!(
+        high.zip(low).is_some_and(|(h, l)| h - l < 4 * 64),
+        "{seen:?}"
+    );
+}

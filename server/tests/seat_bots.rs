@@ -238,3 +238,132 @@ async fn bots_wait_for_the_creator() {
         }
     }
 }
+
+/// The last person leaving a table of bots ends its game there and closes the room at once:
+/// its place in the rooms budget is free before `left` arrives (so a player who leaves and
+/// opens tables one after another is never told to close one first), and the Tuolaji game
+/// left before its end is recorded as abandoned under the person's name (我的对局).
+#[tokio::test]
+async fn leaving_a_table_of_bots_ends_its_game_and_frees_its_place() {
+    let file = common::store_file("left_bots");
+    let server = TestServer::start(move |c| {
+        c.store.url = file;
+        c.tuolaji.seed = Some(common::tuolaji::SEED);
+        c.limits.rooms_per_session = 1;
+    })
+    .await;
+    let mut me = Client::hello(&server, "Leaver").await;
+    let mut rooms = Vec::new();
+    for _ in 0..3 {
+        let seq = me.seq();
+        me.send(&ClientMsg::CreateRoom {
+            seq,
+            options: RoomOptions::Tuolaji(fast_options()),
+            seat: Some(0),
+            bots: true,
+        })
+        .await;
+        let room = match me.recv().await {
+            ServerMsg::Joined { room_id, .. } => room_id,
+            other => panic!("a table after leaving the last one: {other:?}"),
+        };
+        rooms.push(room);
+        me.event(|e| {
+            matches!(
+                e,
+                Event::Tuolaji(qipai_protocol::tuolaji::TuolajiEvent::HandStarted { .. })
+            )
+        })
+        .await;
+        let seq = me.seq();
+        me.send(&ClientMsg::Leave { seq }).await;
+        me.until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
+            .await;
+    }
+    // Each game is in the leaver's list once its room has closed (written with its end).
+    let mut listed = String::new();
+    for _ in 0..100 {
+        listed = common::http_get(&server, "/api/players/Leaver/games?page=0").await;
+        if rooms.iter().all(|r| listed.contains(&r.to_string())) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    for room in &rooms {
+        assert!(listed.contains(&room.to_string()), "{room} in {listed}");
+    }
+    let record = common::http_get(&server, &format!("/api/games/{}", rooms[0])).await;
+    assert!(record.contains("\"Leaver\""), "{record}");
+    assert!(record.contains("abandoned"), "{record}");
+}
+
+/// A bot answers a draw offer at once: it declines at the start (level, the game young) and
+/// then moves; it accepts when it stands clearly worse (a rook down).
+#[tokio::test]
+async fn a_bot_answers_a_draw_offer() {
+    use qipai_protocol::xiangqi::EndReason;
+    let server = TestServer::default().await;
+    let mut me = Client::hello(&server, "Offerer").await;
+    play_the_bot_from(&mut me, None).await;
+    me.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Started { .. })))
+        .await;
+    me.xq(XiangqiAction::OfferDraw).await;
+    me.event(|e| {
+        matches!(
+            e,
+            Event::Xiangqi(XiangqiEvent::DrawDeclined { by: Side::Black })
+        )
+    })
+    .await;
+    me.play("h2e2").await;
+    me.event(|e| {
+        matches!(
+            e,
+            Event::Xiangqi(XiangqiEvent::Moved {
+                side: Side::Black,
+                ..
+            })
+        )
+    })
+    .await;
+    me.xq(XiangqiAction::Resign).await;
+    me.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
+        .await;
+    let seq = me.seq();
+    me.send(&ClientMsg::Leave { seq }).await;
+    me.until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
+        .await;
+
+    // Black has lost both rooks: the bot takes the draw.
+    let two_rooks_down = "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    play_the_bot_from(&mut me, Some(two_rooks_down)).await;
+    me.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Started { .. })))
+        .await;
+    me.xq(XiangqiAction::OfferDraw).await;
+    let over = me
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
+        .await;
+    match over {
+        Event::Xiangqi(XiangqiEvent::Over { result, .. }) => {
+            assert_eq!(result.winner, None);
+            assert_eq!(result.reason, EndReason::Agreement);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Opens a xiangqi table against the server's bot, as Red, from `fen` (the start if `None`).
+async fn play_the_bot_from(me: &mut Client, fen: Option<&str>) {
+    let seq = me.seq();
+    me.send(&ClientMsg::CreateRoom {
+        seq,
+        options: RoomOptions::Xiangqi(XiangqiOptions {
+            bot_think_ms: Some(20),
+            start_fen: fen.map(str::to_owned),
+            ..Default::default()
+        }),
+        seat: Some(0),
+        bots: true,
+    })
+    .await;
+}

@@ -261,7 +261,7 @@ export default {
   "xq.cursor": "{square}: {what}.",
   "xq.cursor_selected": "Selected.",
   "xq.cursor_target": "It can move here.",
-  "xq.move_text": "{piece} {from}–{to}",
+  "xq.move_text": "{chinese} ({from}–{to})",
   "xq.confirm_move": "Play {move}",
   "xq.room_label": "Xiangqi 象棋 · {table} · {tc}",
   "xq.you_play": " · you play {side}",

@@ -260,7 +260,7 @@ export default {
   "xq.cursor": "{square}：{what}。",
   "xq.cursor_selected": "已选中。",
   "xq.cursor_target": "可以走到这里。",
-  "xq.move_text": "{piece} {from}–{to}",
+  "xq.move_text": "{chinese}",
   "xq.confirm_move": "确认走 {move}",
   "xq.room_label": "象棋 · {table} · {tc}",
   "xq.you_play": " · 你执{side}",

@@ -93,6 +93,9 @@ impl Strategy for DraughtsBot {
     type Action = DraughtsAction;
 
     fn decide(&mut self, seat: u8, view: &DraughtsView) -> Option<DraughtsAction> {
+        if let Some(answer) = self.answer_draw(seat, view) {
+            return Some(answer);
+        }
         let side = side_to_act(seat, view)?;
         if view.moves.len() < 2 {
             self.new_game();
@@ -109,6 +112,38 @@ impl Strategy for DraughtsBot {
             }
         };
         Some(DraughtsAction::Move { notation })
+    }
+}
+
+impl DraughtsBot {
+    /// Accepts or declines a draw the opponent offered (`crate::draw_offer`); `None` when
+    /// no offer from the opponent stands.
+    fn answer_draw(&mut self, seat: u8, view: &DraughtsView) -> Option<DraughtsAction> {
+        let me = match seat {
+            0 => Side::White,
+            1 => Side::Black,
+            _ => return None,
+        };
+        if view.status != Status::Playing || view.draw_offer.is_none_or(|by| by == me) {
+            return None;
+        }
+        let position = Position::from_fen(&view.fen).ok()?;
+        let limits = Limits {
+            nodes: Some(crate::draw_offer::ANSWER_NODES),
+            time: None,
+            depth: None,
+        };
+        let report = self.searcher.search(&position, limits);
+        let own = if view.side_to_move == me {
+            report.score
+        } else {
+            -report.score
+        };
+        Some(if crate::draw_offer::accepts(own, view.moves.len()) {
+            DraughtsAction::AcceptDraw
+        } else {
+            DraughtsAction::DeclineDraw
+        })
     }
 }
 

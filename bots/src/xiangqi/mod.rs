@@ -169,6 +169,9 @@ impl Strategy for XiangqiBot {
     type Action = XiangqiAction;
 
     fn decide(&mut self, seat: u8, view: &XiangqiView) -> Option<XiangqiAction> {
+        if let Some(answer) = self.answer_draw(seat, view) {
+            return Some(answer);
+        }
         let side = to_move(seat, view)?;
         if view.moves.is_empty() {
             self.new_game();
@@ -177,6 +180,43 @@ impl Strategy for XiangqiBot {
         let mv = self.choose(&history, clock_state(view, side))?;
         Some(XiangqiAction::Move {
             iccs: mv.to_string(),
+        })
+    }
+}
+
+impl XiangqiBot {
+    /// Accepts or declines a draw the opponent offered (`crate::draw_offer`); `None` when
+    /// no offer from the opponent stands.
+    fn answer_draw(&mut self, seat: u8, view: &XiangqiView) -> Option<XiangqiAction> {
+        let me = match seat {
+            0 => wire::Side::Red,
+            1 => wire::Side::Black,
+            _ => return None,
+        };
+        if view.status != Status::Playing || view.draw_offer.is_none_or(|by| by == me) {
+            return None;
+        }
+        let history = replay::history_from_view(view, self.rules)?;
+        let position = history.position();
+        let mover = position.side_to_move();
+        let limits = Limits {
+            nodes: Some(crate::draw_offer::ANSWER_NODES),
+            time: None,
+            depth: None,
+        };
+        let trail = repetition::trail(&history);
+        let report = self
+            .searcher
+            .search(position, &trail, &root_moves(&history, mover), limits);
+        let own = if view.side_to_move == me {
+            report.score
+        } else {
+            -report.score
+        };
+        Some(if crate::draw_offer::accepts(own, view.moves.len()) {
+            XiangqiAction::AcceptDraw
+        } else {
+            XiangqiAction::DeclineDraw
         })
     }
 }

@@ -33,6 +33,9 @@ pub trait RoomDirectory: Send + Sync {
     /// Whether this node alone hands out room ids, so a seeded server may count them
     /// (with several nodes counted ids would collide: they are always random).
     fn ids_are_local(&self) -> bool;
+    /// A short number for a new table when ids are not local (several nodes: from their
+    /// shared count); `None` leaves the table without one.
+    fn take_number(&self) -> Option<u64>;
     /// The fence a new room asks before each action; `None` when nothing can take the
     /// room away from this node.
     fn fence(&self) -> Option<Fence>;
@@ -339,14 +342,17 @@ impl Lobby {
     /// A new room's id, short number, seed and log.
     fn fresh_room(&self) -> (RoomId, Option<u64>, u64, Option<Journal>) {
         // Counted ids would collide between nodes: with several, ids are always random
-        // (they are not guessable), and the nodes count no short numbers.
-        let local = self.directory.get().is_none_or(|d| d.ids_are_local());
-        let id = if wire::seeded(&self.config) && local {
+        // (they are not guessable), and short numbers come from their shared count.
+        let directory = self.directory.get().filter(|d| !d.ids_are_local());
+        let id = if wire::seeded(&self.config) && directory.is_none() {
             self.next_id.fetch_add(1, Ordering::Relaxed)
         } else {
             random_id(|id| self.rooms.contains_key(&id))
         };
-        let number = local.then(|| self.next_number.fetch_add(1, Ordering::Relaxed));
+        let number = match directory {
+            Some(d) => d.take_number(),
+            None => Some(self.next_number.fetch_add(1, Ordering::Relaxed)),
+        };
         // Kept at once, so that a table opened and left unstarted (never written) does
         // not see its number handed out again after a restart.
         if let (Some(n), Some(writer)) = (number, self.writer.get()) {

@@ -36,6 +36,13 @@ pub struct Persist {
     next_number: u64,
 }
 
+impl Persist {
+    /// The short number the next table gets (the store's count goes on from it).
+    pub fn next_number(&self) -> u64 {
+        self.next_number
+    }
+}
+
 /// Opens the configured store; `None` when `[store] url` is empty.
 ///
 /// # Errors

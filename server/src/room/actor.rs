@@ -113,8 +113,17 @@ pub struct Room<G: OnWire> {
     reserved: Vec<Option<Reserved>>,
     /// Since when no person has been in the room (only bots, or nobody).
     empty_since: Option<Millis>,
-    /// The room's place in the rooms budget, given back when the task ends.
-    _ticket: Option<RoomTicket>,
+    /// Per seat: the person who last left it while the game was on, named in the game's
+    /// record in place of the bot that finished it (or of nobody), so the game is in their
+    /// list of games (我的对局) though they did not see its end.
+    left_by: Vec<Option<String>>,
+    /// The last person left and nobody is watching: the room closes now, not after the
+    /// empty grace (which is for people who may come back), and gives back its place in the
+    /// rooms budget at once.
+    left_by_everyone: bool,
+    /// The room's place in the rooms budget, given back when the task ends (or as the last
+    /// person leaves, before they are told, so their next table is not refused).
+    ticket: Option<RoomTicket>,
     /// The write-ahead log in the store (`durable`); `None` without a store.
     journal: Option<Journal>,
     /// Reserved seats (a competition's table): who alone may sit at each seat, by its code
@@ -195,6 +204,7 @@ impl<G: OnWire> Room<G> {
         parts.registry.insert(parts.id, handle.clone());
         let fill_delay = parts.summon.as_ref().and(parts.bot_fill);
         let reserved = vec![None; seats.len()];
+        let left_by = vec![None; seats.len()];
         let mut room = Room {
             id: parts.id,
             number: parts.number,
@@ -218,7 +228,9 @@ impl<G: OnWire> Room<G> {
             summon: parts.summon,
             reserved,
             empty_since: None,
-            _ticket: parts.ticket,
+            left_by,
+            left_by_everyone: false,
+            ticket: parts.ticket,
             journal: parts.journal,
             reserved_seats: parts.reserved_seats,
             skew: parts.skew,
@@ -272,6 +284,9 @@ impl<G: OnWire> Room<G> {
                 }
             }
             self.note_people();
+            if self.deserted() {
+                self.end_deserted_game();
+            }
             self.settle().await;
             if self.finished() {
                 break;
@@ -552,6 +567,7 @@ impl<G: OnWire> Room<G> {
                 self.note_over();
             }
             let gone = self.seats[index].take();
+            self.note_left(index, gone.as_ref());
             self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
                 seat: seat.0,
             }))]);
@@ -636,16 +652,64 @@ impl<G: OnWire> Room<G> {
         let lingered = self
             .over_since
             .is_some_and(|t| t + self.timings.linger <= now);
-        let deserted = self
-            .empty_since
-            .is_some_and(|t| t + self.timings.empty_grace <= now);
         let failed = self.journal.as_ref().is_some_and(Journal::failed);
         self.revoked
             || self.closing.is_some()
             || failed
             || lingered
-            || deserted
+            || self.deserted()
             || (empty && !self.held && (!self.started || self.game.is_over()))
+    }
+
+    /// Whether no person is coming back: the empty grace ran out, or the last person left.
+    fn deserted(&self) -> bool {
+        let now = self.clock.now();
+        self.left_by_everyone
+            || self
+                .empty_since
+                .is_some_and(|t| t + self.timings.empty_grace <= now)
+    }
+
+    /// A game still going in a deserted room (a Tuolaji table whose person left: its bots
+    /// would play on for nobody) ends now: the bots' seats are given up as the person's
+    /// was, which ends a card game as abandoned, without a result, and its record is
+    /// written — the game is in its player's list, not lost with the room.
+    fn end_deserted_game(&mut self) {
+        if !self.started || self.game.is_over() {
+            return;
+        }
+        let now = self.clock.now();
+        for index in 0..self.seats.len() {
+            if !self.seats[index].as_ref().is_some_and(|o| o.bot) || self.game.is_over() {
+                continue;
+            }
+            let seat = Seat(index as u8);
+            self.log_step(StepKind::Forfeit, seat, now);
+            let emits = self.game.forfeit(seat, now);
+            self.publish_game(emits);
+        }
+        self.note_over();
+    }
+
+    /// `gone` left seat `index` while the game was on: the record will name them.
+    fn note_left(&mut self, index: usize, gone: Option<&Occupant>) {
+        let person = gone.filter(|o| !o.bot);
+        if let (true, Some(o), Some(slot)) = (self.started, person, self.left_by.get_mut(index)) {
+            *slot = Some(o.name.clone());
+        }
+    }
+
+    /// Who played seat `index`, for the record: the person sitting there, else the person
+    /// who left it during the game (rather than the bot that took it over), else the bot.
+    fn player_of_record(&self, index: usize) -> String {
+        let sitting = self.seats.get(index).and_then(Option::as_ref);
+        let left = self.left_by.get(index).and_then(Option::as_ref);
+        match (sitting, left) {
+            (Some(o), Some(name)) if o.bot => name.clone(),
+            (Some(o), _) => o.name.clone(),
+            (None, Some(name)) => name.clone(),
+            (None, None) => String::new(),
+        }
     }
 
     pub(super) fn note_over(&mut self) {

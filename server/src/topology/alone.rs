@@ -33,6 +33,10 @@ impl RoomDirectory for Alone {
         true
     }
 
+    fn take_number(&self) -> Option<u64> {
+        None
+    }
+
     fn fence(&self) -> Option<Fence> {
         None
     }

@@ -145,16 +145,19 @@ pub trait Topology: RoomDirectory {
 }
 
 /// The configured topology: alone, or a node of the cluster `[cluster]` describes,
-/// `listening` on this address.
+/// `listening` on this address; with several nodes tables are numbered from `first_number` on.
 ///
 /// # Errors
 /// The cluster cannot be joined (its settings, or Redis).
 pub async fn start(
     config: &Config,
     listening: Option<SocketAddr>,
+    first_number: u64,
 ) -> Result<Arc<dyn Topology>, cluster::ClusterError> {
-    Ok(match cluster::Cluster::start(config, listening).await? {
-        Some(cluster) => cluster,
-        None => Arc::new(alone::Alone::default()),
-    })
+    Ok(
+        match cluster::Cluster::start(config, listening, first_number).await? {
+            Some(cluster) => cluster,
+            None => Arc::new(alone::Alone::default()),
+        },
+    )
 }

@@ -490,10 +490,8 @@ impl<G: OnWire> Room<G> {
         let view = G::wire_view(self.game.view(Viewer::Spectator, self.clock.now()));
         let result = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
         let room = self.id;
-        let players = self
-            .seats
-            .iter()
-            .map(|o| o.as_ref().map_or_else(String::new, |o| o.name.clone()))
+        let players = (0..self.seats.len())
+            .map(|i| self.player_of_record(i))
             .collect();
         let finished_ms = unix_ms();
         if let Some(j) = self.journal.as_mut() {

@@ -139,10 +139,16 @@ impl<G: OnWire> Room<G> {
             self.publish_game(emits);
             self.note_over();
         }
-        self.seats[seat.index()] = None;
+        let gone = self.seats[seat.index()].take();
+        self.note_left(seat.index(), gone.as_ref());
         self.publish(vec![Emit::All(Event::Room(RoomEvent::Left {
             seat: seat.0,
         }))]);
+        // A competition's table waits for its entries (they may sit again with their codes).
+        if self.reserved_seats.is_none() && !self.has_person() {
+            self.left_by_everyone = true;
+            self.ticket = None;
+        }
         Ok(())
     }
 

@@ -17,10 +17,15 @@ use crate::topology::Node;
 use crate::topology::{Location, NodeInfo, Resume, Route, SessionRecord, Topology};
 
 /// The rooms this node opens are listed in the shared directory and fenced by the lease;
-/// counted ids would collide between nodes, so they are always random.
+/// counted ids would collide between nodes, so they are always random, and short numbers
+/// come from the cluster's one count.
 impl RoomDirectory for Cluster {
     fn ids_are_local(&self) -> bool {
         false
+    }
+
+    fn take_number(&self) -> Option<u64> {
+        self.numbers.take()
     }
 
     fn fence(&self) -> Option<Fence> {

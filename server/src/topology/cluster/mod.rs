@@ -15,9 +15,11 @@
 //!   nodes and rebuild them from the store's log.
 //! - [`drain`]: SIGTERM hands this node's rooms over to the others (no new ones come
 //!   here meanwhile), then it leaves.
+//! - [`numbers`]: tables' short numbers, leased in blocks from one count in Redis.
 
 pub mod answers;
 pub mod drain;
+pub mod numbers;
 pub mod takeover;
 
 use std::collections::HashMap;
@@ -129,6 +131,8 @@ pub struct Cluster {
     /// Rooms opened here whose directory entry is being written: true once every node
     /// can find them ([`Cluster::listed`]).
     claims: std::sync::Mutex<HashMap<RoomId, watch::Receiver<bool>>>,
+    /// Tables' short numbers, leased from the cluster's one count.
+    pub(super) numbers: Arc<numbers::Numbers>,
 }
 
 fn key(parts: &[&str]) -> String {
@@ -209,12 +213,14 @@ return 1
 
 impl Cluster {
     /// Connects to Redis and checks the configuration; `None` when `[cluster]` is off.
+    /// Tables' numbers go on from `first_number` (the store's next one) at least.
     ///
     /// # Errors
     /// A store other than PostgreSQL, a missing key, or Redis unreachable.
     pub async fn start(
         config: &Config,
         listening: Option<std::net::SocketAddr>,
+        first_number: u64,
     ) -> Result<Option<Arc<Cluster>>, ClusterError> {
         let c = &config.cluster;
         if !c.enabled {
@@ -239,6 +245,8 @@ impl Cluster {
         };
         let client = redis::Client::open(c.redis_url.trim())?;
         let redis = ConnectionManager::new(client).await?;
+        let numbers =
+            numbers::Numbers::start(redis.clone(), key(&["room_number"]), first_number).await?;
         let cluster = Arc::new_cyclic(|me| Cluster {
             me: me.clone(),
             node,
@@ -256,6 +264,7 @@ impl Cluster {
             shared: std::sync::OnceLock::new(),
             state: AtomicU8::new(LIVE),
             claims: std::sync::Mutex::default(),
+            numbers,
         });
         let _ = cluster.renew(0, 0).await?;
         tracing::info!(node = %cluster.node, advertise = %cluster.advertise, "joined the cluster");
