@@ -299,7 +299,7 @@ impl Competitions {
             entry_codes: auth::Limiter::new(
                 config.director.login_free_failures,
                 config.director.login_delay_ms,
-                "entry codes",
+                "entry codes from this address",
             ),
             board: Arc::new(desk::Board::new()),
             desks: std::sync::Mutex::new(BTreeMap::new()),
