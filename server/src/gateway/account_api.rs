@@ -26,7 +26,7 @@ use serde_json::json;
 
 use crate::accounts::{Account, Signed, COOKIE};
 use crate::app::App;
-use crate::gateway::client::Client;
+use crate::gateway::client::{bearer_or_cookie, Client};
 use crate::gateway::competition_api::{ok, parse_json, read_body, store, Answer};
 use crate::gateway::refusal::Refusal;
 
@@ -50,31 +50,6 @@ struct NewPassword {
 #[serde(deny_unknown_fields)]
 struct Password {
     password: String,
-}
-
-/// The value of cookie `name` among the request's `Cookie` headers.
-pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|kv| {
-            let (k, v) = kv.trim().split_once('=')?;
-            (k == name).then(|| v.to_owned())
-        })
-}
-
-/// A session token (an account's, a director's): the bearer token, else cookie `name`;
-/// none when empty or longer than any token the server gives.
-pub fn bearer_or_cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_owned())
-        .or_else(|| cookie(headers, name))
-        .filter(|t| !t.is_empty() && t.len() <= 256)
 }
 
 /// The account's session token.

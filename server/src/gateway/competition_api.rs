@@ -121,7 +121,7 @@ fn not_found(what: &str) -> WireError {
 
 /// The director's token: the bearer token, else the cookie.
 fn token(headers: &HeaderMap) -> Option<String> {
-    crate::gateway::account_api::bearer_or_cookie(headers, auth::COOKIE)
+    crate::gateway::client::bearer_or_cookie(headers, auth::COOKIE)
 }
 
 /// The request's body, refused when it is over [`MAX_BODY`] or later than its deadline

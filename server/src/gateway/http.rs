@@ -265,7 +265,7 @@ fn upgrade(
     // An account's cookie counts only from this server's own page: another site's page
     // may open a WebSocket here too, and its browser would send the cookie along.
     let account_cookie = account::same_origin(headers)
-        .then(|| account::cookie(headers, crate::accounts::COOKIE))
+        .then(|| crate::gateway::client::cookie(headers, crate::accounts::COOKIE))
         .flatten();
     let (true, Some(key)) = (is_upgrade, key) else {
         return Err(Refusal::new(
