@@ -342,6 +342,7 @@ where
             protocol_version: PROTOCOL_VERSION,
             name: config.name.clone(),
             resume_token: None,
+            account_token: None,
         })
         .await?;
         loop {

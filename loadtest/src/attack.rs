@@ -247,6 +247,7 @@ async fn connect(url: &str, tally: &Tally) -> Option<Ws> {
         protocol_version: PROTOCOL_VERSION,
         name: "Attacker".into(),
         resume_token: None,
+        account_token: None,
     };
     ws.send(binary(&hello)?).await.ok()?;
     Some(ws)

@@ -80,6 +80,7 @@ async fn idle_client(url: &str, index: usize, stats: &Stats, ready: tokio::sync:
         protocol_version: PROTOCOL_VERSION,
         name: format!("idle{index}"),
         resume_token: None,
+        account_token: None,
     };
     let Ok(bytes) = encode(&hello) else {
         failed();

@@ -128,6 +128,11 @@ macro_rules! games {
                 name: String,
                 #[serde(default)]
                 resume_token: Option<String>,
+                /// A signed-in account's session token (`POST /api/account/signin`): the
+                /// player plays as that account, under its name (`name` is then ignored).
+                /// A browser's page need not send it: its `qipai_account` cookie does.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                account_token: Option<String>,
             },
             /// Asks for `pong` with the server's time (for clock sync).
             Ping {
@@ -506,6 +511,7 @@ mod tests {
                 protocol_version: PROTOCOL_VERSION,
                 name: "Wu".into(),
                 resume_token: None,
+                account_token: None,
             },
             ClientMsg::CreateRoom {
                 seq: 1,
@@ -583,6 +589,7 @@ mod tests {
             protocol_version: 1,
             name: String::new(),
             resume_token: None,
+            account_token: None,
         };
         let bytes = encode(&hello).unwrap();
         assert!(decode::<ClientMsg>(&bytes, ClientMsg::TYPES).is_ok());

@@ -248,6 +248,21 @@ error_codes! {
     /// Undoing a competition's round of which a table has a result (HTTP 409): a result is
     /// changed only by a correction.
     RoundRecorded = "round_recorded",
+    // --- passwords and accounts ---
+    /// Every place of the password-hashing pool and its queue are taken: try again in a
+    /// moment (HTTP 429 with `Retry-After`).
+    PasswordChecksBusy = "password_checks_busy",
+    /// The name, or a look-alike of it, belongs to a registered account (HTTP 409 on sign-up;
+    /// a guest's `hello` is refused with it and closed).
+    NameTaken = "name_taken",
+    /// An account's action without a valid account session (none, unknown, expired or
+    /// signed out; HTTP 401).
+    AccountRequired = "account_required",
+    /// A write authenticated by a cookie sent from another site's page (its `Origin` or
+    /// `Sec-Fetch-Site` says so; HTTP 403).
+    CrossOrigin = "cross_origin",
+    /// A new password shorter than 8 characters or longer than 1024 bytes (HTTP 400).
+    WeakPassword = "weak_password",
 }
 
 /// What a client needs to say a refusal in the player's own language: every
@@ -419,6 +434,11 @@ mod tests {
                 "bad_request",
                 "round_started",
                 "round_recorded",
+                "password_checks_busy",
+                "name_taken",
+                "account_required",
+                "cross_origin",
+                "weak_password",
             ]
         );
     }

@@ -30,6 +30,10 @@ pub struct App {
     pub persist: Option<Persist>,
     /// Competitions and their directors.
     pub competitions: crate::competition::Competitions,
+    /// The one bounded pool every password check and hash goes through.
+    pub hashing: crate::base::hashing::Hashing,
+    /// Registered players.
+    pub accounts: crate::accounts::Accounts,
     /// One node or several, chosen when the app is built: asked wherever it matters.
     pub topology: Arc<dyn Topology>,
 }
@@ -88,6 +92,8 @@ impl App {
             clock,
             shutdown,
             competitions: crate::competition::Competitions::new(&config),
+            hashing: crate::base::hashing::Hashing::new(&config.passwords),
+            accounts: crate::accounts::Accounts::new(&config.accounts),
             persist,
             topology,
         });

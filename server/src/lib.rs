@@ -6,6 +6,7 @@
 //! - [`app`]: the composition root: builds every part once and hands each what it needs.
 //! - [`gateway`]: accepting TCP, HTTP (`/healthz`, `/metrics`, the page, the games'
 //!   catalogue, the records' API) and `/ws`: one WebSocket, its player, caps and rate limits.
+//! - [`accounts`]: registered players: sign-up, sign-in, sessions, names nobody else takes.
 //! - [`competition`]: competitions: directors, the HTTP API, rounds.
 //! - [`topology`]: one node or several (on Redis and PostgreSQL: directory, leases,
 //!   forwarding, takeovers), behind one trait.
@@ -17,6 +18,7 @@
 //! - [`base`]: the configuration, the counters of `/metrics`, budgets, the server's time line,
 //!   player names, token buckets, the shutdown signal.
 
+pub mod accounts;
 pub mod app;
 pub mod base;
 pub mod competition;

@@ -359,17 +359,33 @@ async fn bot_stops_thinking_when_its_table_ends(game: &str) {
     }
 }
 
-/// Names: blank, invisible, bidi-overridden and bot-like names are refused; a decomposed
-/// name is stored composed.
+/// Names: blank, invisible, bidi-overridden and bot-like names are refused — names of
+/// default-ignorable code points or marks alone, and look-alikes of a bot's name (full-width,
+/// Cyrillic, a combining accent) among them; a decomposed name is stored composed.
 #[tokio::test]
 async fn bad_names_are_refused() {
     let server = TestServer::default().await;
-    for name in ["\u{200B}", "\u{FEFF}", "a\u{202E}b", "Bot 1", " \t "] {
+    for name in [
+        "\u{200B}",
+        "\u{FEFF}",
+        "a\u{202E}b",
+        "Bot 1",
+        " \t ",
+        "\u{034F}",
+        "\u{FE0F}",
+        "\u{E0100}",
+        "\u{17B4}",
+        "\u{0301}\u{0308}",
+        "Bot \u{FF11}",
+        "Bot 1\u{0301}",
+        "\u{0412}ot 1",
+    ] {
         let mut c = Client::connect(&server).await;
         c.send(&ClientMsg::Hello {
             protocol_version: PROTOCOL_VERSION,
             name: name.into(),
             resume_token: None,
+            account_token: None,
         })
         .await;
         assert_eq!(c.error_for(None).await.0, ErrorCode::BadName, "{name:?}");

@@ -169,6 +169,7 @@ async fn every_kind_of_bad_input_is_refused_and_changes_nothing() {
             protocol_version: 1,
             name: "again".into(),
             resume_token: None,
+            account_token: None,
         })
         .await;
     assert_eq!(stranger.error_for(None).await.0, ErrorCode::AlreadyHello);
@@ -269,6 +270,7 @@ async fn the_handshake_is_strict() {
         protocol_version: 99,
         name: "Old".into(),
         resume_token: None,
+        account_token: None,
     })
     .await;
     assert_eq!(c.error_for(None).await.0, ErrorCode::ProtocolVersion);
@@ -288,6 +290,7 @@ async fn the_handshake_is_strict() {
         protocol_version: qipai_protocol::PROTOCOL_VERSION,
         name: " ".into(),
         resume_token: None,
+        account_token: None,
     })
     .await;
     assert_eq!(c.error_for(None).await.0, ErrorCode::BadName);

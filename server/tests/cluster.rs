@@ -172,6 +172,7 @@ async fn reconnect(nodes: &[&Node], token: &str) -> Client {
             protocol_version: PROTOCOL_VERSION,
             name: String::new(),
             resume_token: Some(token.into()),
+            account_token: None,
         })
         .await;
         if let Some(ServerMsg::Welcome {

@@ -27,6 +27,7 @@ async fn reconnect_mid_game_resumes_with_a_matching_snapshot() {
         protocol_version: qipai_protocol::PROTOCOL_VERSION,
         name: String::new(),
         resume_token: Some(token),
+        account_token: None,
     })
     .await;
     match red.recv().await {
@@ -102,6 +103,7 @@ async fn absent_past_the_grace_forfeits() {
         protocol_version: qipai_protocol::PROTOCOL_VERSION,
         name: String::new(),
         resume_token: Some(token),
+        account_token: None,
     })
     .await;
     assert_eq!(late.error_for(None).await.0, ErrorCode::BadResumeToken);

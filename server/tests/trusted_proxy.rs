@@ -17,6 +17,7 @@ async fn welcomed(server: &TestServer, open: &mut Vec<Client>, client: &str) -> 
         protocol_version: PROTOCOL_VERSION,
         name: "Proxied".into(),
         resume_token: None,
+        account_token: None,
     })
     .await;
     match c.recv().await {

@@ -161,6 +161,7 @@ async fn keep_alive_and_ws_with_any_query() {
         protocol_version: qipai_protocol::PROTOCOL_VERSION,
         name: "Q".into(),
         resume_token: None,
+        account_token: None,
     })
     .unwrap();
     ws.send(tokio_tungstenite::tungstenite::Message::Binary(

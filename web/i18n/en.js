@@ -434,6 +434,11 @@ export default {
   "err.not_found": "Not found.",
   "err.method_not_allowed": "The server does not take that request here.",
   "err.bad_request": "The server cannot take that request as sent.",
+  "err.password_checks_busy": "Too many sign-ins at this moment: try again in a second.",
+  "err.name_taken": "That name, or one that looks like it, belongs to a registered player.",
+  "err.account_required": "Sign in first.",
+  "err.cross_origin": "Refused: the request came from another site.",
+  "err.weak_password": "A password needs 8 characters or more.",
 
   // --- international draughts (web/draughts.js, merged from its TEXT object) ---
   "dr.game": "Draughts",

@@ -433,6 +433,11 @@ export default {
   "err.not_found": "未找到。",
   "err.method_not_allowed": "此处不接受该请求。",
   "err.bad_request": "服务器无法处理该请求。",
+  "err.password_checks_busy": "此刻登录的人太多，请一秒后再试。",
+  "err.name_taken": "该名字（或与之相似的名字）已被注册玩家使用。",
+  "err.account_required": "请先登录。",
+  "err.cross_origin": "已拒绝：请求来自其他网站。",
+  "err.weak_password": "密码至少需要 8 个字符。",
 
   // --- 国际跳棋（web/draughts.js，由其 TEXT 对象移入） ---
   "dr.game": "国际跳棋",

@@ -39,6 +39,60 @@ pub struct Config {
     pub director: DirectorConfig,
     #[serde(default)]
     pub cluster: ClusterConfig,
+    #[serde(default)]
+    pub passwords: PasswordsConfig,
+    #[serde(default)]
+    pub accounts: AccountsConfig,
+}
+
+/// Players' accounts ([`crate::accounts`]). Each field is documented in `config/default.toml`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AccountsConfig {
+    pub session_ttl_ms: u64,
+    /// Failed sign-ins from one address before it must wait.
+    pub signin_free_failures: u32,
+    /// Failed sign-ins to one account, from any address, before it must wait.
+    pub account_free_failures: u32,
+    /// The first wait, in ms; it doubles with every further failure.
+    pub signin_delay_ms: u64,
+}
+
+impl Default for AccountsConfig {
+    fn default() -> AccountsConfig {
+        AccountsConfig {
+            session_ttl_ms: 30 * 24 * 60 * 60 * 1000,
+            signin_free_failures: 5,
+            account_free_failures: 10,
+            signin_delay_ms: 1000,
+        }
+    }
+}
+
+/// The password-hashing pool ([`crate::base::hashing`]). Each field is documented in
+/// `config/default.toml`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PasswordsConfig {
+    /// Checks and hashes running at once (threads of the blocking pool).
+    pub threads: usize,
+    /// Checks waiting for a thread; one more is refused (`password_checks_busy`).
+    pub queue: usize,
+    /// Argon2id's memory cost of a new hash, in KiB.
+    pub memory_kib: u32,
+    /// Argon2id's passes over that memory for a new hash.
+    pub passes: u32,
+}
+
+impl Default for PasswordsConfig {
+    fn default() -> PasswordsConfig {
+        PasswordsConfig {
+            threads: 2,
+            queue: 16,
+            memory_kib: 19456,
+            passes: 2,
+        }
+    }
 }
 
 /// Several nodes: off by default (one node alone, exactly as without it). Each

@@ -4,60 +4,29 @@
 //! and kept only as their SHA-256 hash, in memory and in the store, so a restart keeps
 //! directors signed in and a stolen database gives no token.
 //!
-//! Argon2 (the `argon2` crate of RustCrypto, the Password Hashing Competition's winner) is
-//! what a password is stored as: a deployment's config file or environment then holds no
-//! password, and the hash is slow to guess from. Its parameters travel in the PHC string, so
-//! a deployment chooses its cost (`qipai-server hash-password` uses the crate's defaults).
+//! The password is kept as an Argon2 hash ([`crate::base::hashing`]): a deployment's config
+//! file or environment then holds no password, and the hash is slow to guess from. Its
+//! parameters travel in the PHC string, so a deployment chooses its cost (`qipai-server
+//! hash-password` uses the crate's defaults). Every check goes through the server's one
+//! bounded hashing pool, so guessing from many addresses at once cannot pile up threads.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
-use argon2::password_hash::{
-    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
-};
-use argon2::{Algorithm, Argon2, Params, Version};
 use qipai_protocol::{ErrorCode, WireError};
 use qipai_store::competition::{CompetitionWrite, DirectorSessionRow};
 use qipai_store::{hash_token, unix_ms, Store};
 
 use crate::base::config::DirectorConfig;
-use crate::competition::limiter::Limiter;
+use crate::base::hashing::Hashing;
+use crate::base::limiter::Limiter;
 
 /// The cookie a director's page keeps its session in.
 pub const COOKIE: &str = "qipai_director";
 
-/// Hashes `password` with Argon2id and a random salt, in PHC form (for `[director]
-/// password_hash`).
-///
-/// # Errors
-/// The hasher's error (it has none for ordinary passwords).
-pub fn hash_password(password: &str) -> Result<String, String> {
-    hash_password_cost(password, Params::DEFAULT_M_COST, Params::DEFAULT_T_COST)
-}
-
-/// [`hash_password`] at a chosen cost: `m_kib` KiB of memory, `t` passes (tests use a
-/// cheap one; the cost travels in the hash).
-///
-/// # Errors
-/// Parameters out of Argon2's range.
-pub fn hash_password_cost(password: &str, m_kib: u32, t: u32) -> Result<String, String> {
-    let params = Params::new(m_kib, t, 1, None).map_err(|e| e.to_string())?;
-    let salt = SaltString::generate(&mut OsRng);
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
-}
-
-/// Whether `password` matches the PHC hash `phc` (false for a malformed hash).
-pub fn verify_password(phc: &str, password: &str) -> bool {
-    PasswordHash::new(phc).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
+/// Hashing and checking a password live with the pool every check goes through.
+pub use crate::base::hashing::{hash_password, hash_password_cost, verify_password};
 
 /// The directors' credential and sessions.
 pub struct Directors {
@@ -85,7 +54,7 @@ impl Directors {
             logins: Limiter::new(
                 config.login_free_failures,
                 config.login_delay_ms,
-                "director logins",
+                "director logins from this address",
             ),
         }
     }
@@ -97,18 +66,21 @@ impl Directors {
     }
 
     /// Checks a login; on success returns a new session token and its expiry (Unix ms),
-    /// stored hashed. Verification runs on the blocking pool (Argon2 is slow on purpose).
+    /// stored hashed. Verification runs in `hashing`, the bounded pool (Argon2 is slow on
+    /// purpose).
     ///
     /// `addr` is the client's address: failures from it are limited ([`Limiter`]).
     ///
     /// # Errors
     /// `too_many_attempts` while the address must wait (nothing is checked);
-    /// `bad_credentials` for a wrong name or password, or when no hash is configured.
+    /// `password_checks_busy` when the pool is full; `bad_credentials` for a wrong name or
+    /// password, or when no hash is configured.
     pub async fn login(
         &self,
         name: &str,
         password: &str,
         addr: Option<IpAddr>,
+        hashing: &Hashing,
         store: Option<&dyn Store>,
     ) -> Result<(String, i64), WireError> {
         if let Some(addr) = addr {
@@ -122,11 +94,7 @@ impl Directors {
         if phc.is_empty() || name != self.config.name {
             return Err(bad());
         }
-        let password = password.to_owned();
-        let ok = tokio::task::spawn_blocking(move || verify_password(&phc, &password))
-            .await
-            .unwrap_or(false);
-        if !ok {
+        if !hashing.verify(phc, password.to_owned()).await? {
             return Err(bad());
         }
         if let Some(addr) = addr {
@@ -214,18 +182,4 @@ impl Directors {
 fn new_token() -> String {
     let bytes: [u8; 32] = rand::random();
     qipai_store::hex(&bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_hash_verifies_its_password_only() {
-        let phc = hash_password_cost("正确的密码", 64, 1).unwrap();
-        assert!(phc.starts_with("$argon2id$"));
-        assert!(verify_password(&phc, "正确的密码"));
-        assert!(!verify_password(&phc, "wrong"));
-        assert!(!verify_password("not a hash", "正确的密码"));
-    }
 }

@@ -8,8 +8,6 @@
 //!   (docs/competitions-design.md).
 //! - [`stored`]: a competition as the store's rows, and back, every value typed.
 //! - [`auth`]: directors' credential and sessions.
-//! - [`limiter`]: failed attempts (director logins, entry codes) counted per address, with
-//!   a growing wait.
 //! - [`entry_form`]: a registration form's bytes read in its encoding (UTF-8 with or
 //!   without BOM, UTF-16, GBK/GB18030).
 //! - [`tables`]: a round's tables opened with their seats reserved, watched to their end,
@@ -27,7 +25,6 @@
 pub mod auth;
 mod desk;
 pub mod entry_form;
-pub mod limiter;
 pub mod stored;
 pub mod tables;
 pub mod view;
@@ -287,7 +284,7 @@ pub enum LoadError {
 pub struct Competitions {
     pub directors: auth::Directors,
     /// Joins with an entry code, per address: guesses are limited like director logins.
-    pub entry_codes: limiter::Limiter,
+    pub entry_codes: crate::base::limiter::Limiter,
     board: Arc<desk::Board>,
     /// Each competition's desk, by id (two partners share one). Never held across an await.
     desks: std::sync::Mutex<BTreeMap<u64, desk::Inbox>>,
@@ -304,10 +301,10 @@ impl Competitions {
     pub fn new(config: &Config) -> Competitions {
         Competitions {
             directors: auth::Directors::new(&config.director),
-            entry_codes: limiter::Limiter::new(
+            entry_codes: crate::base::limiter::Limiter::new(
                 config.director.login_free_failures,
                 config.director.login_delay_ms,
-                "entry codes",
+                "entry codes from this address",
             ),
             board: Arc::new(desk::Board::new()),
             desks: std::sync::Mutex::new(BTreeMap::new()),

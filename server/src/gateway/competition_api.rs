@@ -73,7 +73,7 @@ const SVG: &str = "image/svg+xml";
 /// The longest text a QR code is drawn for (an entry link is far shorter).
 const MAX_QR_TEXT: usize = 512;
 
-fn ok(v: &Value) -> Answer {
+pub(crate) fn ok(v: &Value) -> Answer {
     Answer {
         status: StatusCode::OK,
         content_type: JSON,
@@ -127,29 +127,12 @@ fn not_found(what: &str) -> WireError {
 
 /// The director's token: the bearer token, else the cookie.
 fn token(headers: &HeaderMap) -> Option<String> {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_owned());
-    bearer
-        .or_else(|| {
-            headers
-                .get_all(header::COOKIE)
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(';'))
-                .find_map(|kv| {
-                    let (k, v) = kv.trim().split_once('=')?;
-                    (k == auth::COOKIE).then(|| v.to_owned())
-                })
-        })
-        .filter(|t| !t.is_empty() && t.len() <= 256)
+    crate::gateway::client::bearer_or_cookie(headers, auth::COOKIE)
 }
 
 /// The request's body, refused when it is over [`MAX_BODY`] or later than its deadline
 /// ([`crate::gateway::timed_body`]).
-async fn read_body(req: Request) -> Result<Vec<u8>, WireError> {
+pub(crate) async fn read_body(req: Request) -> Result<Vec<u8>, WireError> {
     Limited::new(req.into_body(), MAX_BODY)
         .collect()
         .await
@@ -157,7 +140,7 @@ async fn read_body(req: Request) -> Result<Vec<u8>, WireError> {
         .map_err(|e| body_error(format!("the body: {e} (at most {MAX_BODY} bytes)")))
 }
 
-fn parse_json<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, WireError> {
+pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, WireError> {
     serde_json::from_slice(body).map_err(|e| body_error(format!("JSON: {e}")))
 }
 
@@ -221,7 +204,7 @@ struct EntryCode {
 }
 
 /// `POST /api/entry`: where the holder of an entry code plays next. Only a wrong code
-/// counts against the address (`auth::Limiter`, shared with joining by code).
+/// counts against the address (`base::limiter::Limiter`, shared with joining by code).
 async fn next_table(
     req: Request,
     shared: &Arc<App>,
@@ -271,7 +254,7 @@ fn qr_svg(text: &str) -> Result<Answer, WireError> {
     })
 }
 
-fn store(shared: &App) -> Option<&dyn Store> {
+pub(crate) fn store(shared: &App) -> Option<&dyn Store> {
     shared.persist.as_ref().map(|p| p.store.as_ref())
 }
 
@@ -358,7 +341,13 @@ pub async fn login(
     let login: Login = parse_json(&read_body(req).await?)?;
     let (token, expires) = comps
         .directors
-        .login(&login.name, &login.password, Some(peer), store(&shared))
+        .login(
+            &login.name,
+            &login.password,
+            Some(peer),
+            &shared.hashing,
+            store(&shared),
+        )
         .await?;
     let mut a = ok(&json!({ "token": token, "expires_ms": expires }));
     a.cookie = Some(format!(

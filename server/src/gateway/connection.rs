@@ -55,17 +55,19 @@ where
 {
     let conn_id = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let span = tracing::debug_span!("bot", conn = conn_id);
-    tracing::Instrument::instrument(run(ws, shared, conn_id, None, false), span).await;
+    tracing::Instrument::instrument(run(ws, shared, conn_id, None, false, None), span).await;
 }
 
 /// Serves one WebSocket that [`crate::gateway::http`] upgraded. Without a ticket (over a connection
 /// budget) it only says why and closes. `internal`: another node's connection (`/node`),
-/// whose first frame is the internal hello.
+/// whose first frame is the internal hello. `account_cookie`: the account session the
+/// upgrade request's cookie named (from this server's own page only), for `hello`.
 pub async fn serve<S>(
     ws: WebSocketStream<S>,
     shared: Arc<App>,
     ticket: Result<ConnTicket, qipai_protocol::WireError>,
     internal: bool,
+    account_cookie: Option<String>,
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -82,7 +84,8 @@ pub async fn serve<S>(
     metrics.connections.fetch_add(1, Ordering::Relaxed);
     metrics.connections_total.fetch_add(1, Ordering::Relaxed);
     // The player holds the ticket (another node's link moves it to its client's address).
-    tracing::Instrument::instrument(run(ws, shared, conn_id, Some(ticket), internal), span).await;
+    let served = run(ws, shared, conn_id, Some(ticket), internal, account_cookie);
+    tracing::Instrument::instrument(served, span).await;
     metrics.connections.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -102,8 +105,14 @@ where
 
 /// `ticket`: the connection's place in the budgets, with the client's address; `None` for
 /// the server's own bots.
-async fn run<W>(ws: W, shared: Arc<App>, conn_id: u64, ticket: Option<ConnTicket>, internal: bool)
-where
+async fn run<W>(
+    ws: W,
+    shared: Arc<App>,
+    conn_id: u64,
+    ticket: Option<ConnTicket>,
+    internal: bool,
+    account_cookie: Option<String>,
+) where
     W: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
 {
     let bot = ticket.is_none();
@@ -141,6 +150,7 @@ where
         Arc::clone(&kill),
         ticket,
         internal,
+        account_cookie,
     );
     let mut ping = tokio::time::interval(Duration::from_millis(
         shared.config.server.ping_interval_ms.max(1),

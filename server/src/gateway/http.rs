@@ -38,6 +38,7 @@ use tower::Service;
 use crate::app::App;
 use crate::base::forwarded;
 use crate::base::sockets::{HttpTicket, Tier, RESERVE_HEAD_MS};
+use crate::gateway::account_api as account;
 use crate::gateway::client::Client;
 use crate::gateway::competition_api as comp;
 use crate::gateway::records_api as records;
@@ -69,6 +70,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/nodes", get(records::nodes))
         .route("/api/players/{name}/games", get(records::player_games))
         .route("/api/entry", post(comp::entry))
+        .route("/api/account", get(account::me))
+        .route("/api/account/signup", post(account::sign_up))
+        .route("/api/account/signin", post(account::sign_in))
+        .route("/api/account/signout", post(account::sign_out))
+        .route("/api/account/password", post(account::change_password))
+        .route("/api/account/delete", post(account::delete))
         .route(C, get(comp::list))
         .route(&format!("{C}/changes"), get(comp::changes_answer))
         .route(&format!("{C}/{{id}}"), get(comp::summary))
@@ -200,6 +207,7 @@ async fn metrics(State(shared): State<Arc<App>>) -> Response<Body> {
         .metrics
         .render(&rooms, shared.sessions.len(), |scrape| {
             shared.budget.scrape(scrape);
+            shared.hashing.scrape(scrape);
             if let Some(writer) = shared.lobby.writer() {
                 crate::persist::scrape(writer.stats(), scrape);
             }
@@ -217,7 +225,7 @@ fn store_down(shared: &App) -> Option<String> {
 async fn api_unknown() -> Refusal {
     Refusal::not_found(
         "the API has /api/games, /api/games/{id}, /api/games/{id}.pgn, /api/games/{id}.pdn, \
-         /api/players/{name}/games, /api/competitions…, /api/director/…, /api/entry",
+         /api/players/{name}/games, /api/competitions…, /api/director/…, /api/entry, /api/account…",
     )
 }
 
@@ -293,6 +301,11 @@ fn upgrade(
         && has(header::CONNECTION, "upgrade")
         && has(header::SEC_WEBSOCKET_VERSION, "13");
     let key = headers.get(header::SEC_WEBSOCKET_KEY).cloned();
+    // An account's cookie counts only from this server's own page: another site's page
+    // may open a WebSocket here too, and its browser would send the cookie along.
+    let account_cookie = account::same_origin(headers)
+        .then(|| crate::gateway::client::cookie(headers, crate::accounts::COOKIE))
+        .flatten();
     let (true, Some(key)) = (is_upgrade, key) else {
         return Err(Refusal::new(
             ErrorCode::BadRequest,
@@ -338,7 +351,7 @@ fn upgrade(
                     Some(config),
                 )
                 .await;
-                connection::serve(ws, shared, ticket, internal).await;
+                connection::serve(ws, shared, ticket, internal, account_cookie).await;
             }
             Err(error) => tracing::debug!(%error, "upgrade failed"),
         }

@@ -3,6 +3,7 @@
 //! connection with the player behind it. It is the top layer: it serves connections with the
 //! [`crate::app::App`] and nothing below imports it.
 
+pub mod account_api;
 pub mod catalogue;
 pub mod client;
 pub mod competition_api;

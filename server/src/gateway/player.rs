@@ -63,6 +63,9 @@ pub struct Player {
     watch: Option<crate::gateway::competition_watch::Watch>,
     /// A connection from another node (`/node`): its first message is the internal hello.
     internal: bool,
+    /// The account session named by the upgrade request's cookie, for `hello` (a `hello`'s
+    /// own `account_token` goes first).
+    account_cookie: Option<String>,
 }
 
 impl Player {
@@ -73,10 +76,12 @@ impl Player {
         kill: Arc<Notify>,
         ticket: Option<crate::base::budget::ConnTicket>,
         internal: bool,
+        account_cookie: Option<String>,
     ) -> Player {
         let addr = ticket.as_ref().map(crate::base::budget::ConnTicket::addr);
         Player {
             internal,
+            account_cookie,
             shared,
             outbox,
             conn_id,
@@ -215,9 +220,12 @@ impl Player {
                     protocol_version,
                     name,
                     resume_token,
+                    account_token,
                 },
             ) => {
-                return Ok(Box::pin(self.hello(protocol_version, name, resume_token)).await);
+                let account = account_token.or_else(|| self.account_cookie.take());
+                let hello = self.hello(protocol_version, name, resume_token, account);
+                return Ok(Box::pin(hello).await);
             }
             (None, _) => {
                 return Ok(Verdict::Close(Some(Box::new(ServerMsg::error(
@@ -254,7 +262,13 @@ impl Player {
         Ok(Verdict::Continue)
     }
 
-    async fn hello(&mut self, version: u32, name: String, token: Option<String>) -> Verdict {
+    async fn hello(
+        &mut self,
+        version: u32,
+        name: String,
+        token: Option<String>,
+        account_token: Option<String>,
+    ) -> Verdict {
         let refuse = |code, message: String| {
             Verdict::Close(Some(Box::new(ServerMsg::error(None, code, message))))
         };
@@ -286,19 +300,38 @@ impl Player {
                 },
             },
             None => {
-                // The server names its own bots; everybody else is checked.
-                let name = if self.bot {
-                    name
-                } else {
-                    match crate::base::names::check(&name) {
-                        Ok(name) => name,
-                        Err(why) => return refuse(ErrorCode::BadName, why.into()),
-                    }
+                let name = match self.name_for(name, account_token).await {
+                    Ok(name) => name,
+                    Err(e) => return refuse(e.code, e.message),
                 };
                 sessions.create(name, self.conn_id, Arc::clone(&self.kill), self.bot)
             }
         };
         self.greet(session).await
+    }
+
+    /// The name a new session plays under. The server names its own bots; a signed-in
+    /// account plays under its own name; a guest's name is checked, and may be no
+    /// account's nor a look-alike of one.
+    async fn name_for(
+        &self,
+        name: String,
+        account_token: Option<String>,
+    ) -> Result<String, WireError> {
+        if self.bot {
+            return Ok(name);
+        }
+        let store = self.shared.persist.as_ref().map(|p| p.store.as_ref());
+        let accounts = &self.shared.accounts;
+        if let Some(token) = account_token {
+            return Ok(accounts.session(Some(&token), store).await?.name);
+        }
+        let name = crate::base::names::check(&name).map_err(|why| WireError {
+            code: ErrorCode::BadName,
+            message: why.into(),
+        })?;
+        accounts.guest_may_use(&name, store).await?;
+        Ok(name)
     }
 
     /// A token this node does not know, as the topology finds it. With several nodes: the

@@ -80,11 +80,15 @@ impl Refusal {
 }
 
 impl From<WireError> for Refusal {
+    /// With `Retry-After: 1` when the password-hashing pool was full, which frees in a
+    /// moment.
     fn from(error: WireError) -> Refusal {
+        let header = (error.code == ErrorCode::PasswordChecksBusy)
+            .then(|| (header::RETRY_AFTER, HeaderValue::from_static("1")));
         Refusal {
             status: status_of(error.code),
             error,
-            header: None,
+            header,
             details: None,
         }
     }
@@ -93,13 +97,17 @@ impl From<WireError> for Refusal {
 /// The HTTP status a refusal with `code` is answered with.
 pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
-        ErrorCode::DirectorRequired | ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
+        ErrorCode::DirectorRequired | ErrorCode::BadCredentials | ErrorCode::AccountRequired => {
+            StatusCode::UNAUTHORIZED
+        }
         ErrorCode::UnknownCompetition | ErrorCode::UnknownTable | ErrorCode::NotFound => {
             StatusCode::NOT_FOUND
         }
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::StoreUnavailable | ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
-        ErrorCode::TooManyAttempts | ErrorCode::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::TooManyAttempts
+        | ErrorCode::TooManyConnections
+        | ErrorCode::PasswordChecksBusy => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::EntriesClosed
         | ErrorCode::NoRoundLeft
         | ErrorCode::RoundUnfinished
@@ -107,8 +115,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | ErrorCode::RoundStarted
         | ErrorCode::RoundRecorded
         | ErrorCode::AlreadyEntered
-        | ErrorCode::DuplicatePlayer => StatusCode::CONFLICT,
-        ErrorCode::BadEntryCode => StatusCode::FORBIDDEN,
+        | ErrorCode::DuplicatePlayer
+        | ErrorCode::NameTaken => StatusCode::CONFLICT,
+        ErrorCode::BadEntryCode | ErrorCode::CrossOrigin => StatusCode::FORBIDDEN,
         _ => StatusCode::BAD_REQUEST,
     }
 }

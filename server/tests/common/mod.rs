@@ -222,6 +222,16 @@ impl Client {
         Some(Client::on(ws))
     }
 
+    /// Connects with `request` (its own headers: a cookie, an `Origin`), without saying hello.
+    pub async fn on_request(
+        request: tokio_tungstenite::tungstenite::handshake::client::Request,
+    ) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("upgrade");
+        Client::on(ws)
+    }
+
     /// Connects as a reverse proxy on this machine does, naming the client it serves in
     /// `X-Forwarded-For`, without saying hello.
     pub async fn connect_forwarded(server: &impl Endpoint, forwarded_for: &str) -> Client {
@@ -262,6 +272,7 @@ impl Client {
             protocol_version: PROTOCOL_VERSION,
             name: name.into(),
             resume_token: None,
+            account_token: None,
         })
         .await;
         c.welcome().await;
@@ -275,6 +286,7 @@ impl Client {
             protocol_version: PROTOCOL_VERSION,
             name: String::new(),
             resume_token: Some(token.into()),
+            account_token: None,
         })
         .await;
         c.welcome().await;

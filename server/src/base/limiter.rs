@@ -1,7 +1,8 @@
-//! Attempts with a secret (a director's login, an entry code) per client address (an IPv6
-//! address by its /64, [`per_user`]): `free` attempts that did not succeed, then the address
-//! waits before the next; each further failure makes it wait `delay_ms`, doubled per failure
-//! (at most 15 minutes). PROTOCOL.md §13 and §17 say the numbers.
+//! Attempts with a secret (a director's login, an entry code, an account's sign-in) per key:
+//! a client address (an IPv6 address by its /64, [`per_user`]) or an account. `free`
+//! attempts that did not succeed, then the key waits before the next; each further failure
+//! makes it wait `delay_ms`, doubled per failure (at most 15 minutes). PROTOCOL.md §13, §17
+//! and §19 say the numbers.
 //!
 //! An attempt counts from its start, not from its answer: a request whose head came and whose
 //! body is still on its way holds one of the address's attempts, so sending many heads first
@@ -24,14 +25,33 @@ const MAX_DELAY_MS: u64 = 15 * 60 * 1000;
 /// Addresses remembered at most.
 const MAX_TRACKED: usize = 10_000;
 
-/// Attempts per address; see the module's documentation.
-pub struct Limiter {
+/// Attempts per key; see the module's documentation.
+pub struct Limiter<K = IpAddr> {
     free: u32,
     delay_ms: u64,
-    /// What is counted, for the refusal ("director logins", "entry codes").
+    /// What is counted and by what, for the refusal ("director logins from this address").
     what: &'static str,
-    attempts: Mutex<HashMap<IpAddr, Attempts>>,
+    attempts: Mutex<HashMap<K, Attempts>>,
     most: usize,
+}
+
+/// What a [`Limiter`] counts attempts by.
+pub trait AttemptKey: Copy + Eq + std::hash::Hash {
+    /// The key the attempts are counted under: an IPv6 address by its /64 (one user's).
+    fn counted_as(self) -> Self;
+}
+
+impl AttemptKey for IpAddr {
+    fn counted_as(self) -> IpAddr {
+        per_user(self)
+    }
+}
+
+/// An account, by its id.
+impl AttemptKey for u64 {
+    fn counted_as(self) -> u64 {
+        self
+    }
 }
 
 /// One address's attempts that did not succeed, and those under way.
@@ -49,18 +69,19 @@ struct Attempts {
 
 /// An attempt under way, from [`Limiter::begin`]: it holds one of its address's attempts
 /// until it is answered ([`Attempt::failed`]) or dropped (it did not fail).
-pub struct Attempt<'a> {
-    limiter: &'a Limiter,
-    addr: IpAddr,
+pub struct Attempt<'a, K: AttemptKey = IpAddr> {
+    limiter: &'a Limiter<K>,
+    addr: K,
 }
 
-impl Limiter {
-    /// `free` failures, then waits from `delay_ms`; `what` names the attempts.
-    pub fn new(free: u32, delay_ms: u64, what: &'static str) -> Limiter {
+impl<K: AttemptKey> Limiter<K> {
+    /// `free` failures, then waits from `delay_ms`; `what` names the attempts and what they
+    /// are counted by.
+    pub fn new(free: u32, delay_ms: u64, what: &'static str) -> Limiter<K> {
         Limiter::bounded(free, delay_ms, what, MAX_TRACKED)
     }
 
-    fn bounded(free: u32, delay_ms: u64, what: &'static str, most: usize) -> Limiter {
+    fn bounded(free: u32, delay_ms: u64, what: &'static str, most: usize) -> Limiter<K> {
         Limiter {
             free,
             delay_ms,
@@ -70,7 +91,7 @@ impl Limiter {
         }
     }
 
-    fn map(&self) -> MutexGuard<'_, HashMap<IpAddr, Attempts>> {
+    fn map(&self) -> MutexGuard<'_, HashMap<K, Attempts>> {
         self.attempts.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -80,7 +101,7 @@ impl Limiter {
     ///
     /// # Errors
     /// `too_many_attempts`, saying how long to wait.
-    pub fn attempt(&self, addr: IpAddr, now: i64) -> Result<(), WireError> {
+    pub fn attempt(&self, addr: K, now: i64) -> Result<(), WireError> {
         self.begin(addr, now)?.failed(now);
         Ok(())
     }
@@ -93,20 +114,20 @@ impl Limiter {
     ///
     /// # Errors
     /// `too_many_attempts`, saying how long to wait.
-    pub fn begin(&self, addr: IpAddr, now: i64) -> Result<Attempt<'_>, WireError> {
-        let addr = per_user(addr);
+    pub fn begin(&self, addr: K, now: i64) -> Result<Attempt<'_, K>, WireError> {
+        let addr = addr.counted_as();
         let mut map = self.map();
         let a = self.slot(&mut map, addr, now);
         if a.until_ms > now {
             let wait = a.until_ms - now;
             return Err(self.refusal(format!(
-                "too many failed {} from this address: wait {wait} ms",
+                "too many failed {}: wait {wait} ms",
                 self.what
             )));
         }
         if a.pending >= self.free.saturating_sub(a.count).max(1) {
             return Err(self.refusal(format!(
-                "too many {} under way from this address: try again in a moment",
+                "too many {} under way: try again in a moment",
                 self.what
             )));
         }
@@ -118,8 +139,8 @@ impl Limiter {
     }
 
     /// An attempt from `addr` succeeded: its failures are forgotten.
-    pub fn succeeded(&self, addr: IpAddr) {
-        self.map().remove(&per_user(addr));
+    pub fn succeeded(&self, addr: K) {
+        self.map().remove(&addr.counted_as());
     }
 
     fn refusal(&self, message: String) -> WireError {
@@ -133,8 +154,8 @@ impl Limiter {
     /// nor under way go first; if all are, the one whose wait ends first (not under way).
     fn slot<'m>(
         &self,
-        map: &'m mut HashMap<IpAddr, Attempts>,
-        addr: IpAddr,
+        map: &'m mut HashMap<K, Attempts>,
+        addr: K,
         now: i64,
     ) -> &'m mut Attempts {
         if map.len() >= self.most && !map.contains_key(&addr) {
@@ -159,7 +180,7 @@ impl Limiter {
     }
 }
 
-impl Attempt<'_> {
+impl<K: AttemptKey> Attempt<'_, K> {
     /// The attempt failed: past the free ones, the address waits.
     pub fn failed(self, now: i64) {
         let limiter = self.limiter;
@@ -179,7 +200,7 @@ impl Attempt<'_> {
     }
 }
 
-impl Drop for Attempt<'_> {
+impl<K: AttemptKey> Drop for Attempt<'_, K> {
     fn drop(&mut self) {
         let mut map = self.limiter.map();
         if let Some(a) = map.get_mut(&self.addr) {
@@ -201,7 +222,7 @@ mod tests {
 
     #[test]
     fn attempts_under_way_count_before_their_answer() {
-        let l = Limiter::new(5, 1000, "entry codes");
+        let l: Limiter = Limiter::new(5, 1000, "entry codes");
         let held: Vec<_> = (0..5).map(|_| l.begin(addr(1), 0).unwrap()).collect();
         let refused = l.begin(addr(1), 0).err().unwrap();
         assert_eq!(refused.code, ErrorCode::TooManyAttempts);
@@ -214,7 +235,7 @@ mod tests {
 
     #[test]
     fn a_right_answer_neither_counts_nor_clears() {
-        let l = Limiter::new(2, 1000, "entry codes");
+        let l: Limiter = Limiter::new(2, 1000, "entry codes");
         l.begin(addr(1), 0).unwrap().failed(0);
         drop(l.begin(addr(1), 0).unwrap());
         l.begin(addr(1), 0).unwrap().failed(0);
@@ -223,7 +244,7 @@ mod tests {
 
     #[test]
     fn a_full_map_forgets_the_wait_that_ends_first_not_all() {
-        let l = Limiter::bounded(1, 1000, "director logins", 3);
+        let l: Limiter = Limiter::bounded(1, 1000, "director logins", 3);
         for n in 1..=3 {
             l.attempt(addr(n), i64::from(n)).unwrap();
         }
@@ -239,7 +260,7 @@ mod tests {
 
     #[test]
     fn failures_long_past_are_forgotten() {
-        let l = Limiter::new(1, 1000, "entry codes");
+        let l: Limiter = Limiter::new(1, 1000, "entry codes");
         l.attempt(addr(1), 0).unwrap();
         let later = i64::try_from(MAX_DELAY_MS).unwrap() * 2;
         l.begin(addr(1), later).unwrap().failed(later);
