@@ -257,7 +257,7 @@ def cycles(edges):
 
 # The layers of server/src, highest first (docs/server-layout.md): a file may use its own
 # layer and the layers after it, never one before it. `lib.rs` and `main.rs` stand above all.
-LAYERS = ["gateway", "app", "competition", "topology", "persist", "lobby", "seat_bots", "room", "base"]
+LAYERS = ["gateway", "app", "accounts", "competition", "topology", "persist", "lobby", "seat_bots", "room", "base"]
 
 
 def upward_edges(edges):
