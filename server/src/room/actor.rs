@@ -267,7 +267,15 @@ impl<G: OnWire> Room<G> {
             let oldest = self.in_flight.front_mut().map(|p| &mut p.ack);
             tokio::select! {
                 cmd = self.inbox.recv(), if more => match cmd {
-                    Some(cmd) => self.take_commands(cmd),
+                    Some(cmd) => {
+                        if !matches!(cmd, Command::Act { .. }) {
+                            // Seat changes follow the committed room: the lobby's listing
+                            // (sent once nothing is in flight) must not lag behind a
+                            // join, or the lobby sends newcomers to a seat already taken.
+                            self.drain().await;
+                        }
+                        self.take_commands(cmd);
+                    }
                     None => {
                         stopped = true;
                         break;
