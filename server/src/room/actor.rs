@@ -269,9 +269,9 @@ impl<G: OnWire> Room<G> {
                 cmd = self.inbox.recv(), if more => match cmd {
                     Some(cmd) => {
                         if !matches!(cmd, Command::Act { .. }) {
-                            // Seat changes follow the committed room: the lobby's listing
-                            // (sent once nothing is in flight) must not lag behind a
-                            // join, or the lobby sends newcomers to a seat already taken.
+                            // Seat changes follow the committed room, so that the
+                            // lobby's listing (sent after each commit) shows no seat
+                            // before its commit.
                             self.drain().await;
                         }
                         self.take_commands(cmd);

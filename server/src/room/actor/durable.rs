@@ -437,12 +437,12 @@ impl<G: OnWire> Room<G> {
         self.sent_all(answered);
     }
 
-    /// Something went out: the lobby's listing follows once nothing is in flight (it shows
-    /// no seat before its commit), and a clock the answers started runs from now.
+    /// Something went out: the lobby's listing follows (seat changes wait for the commits
+    /// in flight before they are made, so the seats it lists are committed; a timer's seat
+    /// change may run ahead of it by the commits still in flight), and a clock the answers
+    /// started runs from now.
     fn sent_all(&mut self, answered: bool) {
-        if self.in_flight.is_empty() {
-            self.publish_info();
-        }
+        self.publish_info();
         self.note_over();
         if answered {
             self.answers_sent();
