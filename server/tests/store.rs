@@ -213,98 +213,27 @@ async fn a_tuolaji_table_goes_on_after_a_restart_with_its_bots() {
 }
 
 /// A store that fails every write while `failing` is set: the double behind the `Store`
-/// trait for the store-failure rule (PROTOCOL.md, "Durability").
-struct Failing {
+/// trait for the store-failure rule (PROTOCOL.md, "Durability"). With `hangs`, failing
+/// writes never answer (a database that hangs) instead of failing at once.
+fn failing_store(
     inner: std::sync::Arc<dyn qipai_store::Store>,
     failing: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    /// Failing writes never answer (a database that hangs) instead of failing at once.
     hangs: bool,
-}
-
-/// Keeps no accounts (every method refuses).
-impl qipai_store::accounts::AccountStore for Failing {}
-
-impl qipai_store::competition::CompetitionStore for Failing {
-    fn competition_write(
-        &self,
-        batch: Vec<qipai_store::competition::CompetitionWrite>,
-    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<()>> {
-        self.inner.competition_write(batch)
-    }
-    fn competitions(
-        &self,
-    ) -> qipai_store::BoxFuture<
-        '_,
-        qipai_store::StoreResult<Vec<qipai_store::competition::CompetitionLog>>,
-    > {
-        self.inner.competitions()
-    }
-}
-
-impl qipai_store::Store for Failing {
-    fn migrate(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u32>> {
-        self.inner.migrate()
-    }
-    fn write(
-        &self,
-        batch: Vec<qipai_store::Write>,
-    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<()>> {
-        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
-            let hangs = self.hangs;
-            return Box::pin(async move {
+) -> common::store_double::Hooked {
+    common::store_double::Hooked {
+        inner,
+        write: std::sync::Arc::new(move |batch, inner| {
+            let fails = failing.load(std::sync::atomic::Ordering::SeqCst);
+            Box::pin(async move {
+                if !fails {
+                    return inner.write(batch).await;
+                }
                 if hangs {
                     std::future::pending::<()>().await;
                 }
                 Err(qipai_store::StoreError::Task("injected failure".into()))
-            });
-        }
-        self.inner.write(batch)
-    }
-    fn next_room_id(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
-        self.inner.next_room_id()
-    }
-    fn next_room_number(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
-        self.inner.next_room_number()
-    }
-    fn max_player_id(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
-        self.inner.max_player_id()
-    }
-    fn last_time(&self) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
-        self.inner.last_time()
-    }
-    fn unfinished(
-        &self,
-    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::RoomLog>>> {
-        self.inner.unfinished()
-    }
-    fn open_sessions(
-        &self,
-        finished_since_ms: i64,
-    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::SessionRow>>> {
-        self.inner.open_sessions(finished_since_ms)
-    }
-    fn record(
-        &self,
-        room: u64,
-    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Option<qipai_store::RecordRow>>> {
-        self.inner.record(room)
-    }
-    fn player_games(
-        &self,
-        name: String,
-        from: qipai_store::GamesFrom,
-        limit: u64,
-    ) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<Vec<qipai_store::GameSummary>>> {
-        self.inner.player_games(name, from, limit)
-    }
-    fn prune(&self, before_ms: i64) -> qipai_store::BoxFuture<'_, qipai_store::StoreResult<u64>> {
-        self.inner.prune(before_ms)
-    }
-    fn backup<'a>(
-        &'a self,
-        path: &'a std::path::Path,
-    ) -> qipai_store::BoxFuture<'a, qipai_store::StoreResult<()>> {
-        self.inner.backup(path)
+            })
+        }),
     }
 }
 
@@ -318,11 +247,11 @@ async fn a_store_failure_refuses_the_action_and_closes_the_room() {
     use std::sync::Arc;
     let file = store_file("failing");
     let failing = Arc::new(AtomicBool::new(false));
-    let store = Failing {
-        inner: qipai_store::open(&file).await.expect("open the store"),
-        failing: Arc::clone(&failing),
-        hangs: false,
-    };
+    let store = failing_store(
+        qipai_store::open(&file).await.expect("open the store"),
+        Arc::clone(&failing),
+        false,
+    );
     let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
         c.store.url = file.clone()
     })
@@ -389,11 +318,11 @@ async fn a_store_failure_is_answered_within_a_second() {
     for hangs in [false, true] {
         let file = store_file(if hangs { "hanging" } else { "refusing" });
         let failing = Arc::new(AtomicBool::new(false));
-        let store = Failing {
-            inner: qipai_store::open(&file).await.expect("open the store"),
-            failing: Arc::clone(&failing),
+        let store = failing_store(
+            qipai_store::open(&file).await.expect("open the store"),
+            Arc::clone(&failing),
             hangs,
-        };
+        );
         let retry = std::time::Duration::from_millis(10);
         let server = TestServer::on_store(Arc::new(store), retry, |c| {
             c.store.url = file.clone();

@@ -3,18 +3,25 @@
 //! acknowledges each item. Whatever arrives while a transaction commits makes the next
 //! batch, so batches grow with the load by themselves: an idle server commits an action at
 //! once, a busy one shares each fsync among everything that came in during the last.
-//! Items are committed in the order they were handed in, so a room's steps stay in order.
+//! Items are committed in the order they were handed in, so a room's steps stay in order,
+//! and without a gap: once a room's step failed, its later steps are refused unwritten (a
+//! room hands in its next steps before the last ones are committed, and a restart replays a
+//! log only up to its first gap).
 //! Between commits the same task probes the backend now and then, so that [`Health`] knows
 //! whether the store can write even while nothing is written.
 
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 
 use crate::health::Health;
-use crate::{Store, Write};
+use crate::{StepRow, Store, Write};
 
 /// Counters of the writer's work.
 #[derive(Debug, Default)]
@@ -50,7 +57,17 @@ pub struct Ack(oneshot::Receiver<bool>);
 impl Ack {
     /// Waits for the commit.
     pub async fn durable(self) -> bool {
-        self.0.await.unwrap_or(false)
+        self.await
+    }
+}
+
+/// An ack is itself the wait for the commit, so that a room can keep several in a queue and
+/// wait for the oldest beside its other work (`&mut ack` in a `select!`).
+impl Future for Ack {
+    type Output = bool;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        Pin::new(&mut self.0).poll(cx).map(|r| r.unwrap_or(false))
     }
 }
 
@@ -170,6 +187,7 @@ async fn run(
     let max = config.max_batch.max(1);
     let mut writes = Vec::new();
     let mut acks = Vec::new();
+    let mut broken = Broken::default();
     let mut probe = (!config.probe.is_zero()).then(|| {
         let mut every = tokio::time::interval(config.probe);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -189,25 +207,24 @@ async fn run(
                 continue;
             }
         };
-        writes.extend(items);
-        acks.extend(ack);
+        broken.admit((items, ack), &mut writes, &mut acks);
         if !config.window.is_zero() {
             tokio::time::sleep(config.window).await;
         }
         while writes.len() < max {
             match rx.try_recv() {
-                Ok((items, ack)) => {
-                    writes.extend(items);
-                    acks.extend(ack);
-                }
+                Ok(item) => broken.admit(item, &mut writes, &mut acks),
                 Err(_) => break,
             }
+        }
+        if writes.is_empty() && acks.is_empty() {
+            // Everything taken was refused.
+            continue;
         }
         let count = writes.len() as u64;
         config.batch_items.record(count as f64);
         let started = std::time::Instant::now();
-        let batch = std::mem::take(&mut writes);
-        let ok = commit(&*store, &health, batch, config.retry, config.give_up).await;
+        let ok = commit(&*store, &health, &writes, config.retry, config.give_up).await;
         config
             .commit_seconds
             .record(started.elapsed().as_secs_f64());
@@ -216,11 +233,53 @@ async fn run(
             stats.items.fetch_add(count, Ordering::Relaxed);
         } else {
             stats.failures.fetch_add(1, Ordering::Relaxed);
+            broken.rooms.extend(steps(&writes).map(Broken::key));
         }
+        writes.clear();
         for ack in acks.drain(..) {
             let _ = ack.send(ok);
         }
     }
+}
+
+/// The rooms whose logs have a gap: a step of theirs was not committed, so none of their
+/// later steps may be. Keyed by the owner's lease epoch too, since a room taken over (several
+/// nodes) goes on from its log under a new epoch.
+#[derive(Default)]
+struct Broken {
+    rooms: HashSet<(u64, u64)>,
+}
+
+impl Broken {
+    fn key(step: &StepRow) -> (u64, u64) {
+        (step.room, step.epoch)
+    }
+
+    /// Adds `item` to the batch, or refuses it (acknowledged as not committed) when it
+    /// carries a step of a room whose log has a gap.
+    fn admit(
+        &self,
+        (items, ack): Item,
+        writes: &mut Vec<Write>,
+        acks: &mut Vec<oneshot::Sender<bool>>,
+    ) {
+        if !self.rooms.is_empty() && steps(&items).any(|s| self.rooms.contains(&Self::key(s))) {
+            if let Some(ack) = ack {
+                let _ = ack.send(false);
+            }
+            return;
+        }
+        writes.extend(items);
+        acks.extend(ack);
+    }
+}
+
+/// The steps among `writes`.
+fn steps(writes: &[Write]) -> impl Iterator<Item = &StepRow> {
+    writes.iter().filter_map(|w| match w {
+        Write::Step(step) => Some(step),
+        _ => None,
+    })
 }
 
 /// The probe's next tick; never, without a probe.
@@ -240,13 +299,13 @@ async fn tick(probe: Option<&mut tokio::time::Interval>) {
 async fn commit(
     store: &dyn Store,
     health: &Health,
-    batch: Vec<Write>,
+    batch: &[Write],
     mut delay: Duration,
     give_up: Duration,
 ) -> bool {
     let end = tokio::time::Instant::now() + give_up;
     for attempt in 1.. {
-        let error = match tokio::time::timeout_at(end, store.write(batch.clone())).await {
+        let error = match tokio::time::timeout_at(end, store.write(batch.to_vec())).await {
             Ok(Ok(())) => {
                 health.up();
                 return true;

@@ -10,6 +10,7 @@
 //! reconnections, bots), `publish` what goes out (events, snapshots, the lobby's listing),
 //! `outgoing` how it waits for the commit of what it shows, `durable` the log itself.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use dashmap::DashMap;
@@ -35,10 +36,15 @@ mod seating;
 pub use durable::{Journal, ReplayError};
 use qipai_store::StepKind;
 
-/// Most commands a room takes before it settles (writes and waits for the commit): enough
-/// for a table's worth of joins and reconnections, few enough that a deadline is not kept
-/// waiting behind a flood.
+/// Most commands a room takes before it hands their steps to the store as one commit:
+/// enough for a table's worth of joins and reconnections, few enough that a deadline is not
+/// kept waiting behind a flood.
 const COMMANDS_PER_COMMIT: usize = 32;
+
+/// Most commits a room has in flight at once; with that many it waits for the oldest before
+/// it takes more commands or timers, so a slow store slows the room down instead of piling
+/// up its held output.
+const COMMITS_IN_FLIGHT: usize = 4;
 
 /// Room timings from the configuration.
 #[derive(Clone, Copy, Debug)]
@@ -138,8 +144,14 @@ pub struct Room<G: OnWire> {
     revoked: bool,
     /// A competition's table forfeited: it closes, telling everybody this.
     closing: Option<WireError>,
-    /// What the room has said since its last commit, sent once that is done (`outgoing`).
+    /// What the room has said since it last handed steps to the store (`outgoing`).
     out: Vec<outgoing::Out>,
+    /// The commits handed to the store and not acknowledged yet, oldest first, each with
+    /// the output it holds back (`outgoing`).
+    in_flight: VecDeque<outgoing::Pending>,
+    /// A sent commit's emptied buffer, kept for the next commit's output so that its
+    /// capacity is not allocated again for each.
+    spare_out: Option<Vec<outgoing::Out>>,
 }
 
 /// A seat a bot keeps for a player who dropped.
@@ -238,6 +250,8 @@ impl<G: OnWire> Room<G> {
             revoked: false,
             closing: None,
             out: Vec::new(),
+            in_flight: VecDeque::new(),
+            spare_out: None,
         };
         if !room.restore() {
             return handle;
@@ -269,15 +283,28 @@ impl<G: OnWire> Room<G> {
                 timer.as_mut().reset(at);
             }
             armed = deadline;
+            // With as many commits in flight as it may have, the room only waits for the
+            // oldest (and for the end).
+            let more = self.in_flight.len() < COMMITS_IN_FLIGHT;
+            let oldest = self.in_flight.front_mut().map(|p| &mut p.ack);
             tokio::select! {
-                cmd = self.inbox.recv() => match cmd {
-                    Some(cmd) => self.take_commands(cmd),
+                cmd = self.inbox.recv(), if more => match cmd {
+                    Some(cmd) => {
+                        if !matches!(cmd, Command::Act { .. }) {
+                            // Seat changes follow the committed room, so that the
+                            // lobby's listing (sent after each commit) shows no seat
+                            // before its commit.
+                            self.drain().await;
+                        }
+                        self.take_commands(cmd);
+                    }
                     None => {
                         stopped = true;
                         break;
                     }
                 },
-                () = &mut timer, if armed.is_some() => self.on_deadline(),
+                () = &mut timer, if more && armed.is_some() => self.on_deadline(),
+                durable = commit_of(oldest) => self.committed(durable).await,
                 () = &mut stopping => {
                     stopped = true;
                     break;
@@ -287,13 +314,20 @@ impl<G: OnWire> Room<G> {
             if self.deserted() {
                 self.end_deserted_game();
             }
-            self.settle().await;
+            self.hand_over().await;
             if self.finished() {
                 break;
             }
         }
-        if stopped {
-            // The server stops: the room is reopened at the next start.
+        if self.revoked {
+            if !self.in_flight.is_empty() {
+                // Nothing held goes out but refusals: the room lives on another node.
+                self.lease_gone();
+            }
+        } else if stopped {
+            // The server stops: what is in flight is sent once committed, what is queued is
+            // written, and the room is reopened at the next start.
+            self.drain().await;
             self.flush_on_exit();
         } else {
             self.close_for_good().await;
@@ -727,6 +761,14 @@ impl<G: OnWire> Room<G> {
 
     pub(super) fn outbox(&self, seat: Seat) -> Option<&Outbox> {
         self.seats.get(seat.index())?.as_ref()?.outbox.as_ref()
+    }
+}
+
+/// Resolves when the oldest commit in flight is done (`true`) or failed; never when none is.
+async fn commit_of(oldest: Option<&mut qipai_store::writer::Ack>) -> bool {
+    match oldest {
+        Some(ack) => ack.await,
+        None => std::future::pending().await,
     }
 }
 

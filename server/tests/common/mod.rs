@@ -19,6 +19,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub mod competition;
 pub mod postgres;
 pub mod records;
+pub mod store_double;
 pub mod tuolaji;
 
 /// How long a test waits for any one message before failing.

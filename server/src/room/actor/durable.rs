@@ -5,9 +5,12 @@
 //! actions). After a restart the same log, replayed through the same game code, rebuilds
 //! the room ([`Room::restore`]).
 //!
-//! The room never waits inside a command: a step is queued and its output held; the run
-//! loop then [`Room::settle`]s — hands the queue to the store's group-commit writer and waits
-//! for the commit — before it takes the next command.
+//! The room never waits inside a command, nor for a commit: a step is queued and its output
+//! held; the run loop then hands the queue to the store's group-commit writer
+//! ([`Room::hand_over`]) and takes its next command while the store commits. Each commit's
+//! output goes out when the writer acknowledges it ([`Room::committed`]), oldest first, so
+//! a room with several commands in quick succession (four seats bidding, a timer step beside
+//! an action) pays one commit's wait, not one per command in a row.
 //!
 //! The moment an action's answer is sent is the one step logged lazily, with the next write
 //! ([`StepKind::Sent`]): a clock the action started runs from then, not from the action's
@@ -17,7 +20,7 @@
 use qipai_store::writer::Writer;
 use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
 
-use super::outgoing::Out;
+use super::outgoing::{send_out, Out, Pending};
 use super::*;
 
 /// What a room writes to the store, and what it still owes its players.
@@ -363,44 +366,101 @@ impl<G: OnWire> Room<G> {
         self.note_over();
     }
 
-    /// Writes what the last commands and timers queued (seat changes and the end of the
-    /// game included), waits for the commit, then sends what the room said meanwhile.
-    pub(super) async fn settle(&mut self) {
+    /// Hands what the last commands and timers queued (seat changes and the end of the game
+    /// included) to the store's writer, with what the room said meanwhile held beside it as a
+    /// commit in flight ([`Room::committed`] sends it), without waiting for the commit. What
+    /// the room said with nothing to write waits behind the commits in flight, or goes at once
+    /// when there are none.
+    pub(super) async fn hand_over(&mut self) {
         self.queue_seats();
         self.queue_end();
         let id = self.id;
         let pending = self.journal.as_ref().is_some_and(|j| !j.queue.is_empty());
-        if (pending || !self.out.is_empty()) && !self.may_send().await {
-            self.lease_gone();
-            return;
-        }
-        if let Some(j) = self.journal.as_mut().filter(|_| pending) {
-            j.queue_sent(id);
-            let queue = std::mem::take(&mut j.queue);
-            let durable = j.writer.send_all(queue).await.durable().await;
-            if !durable {
-                // No silent loss: nothing unsaved is shown. The game has applied what the
-                // store refused, so the room cannot go on consistently; it closes, and a
-                // restart reopens it from its log, as of its last saved step.
-                tracing::error!(
-                    "the store did not take this room's steps after its retries: its actions \
-                     are refused with store_unavailable and the room closes"
-                );
-                j.failed = true;
-                self.refuse_held();
+        if !pending {
+            if let Some(last) = self.in_flight.back_mut() {
+                last.out.append(&mut self.out);
                 return;
             }
-            // The commit may have outlasted the lease (a paused process).
-            if !self.may_send().await {
+            if !self.out.is_empty() && !self.may_send().await {
                 self.lease_gone();
                 return;
             }
+            let answered = send_out(&mut self.out);
+            self.sent_all(answered);
+            return;
         }
-        let answered = self.flush();
+        if !self.may_send().await {
+            self.lease_gone();
+            return;
+        }
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        j.queue_sent(id);
+        let queue = std::mem::take(&mut j.queue);
+        let ack = j.writer.send_all(queue).await;
+        let out = std::mem::replace(&mut self.out, self.spare_out.take().unwrap_or_default());
+        self.in_flight.push_back(Pending { ack, out });
+    }
+
+    /// The oldest commit in flight is done (`durable`) or failed. Done: its output goes out,
+    /// after every earlier commit's (which went at their own commits). Failed: nothing
+    /// unsaved is shown; the game has applied what the store refused, so the room cannot go
+    /// on consistently: it closes, and a restart reopens it from its log, as of its last
+    /// saved step.
+    pub(super) async fn committed(&mut self, durable: bool) {
+        let Some(mut done) = self.in_flight.pop_front() else {
+            return;
+        };
+        if !durable {
+            tracing::error!(
+                "the store did not take this room's steps after its retries: its actions \
+                 are refused with store_unavailable and the room closes"
+            );
+            if let Some(j) = self.journal.as_mut() {
+                j.failed = true;
+            }
+            self.in_flight.push_front(done);
+            self.refuse_held();
+            return;
+        }
+        // The commit may have outlasted the lease (a paused process).
+        if !self.may_send().await {
+            self.in_flight.push_front(done);
+            self.lease_gone();
+            return;
+        }
+        let answered = send_out(&mut done.out);
+        if self.spare_out.is_none() {
+            self.spare_out = Some(done.out);
+        }
+        self.sent_all(answered);
+    }
+
+    /// Something went out: the lobby's listing follows (seat changes wait for the commits
+    /// in flight before they are made, so the seats it lists are committed; a timer's seat
+    /// change may run ahead of it by the commits still in flight), and a clock the answers
+    /// started runs from now.
+    fn sent_all(&mut self, answered: bool) {
         self.publish_info();
         self.note_over();
         if answered {
             self.answers_sent();
+        }
+    }
+
+    /// Hands over what is queued and waits until every commit in flight is done and its
+    /// output sent (a new room before it is heard of, a room closing).
+    pub(super) async fn settle(&mut self) {
+        self.hand_over().await;
+        self.drain().await;
+    }
+
+    /// Waits until every commit in flight is done and its output sent.
+    pub(super) async fn drain(&mut self) {
+        while let Some(oldest) = self.in_flight.front_mut() {
+            let durable = (&mut oldest.ack).await;
+            self.committed(durable).await;
         }
     }
 

@@ -2,8 +2,11 @@
 //! leaves a room with a store — an event, a snapshot, `joined`, an action's `ok`, an answer
 //! to the lobby — nothing is sent before the steps it shows are committed. A client never
 //! sees what a crash could take back (a timer step, a join, the start, a leave): the room
-//! queues its output here while it handles its commands and timers, [`Room::settle`]s
-//! (commits), and only then lets the output go, in the order it was said.
+//! queues its output here while it handles its commands and timers, hands its steps to the
+//! store ([`Room::hand_over`]) with that output beside them as a [`Pending`] commit, and lets
+//! the output go only once that commit is done, in the order it was said. The room does not
+//! wait meanwhile: it takes its next commands while earlier commits are in flight, and their
+//! output is released strictly in order, each after its own commit.
 //!
 //! Several nodes: the output goes only while the node still holds its lease by its own
 //! monotonic clock, with a tenth of the lease to spare (`fence`). Without it the room holds
@@ -16,6 +19,15 @@ use super::*;
 /// How often a room without its node's lease looks again (a renewal comes every third of
 /// the lease).
 const LEASE_POLL: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// A commit handed to the store and not acknowledged yet, with what the room said before
+/// it handed it over.
+pub(super) struct Pending {
+    /// Resolves once the store has committed the steps (`false`: it could not).
+    pub(super) ack: qipai_store::writer::Ack,
+    /// Sent once `ack` says the steps are committed, after every earlier commit's output.
+    pub(super) out: Vec<Out>,
+}
 
 /// One message held for the commit.
 pub(super) enum Out {
@@ -73,37 +85,18 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    /// The commit is done: everything held goes out, in order. `true` when an action's
-    /// `ok` went (a clock it started runs from now). Drained in place: the buffer keeps its
-    /// capacity for the next command instead of being allocated again for each.
-    pub(super) fn flush(&mut self) -> bool {
-        let mut answered = false;
-        for out in self.out.drain(..) {
-            match out {
-                Out::Frame(outbox, bytes) => {
-                    outbox.send_frame(bytes);
-                }
-                Out::Msg(outbox, msg) => {
-                    outbox.send(&msg);
-                }
-                Out::Ok {
-                    outbox,
-                    seq,
-                    arrived,
-                } => {
-                    outbox.send_ok(seq, arrived);
-                    answered = true;
-                }
-                Out::Reply(reply) => reply(),
-            }
-        }
-        answered
+    /// Everything held, oldest first: the commits in flight, then what was said since.
+    fn take_held(&mut self) -> impl Iterator<Item = Out> {
+        let in_flight = std::mem::take(&mut self.in_flight);
+        let said = std::mem::take(&mut self.out);
+        in_flight.into_iter().flat_map(|p| p.out).chain(said)
     }
 
-    /// The commit failed: nothing held goes out but the refusals of the actions it carried
-    /// (no silent loss: nothing unsaved is acknowledged).
+    /// A commit failed: nothing held goes out but the refusals of the actions it and every
+    /// later commit carried (no silent loss: nothing unsaved is acknowledged; the writer
+    /// refuses a room's steps after one of them failed, so none of the later ones is saved).
     pub(super) fn refuse_held(&mut self) {
-        for out in std::mem::take(&mut self.out) {
+        for out in self.take_held() {
             match out {
                 Out::Ok { outbox, seq, .. } => {
                     outbox.send(&error(
@@ -125,7 +118,7 @@ impl<G: OnWire> Room<G> {
     /// room's new owner).
     pub(super) fn lease_gone(&mut self) {
         tracing::warn!("another node took the room over: nothing more is sent for it here");
-        for out in std::mem::take(&mut self.out) {
+        for out in self.take_held() {
             if let Out::Msg(outbox, msg) = out {
                 if matches!(*msg, ServerMsg::Error { .. }) {
                     outbox.send(&msg);
@@ -134,4 +127,31 @@ impl<G: OnWire> Room<G> {
         }
         self.revoked = true;
     }
+}
+
+/// A commit is done: what was held for it goes out, in order. `true` when an action's `ok`
+/// went (a clock it started runs from now). Drained in place: the buffer keeps its capacity
+/// for later commands instead of being allocated again for each.
+pub(super) fn send_out(out: &mut Vec<Out>) -> bool {
+    let mut answered = false;
+    for out in out.drain(..) {
+        match out {
+            Out::Frame(outbox, bytes) => {
+                outbox.send_frame(bytes);
+            }
+            Out::Msg(outbox, msg) => {
+                outbox.send(&msg);
+            }
+            Out::Ok {
+                outbox,
+                seq,
+                arrived,
+            } => {
+                outbox.send_ok(seq, arrived);
+                answered = true;
+            }
+            Out::Reply(reply) => reply(),
+        }
+    }
+    answered
 }
