@@ -21,8 +21,8 @@ use qipai_store::{hash_token, unix_ms, Store};
 
 use crate::base::config::AccountsConfig;
 use crate::base::hashing::Hashing;
-use crate::base::names::{self, name_key};
 use crate::base::limiter::Limiter;
+use crate::base::names::{self, name_key};
 
 /// The cookie the page keeps an account's session in.
 pub const COOKIE: &str = "qipai_account";

@@ -120,10 +120,7 @@ impl<K: AttemptKey> Limiter<K> {
         let a = self.slot(&mut map, addr, now);
         if a.until_ms > now {
             let wait = a.until_ms - now;
-            return Err(self.refusal(format!(
-                "too many failed {}: wait {wait} ms",
-                self.what
-            )));
+            return Err(self.refusal(format!("too many failed {}: wait {wait} ms", self.what)));
         }
         if a.pending >= self.free.saturating_sub(a.count).max(1) {
             return Err(self.refusal(format!(
@@ -152,12 +149,7 @@ impl<K: AttemptKey> Limiter<K> {
 
     /// `addr`'s entry, made room for: when the map is full, the addresses neither waiting
     /// nor under way go first; if all are, the one whose wait ends first (not under way).
-    fn slot<'m>(
-        &self,
-        map: &'m mut HashMap<K, Attempts>,
-        addr: K,
-        now: i64,
-    ) -> &'m mut Attempts {
+    fn slot<'m>(&self, map: &'m mut HashMap<K, Attempts>, addr: K, now: i64) -> &'m mut Attempts {
         if map.len() >= self.most && !map.contains_key(&addr) {
             map.retain(|_, a| a.until_ms > now || a.pending > 0);
             if map.len() >= self.most {

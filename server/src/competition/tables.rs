@@ -594,7 +594,10 @@ async fn next_game<H: Host>(shared: &Arc<H>, mut t: Table) -> Result<(), WireErr
                 .pairings
                 .iter()
                 .find(|p| p.table == t.table)?;
-            Some((h.table_options.clone(), (seating(h, p, swapped), h.name.clone())))
+            Some((
+                h.table_options.clone(),
+                (seating(h, p, swapped), h.name.clone()),
+            ))
         })
         .await?
         .ok_or(WireError {
