@@ -426,9 +426,9 @@ async fn a_director_runs_a_small_event() {
     )
     .await;
     assert!(pairings.contains("text/csv"), "{pairings}");
-    assert!(
-        pairings.contains("round,table,first_team,first_players,second_team,second_players,result")
-    );
+    assert!(pairings.contains(
+        "round,table,first_team,first_players,first_seats,second_team,second_players,second_seats,result"
+    ));
     assert!(pairings.contains(",bye,"), "the bye is listed");
     let csv = http(
         &s,
