@@ -74,7 +74,7 @@ test("a director runs a competition and the public page follows it live", { time
   const id = (await call(url, "/api/competitions")).competitions[0].id;
   await director.fill("#import-csv", "机关工会,xiangqi,,Zhao\n后勤工会,chess,,Qian\n");
   await director.click("#btn-import");
-  await says(director, "error", /The entry form has a bad line/);
+  await says(director, "error", /Entry form line 2, event: unknown event “chess”/);
   assert.match(await director.textContent("#director-message"), /line 2/, "the server's row error is shown");
   await director.fill("#import-csv", XIANGQI_FORM);
   await director.click("#btn-import");

@@ -400,6 +400,8 @@ export default {
   "err.no_round_left": "Every round is already paired.",
   "err.round_unfinished": "The previous round still has a table without a result.",
   "err.table_live": "A game is still being played at that table: override, with a reason, to end it.",
+  "err.round_started": "That round has already started.",
+  "err.round_recorded": "A table of that round has a result: the round cannot be undone (a result is changed by a correction).",
   "err.too_few_entries": "Fewer than two entries to pair.",
   "err.unknown_table": "No such table in that round.",
   "err.missing_reason": "A correction needs a reason.",
