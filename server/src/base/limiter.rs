@@ -135,6 +135,47 @@ impl<K: AttemptKey> Limiter<K> {
         })
     }
 
+    /// Refuses (`too_many_attempts`) while `addr` must wait, holding nothing: for attempts
+    /// that arrive whole (a WebSocket `join` with an entry code is one frame, so no batch of
+    /// heads can wait for its bodies) and that may overlap in numbers (a hall of players
+    /// behind one address sitting down at once, each join waiting for its table). A wrong
+    /// answer is then counted with [`Limiter::failed`].
+    ///
+    /// # Errors
+    /// `too_many_attempts`, saying how long to wait.
+    pub fn check(&self, addr: K, now: i64) -> Result<(), WireError> {
+        let addr = addr.counted_as();
+        let mut map = self.map();
+        let a = self.slot(&mut map, addr, now);
+        if a.until_ms > now {
+            let wait = a.until_ms - now;
+            return Err(self.refusal(format!("too many failed {}: wait {wait} ms", self.what)));
+        }
+        Ok(())
+    }
+
+    /// An attempt from `addr` that [`Limiter::check`] let through failed: past the free
+    /// ones, the address waits.
+    pub fn failed(&self, addr: K, now: i64) {
+        self.count_failure(addr.counted_as(), now);
+    }
+
+    fn count_failure(&self, addr: K, now: i64) {
+        let mut map = self.map();
+        let a = map.entry(addr).or_default();
+        a.count = a.count.saturating_add(1);
+        a.last_ms = now;
+        // The `free`-th failure is the last one without a wait: the next attempt waits.
+        if a.count >= self.free {
+            let doublings = (a.count - self.free).min(20);
+            let delay = self
+                .delay_ms
+                .saturating_mul(1 << doublings)
+                .min(MAX_DELAY_MS);
+            a.until_ms = now.saturating_add(i64::try_from(delay).unwrap_or(i64::MAX));
+        }
+    }
+
     /// An attempt from `addr` succeeded: its failures are forgotten.
     pub fn succeeded(&self, addr: K) {
         self.map().remove(&addr.counted_as());
@@ -175,20 +216,7 @@ impl<K: AttemptKey> Limiter<K> {
 impl<K: AttemptKey> Attempt<'_, K> {
     /// The attempt failed: past the free ones, the address waits.
     pub fn failed(self, now: i64) {
-        let limiter = self.limiter;
-        let mut map = limiter.map();
-        let a = map.entry(self.addr).or_default();
-        a.count = a.count.saturating_add(1);
-        a.last_ms = now;
-        // The `free`-th failure is the last one without a wait: the next attempt waits.
-        if a.count >= limiter.free {
-            let doublings = (a.count - limiter.free).min(20);
-            let delay = limiter
-                .delay_ms
-                .saturating_mul(1 << doublings)
-                .min(MAX_DELAY_MS);
-            a.until_ms = now.saturating_add(i64::try_from(delay).unwrap_or(i64::MAX));
-        }
+        self.limiter.count_failure(self.addr, now);
     }
 }
 

@@ -471,20 +471,20 @@ impl Player {
                     .get(room_id)
                     .ok_or_else(|| wire(ErrorCode::NoSuchRoom, "no room with that id"))?;
                 // Guessing entry codes is limited per address like director logins (only a
-                // wrong code counts: a whole hall behind one address sits down at once). A
-                // join that sits down neither counts nor clears, so joins of an ordinary
-                // room (where a code is ignored) cannot reset an address's guesses.
+                // wrong code counts: a whole hall behind one address sits down at once, so
+                // joins are not capped while under way, `Limiter::check`). A join that
+                // sits down neither counts nor clears, so joins of an ordinary room (where
+                // a code is ignored) cannot reset an address's guesses.
                 let limited = self.addr.filter(|_| entry_code.is_some());
                 let shared = Arc::clone(&self.shared);
                 let codes = &shared.competitions.entry_codes;
-                let attempt = match limited {
-                    Some(addr) => Some(codes.begin(addr, qipai_store::unix_ms())?),
-                    None => None,
-                };
+                if let Some(addr) = limited {
+                    codes.check(addr, qipai_store::unix_ms())?;
+                }
                 let entered = Box::pin(self.enter(session, room, seat, entry_code, seq)).await;
-                if let (Some(attempt), Err(e)) = (attempt, &entered) {
+                if let (Some(addr), Err(e)) = (limited, &entered) {
                     if e.code == ErrorCode::BadEntryCode {
-                        attempt.failed(qipai_store::unix_ms());
+                        codes.failed(addr, qipai_store::unix_ms());
                     }
                 }
                 entered
