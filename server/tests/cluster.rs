@@ -1345,11 +1345,7 @@ async fn open_and_leave(player: &mut Client) -> Option<u64> {
         ServerMsg::Joined { number, .. } => number,
         other => panic!("a table: {other:?}"),
     };
-    let seq = player.seq();
-    player.send(&ClientMsg::Leave { seq }).await;
-    player
-        .until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
-        .await;
+    player.leave().await;
     number
 }
 

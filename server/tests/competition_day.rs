@@ -12,7 +12,7 @@ use common::competition::{
     start_round, until,
 };
 use common::{Client, TestServer};
-use qipai_protocol::{ClientMsg, ErrorCode, Event, RoomEvent, ServerMsg};
+use qipai_protocol::{ErrorCode, Event, RoomEvent, ServerMsg};
 use serde_json::{json, Value};
 
 /// A server whose xiangqi first move is due 30 ms after its turn comes, a director's
@@ -48,14 +48,6 @@ async fn pair(s: &TestServer, token: &str, id: u64) -> (u64, String, String) {
     (room, name(&t["first"]), name(&t["second"]))
 }
 
-/// Leaves the room and waits for the answer.
-async fn leave(c: &mut Client) {
-    let seq = c.seq();
-    c.send(&ClientMsg::Leave { seq }).await;
-    c.until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
-        .await;
-}
-
 /// Whether `m` says the game is over.
 fn over(m: &ServerMsg) -> bool {
     format!("{m:?}").contains("Over {")
@@ -70,7 +62,7 @@ async fn a_xiangqi_table_has_no_casual_abort() {
     let mut b = Client::hello(&s, &black).await;
     b.join_with(room, Some(1), Some(&codes[&black])).await;
     // Red leaves before the first move: at a casual table an abort, here the seat waits.
-    leave(&mut r).await;
+    r.leave().await;
     let left = b
         .until(|m| {
             matches!(
@@ -88,7 +80,7 @@ async fn a_xiangqi_table_has_no_casual_abort() {
     r.play("h2e2").await;
     // Black leaves before its first move and never comes back: when the limit has passed
     // Black is absent and loses; nothing is aborted or drawn.
-    leave(&mut b).await;
+    b.leave().await;
     let path = format!("/api/competitions/{id}/rounds/1");
     let v = until(&s, &path, |v| !v["tables"][0]["result"].is_null()).await;
     assert_eq!(v["tables"][0]["result"], "first_wins", "{v}");

@@ -191,14 +191,7 @@ async fn a_bot_keeps_the_seat_warm() {
 async fn one_person_and_three_bots_play_a_whole_game() {
     let server = seeded_server().await;
     let mut me = Client::hello(&server, "Me").await;
-    let seq = me.seq();
-    me.send(&ClientMsg::CreateRoom {
-        seq,
-        options: RoomOptions::Tuolaji(fast_options()),
-        seat: Some(0),
-        bots: true,
-    })
-    .await;
+    me.create_tuolaji_with_bots(fast_options()).await;
     let mut me = Player::new(me, 0);
     me.play(u32::MAX, false).await;
     let over = me.client.log.iter().any(|m| {
@@ -255,14 +248,7 @@ async fn leaving_a_table_of_bots_ends_its_game_and_frees_its_place() {
     let mut me = Client::hello(&server, "Leaver").await;
     let mut rooms = Vec::new();
     for _ in 0..3 {
-        let seq = me.seq();
-        me.send(&ClientMsg::CreateRoom {
-            seq,
-            options: RoomOptions::Tuolaji(fast_options()),
-            seat: Some(0),
-            bots: true,
-        })
-        .await;
+        me.create_tuolaji_with_bots(fast_options()).await;
         let room = match me.recv().await {
             ServerMsg::Joined { room_id, .. } => room_id,
             other => panic!("a table after leaving the last one: {other:?}"),
@@ -275,10 +261,7 @@ async fn leaving_a_table_of_bots_ends_its_game_and_frees_its_place() {
             )
         })
         .await;
-        let seq = me.seq();
-        me.send(&ClientMsg::Leave { seq }).await;
-        me.until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
-            .await;
+        me.leave().await;
     }
     // Each game is in the leaver's list once its room has closed (written with its end).
     let mut listed = String::new();
@@ -329,10 +312,7 @@ async fn a_bot_answers_a_draw_offer() {
     me.xq(XiangqiAction::Resign).await;
     me.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
         .await;
-    let seq = me.seq();
-    me.send(&ClientMsg::Leave { seq }).await;
-    me.until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
-        .await;
+    me.leave().await;
 
     // Black has lost both rooks: the bot takes the draw.
     let two_rooks_down = "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";

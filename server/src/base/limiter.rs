@@ -118,10 +118,7 @@ impl<K: AttemptKey> Limiter<K> {
         let addr = addr.counted_as();
         let mut map = self.map();
         let a = self.slot(&mut map, addr, now);
-        if a.until_ms > now {
-            let wait = a.until_ms - now;
-            return Err(self.refusal(format!("too many failed {}: wait {wait} ms", self.what)));
-        }
+        self.not_waiting(a, now)?;
         if a.pending >= self.free.saturating_sub(a.count).max(1) {
             return Err(self.refusal(format!(
                 "too many {} under way: try again in a moment",
@@ -147,6 +144,11 @@ impl<K: AttemptKey> Limiter<K> {
         let addr = addr.counted_as();
         let mut map = self.map();
         let a = self.slot(&mut map, addr, now);
+        self.not_waiting(a, now)
+    }
+
+    /// `too_many_attempts`, saying how long, while `a`'s wait runs.
+    fn not_waiting(&self, a: &Attempts, now: i64) -> Result<(), WireError> {
         if a.until_ms > now {
             let wait = a.until_ms - now;
             return Err(self.refusal(format!("too many failed {}: wait {wait} ms", self.what)));

@@ -697,11 +697,10 @@ impl<G: OnWire> Room<G> {
 
     /// Whether no person is coming back: the empty grace ran out, or the last person left.
     fn deserted(&self) -> bool {
-        let now = self.clock.now();
         self.left_by_everyone
             || self
                 .empty_since
-                .is_some_and(|t| t + self.timings.empty_grace <= now)
+                .is_some_and(|t| t + self.timings.empty_grace <= self.clock.now())
     }
 
     /// A game still going in a deserted room (a Tuolaji table whose person left: its bots

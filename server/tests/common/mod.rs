@@ -392,6 +392,14 @@ impl Client {
         }
     }
 
+    /// Leaves the current room and waits for `left` answering it.
+    pub async fn leave(&mut self) {
+        let seq = self.seq();
+        self.send(&ClientMsg::Leave { seq }).await;
+        self.until(|m| matches!(m, ServerMsg::Left { seq: Some(s), .. } if *s == seq))
+            .await;
+    }
+
     /// Waits until the connection is closed by the server.
     pub async fn closed(&mut self) -> bool {
         loop {
