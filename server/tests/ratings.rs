@@ -273,6 +273,22 @@ async fn a_rated_xiangqi_game_moves_both_ratings_by_glicko2() {
         (status, v["error"]["code"].as_str()),
         (401, Some("account_required"))
     );
+
+    // Wu deletes the account: its records show the replaced name, in the seats, the events
+    // and the PGN; Li's list shows it too.
+    let auth = format!("Authorization: Bearer {wu}");
+    let body = json!({ "password": PASSWORD }).to_string();
+    let (status, v) = parse(&http(&s, "POST", "/api/account/delete", &[&auth], &body).await);
+    assert_eq!(status, 200, "{v}");
+    let gone = format!("deleted player {wu_id}");
+    let (_, record) = parse(&common::http_get(&s, &format!("/api/games/{room}")).await);
+    assert_eq!(record["players"], json!([gone, "Li"]));
+    assert!(!record.to_string().contains("\"Wu\""), "{record}");
+    let pgn = common::http_get(&s, &format!("/api/games/{room}.pgn")).await;
+    assert!(pgn.contains(&format!("[Red \"{gone}\"]")), "{pgn}");
+    assert!(!pgn.contains("\"Wu\""), "{pgn}");
+    let (_, list) = my_games(s.addr, &li).await;
+    assert_eq!(list["games"][1]["players"], json!([gone, "Li"]), "{list}");
 }
 
 #[tokio::test]
