@@ -41,6 +41,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0006_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0006_accounts.sql"),
     },
+    Migration {
+        version: 7,
+        sqlite: include_str!("../migrations/sqlite/0007_match_games.sql"),
+        postgres: include_str!("../migrations/postgres/0007_match_games.sql"),
+    },
 ];
 
 /// The latest version.
