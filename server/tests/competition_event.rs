@@ -1,16 +1,20 @@
-//! The whole event of the seed's notice, through the real server:
+//! The whole event of the seed's notice, through the real server binary on a SQLite store:
 //! 8 departments, 24 Tuolaji pairs and 13 xiangqi players (odd: a bye each round), four
 //! Swiss rounds each. Every xiangqi game is played at its table by scripted clients (one
 //! side resigns) or lost by an entrant who never comes (4.1.5 lateness, fast "minutes" of
-//! 20 ms). Every Tuolaji table is played at the server by four bot clients
-//! (`qipai_bots`, the hint strategy) through the notice's 90-minute round with the last hand
-//! called at 75 (the server's minute is 20 ms here): the result is the table's own (levels
-//! reached), as the bots saw it. Some pairs come late by each band of 第十三条 (a warning,
-//! −20 and −30 in the first hand, the first hand forfeited, never: the round forfeited),
-//! and the test checks at the table that each band was applied; each Tuolaji round is
-//! published with a start time, the pairs on time sit before it and are never late. A
-//! xiangqi round is undone before any result and paired again the same, and a xiangqi
-//! player withdraws after round 2 (no bye from then on). The final standings, team
+//! 20 ms); one player tries to abort by leaving before its first move (the table waits,
+//! then the absent side loses: never a draw), and the director records the result of one
+//! live table over its game, with a reason. Every Tuolaji table is played at the server by
+//! four bot clients (`qipai_bots`, the hint strategy, each seated with its entry code)
+//! through the notice's 90-minute round with the last hand called at 75 (the server's
+//! minute is 20 ms here): the result is the table's own (levels reached), as the bots saw
+//! it. Some pairs come late by each band of 第十三条 (a warning, −20 and −30 in the first
+//! hand, the first hand forfeited, never: the round forfeited), and the test checks at the
+//! table that each band was applied; each Tuolaji round is published with a start time, the
+//! pairs on time sit before it and are never late. A xiangqi round is undone before any
+//! result and paired again the same, and a xiangqi player withdraws after round 2 (no bye
+//! from then on). Between rounds 2 and 3 the server is killed (SIGKILL) and started again on
+//! its store: the event goes on. After every round the standings (轮分, 对手分, 级差), team
 //! totals and award places are computed here from `tournaments.md` — not by the core's
 //! standings code — and must equal the server's.
 
@@ -21,17 +25,20 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::competition::{
-    entry_codes, get, login, post_ok as post, publish_round, server_with_director, start_round,
+    director_env, entry_codes, get, login, post, post_ok, publish_round, store_file,
 };
-use common::{http, Client};
+use common::{http, Addressed, Client, Endpoint, Process};
 use qipai_bots::client::{play_over, websocket, ClientConfig, Entry};
 use qipai_bots::observe::Observer;
 use qipai_bots::table::Verdict;
 use qipai_bots::{HintStrategy, TuolajiTable};
 use qipai_protocol::tuolaji::TuolajiEvent;
-use qipai_protocol::xiangqi::XiangqiAction;
-use qipai_protocol::{Event, RoomOptions, ServerMsg};
+use qipai_protocol::xiangqi::{XiangqiAction, XiangqiEvent};
+use qipai_protocol::{ErrorCode, Event, RoomOptions, ServerMsg};
 use serde_json::{json, Value};
+
+/// The server binary.
+const SERVER: &str = env!("CARGO_BIN_EXE_qipai-server");
 
 const DEPARTMENTS: usize = 8;
 
@@ -107,7 +114,7 @@ impl Observer for Seen {
 /// connection time), at `at`.
 #[allow(clippy::too_many_arguments)]
 fn tuolaji_bot(
-    s: &common::TestServer,
+    url: String,
     socket: Socket,
     name: String,
     code: String,
@@ -117,7 +124,7 @@ fn tuolaji_bot(
     seen: Seen,
 ) -> tokio::task::JoinHandle<Verdict> {
     let config = ClientConfig {
-        url: s.url(),
+        url,
         name,
         options: RoomOptions::Tuolaji(Default::default()),
         entry: Entry::Join {
@@ -126,7 +133,7 @@ fn tuolaji_bot(
             entry_code: Some(code),
         },
         games: 1,
-        idle_timeout: Duration::from_secs(60),
+        idle_timeout: Duration::from_secs(20),
         regroup_after: Duration::from_secs(60),
         source: None,
     };
@@ -297,7 +304,7 @@ fn check_standings(lines: &HashMap<u64, Line>, standings: &Value) -> Vec<(u64, u
 }
 
 /// Round `round` of competition `c` once every table has a result (polled).
-async fn round_done(s: &common::TestServer, c: u64, round: u64) -> Value {
+async fn round_done(s: &impl Addressed, c: u64, round: u64) -> Value {
     let path = format!("/api/competitions/{c}/rounds/{round}");
     let mut done = Value::Null;
     for _ in 0..300 {
@@ -325,22 +332,103 @@ fn table_of(round: &Value, n: u64) -> &Value {
         .unwrap()
 }
 
-#[tokio::test]
-async fn the_whole_event() {
-    let s = server_with_director(|c| {
-        c.limits.max_connections_per_addr = 10_000;
-        c.limits.connect_rate_per_addr = 10_000;
-        c.limits.connect_burst_per_addr = 10_000;
-        // A whole deal in one burst to 48 players.
-        c.server.outbound_queue = 1 << 16;
-        c.limits.max_outbound_bytes = 1 << 26;
-        // The notice's 90-minute round in 1.8 s.
-        c.tuolaji.house.minute_ms = MINUTE;
-    })
-    .await;
-    let token = login(&s).await;
-    let t = post(
-        &s,
+/// What the director says when recording a live table's result over its game.
+const OVERRULING: &str = "仲裁: a phone rang at the table twice (the event's rules)";
+
+/// How a xiangqi table of the test is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Script {
+    /// Red never comes: it forfeits by lateness (4.1.5).
+    RedAbsent,
+    RedResigns,
+    BlackResigns,
+    /// Red moves, and Black leaves before its first move, trying to abort the game: the
+    /// table waits, and Black, absent at the limit, loses (never a draw).
+    BlackLeavesBeforeItsFirstMove,
+    /// Both move; the director records a result over the game being played, with a reason.
+    Overruled,
+}
+
+impl Script {
+    /// Table `n` of xiangqi round `round`.
+    fn of(round: u64, n: u64) -> Script {
+        match (round, n) {
+            (1, 2) => Script::BlackLeavesBeforeItsFirstMove,
+            (4, 3) => Script::Overruled,
+            _ => match (round * 7 + n * 3) % 4 {
+                0 => Script::RedAbsent,
+                1 => Script::RedResigns,
+                _ => Script::BlackResigns,
+            },
+        }
+    }
+
+    /// The table's result, from the first-named entry's (Red's) side.
+    fn result(self) -> &'static str {
+        match self {
+            Script::RedAbsent => "first_forfeits",
+            Script::RedResigns | Script::Overruled => "second_wins",
+            Script::BlackResigns | Script::BlackLeavesBeforeItsFirstMove => "first_wins",
+        }
+    }
+}
+
+/// Sends `action` again until it is accepted: the table's game begins a moment after the
+/// round's start (when its watcher sees the start), not with the director's answer.
+async fn until_accepted(client: &mut Client, action: XiangqiAction) {
+    for _ in 0..200 {
+        let seq = client.xq(action.clone()).await;
+        if matches!(client.answer(seq).await, ServerMsg::Ok { .. }) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{action:?} was never accepted");
+}
+
+/// Waits until `client` sees the other side's move.
+async fn moved(client: &mut Client) {
+    client
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Moved { .. })))
+        .await;
+}
+
+/// The competitions of the day and what the test itself knows of them.
+struct Day {
+    token: String,
+    /// Tuolaji and xiangqi.
+    t: u64,
+    x: u64,
+    codes: HashMap<String, String>,
+    tl: HashMap<u64, Line>,
+    xl: HashMap<u64, Line>,
+    /// The xiangqi entry withdrawn after round 2 (tournaments.md "The day itself").
+    withdrawn: Option<u64>,
+}
+
+/// The server's settings for the day: connections of 61 players and a director from one
+/// address, whole deals in one burst to 48 players, the notice's 90-minute round in 1.8 s,
+/// and a xiangqi first move due 2 s after its turn came at the earliest (a loaded machine
+/// never makes a scripted player absent).
+fn day_env() -> Vec<(&'static str, String)> {
+    let mut env = director_env();
+    env.extend([
+        ("QIPAI_LIMITS__MAX_CONNECTIONS_PER_ADDR", "10000".into()),
+        ("QIPAI_LIMITS__CONNECT_RATE_PER_ADDR", "10000".into()),
+        ("QIPAI_LIMITS__CONNECT_BURST_PER_ADDR", "10000".into()),
+        ("QIPAI_SERVER__OUTBOUND_QUEUE", "65536".into()),
+        ("QIPAI_LIMITS__MAX_OUTBOUND_BYTES", (1u64 << 26).to_string()),
+        ("QIPAI_TUOLAJI__MINUTE_MS", MINUTE.to_string()),
+        ("QIPAI_XIANGQI__FIRST_MOVE_MS", "2000".into()),
+    ]);
+    env
+}
+
+/// Creates both competitions, imports the form and hands out the entry codes.
+async fn set_up(s: &Process) -> Day {
+    let token = login(s).await;
+    let t = post_ok(
+        s,
         &token,
         "/api/director/competitions",
         &json!({"name":"拖拉机","event":"tuolaji","rounds":4,"seed":2026,
@@ -352,8 +440,8 @@ async fn the_whole_event() {
     .await["id"]
         .as_u64()
         .unwrap();
-    let x = post(
-        &s,
+    let x = post_ok(
+        s,
         &token,
         "/api/director/competitions",
         &json!({"name":"象棋","event":"xiangqi","rounds":4,"seed":1949,"partner":t,
@@ -375,30 +463,28 @@ async fn the_whole_event() {
     for i in 0..13 {
         form += &format!("Dept{},xiangqi,,X{i},,\n", i % DEPARTMENTS);
     }
-    let v = post(
-        &s,
-        &token,
-        &format!("/api/director/competitions/{t}/entries"),
-        &form,
-    )
-    .await;
+    let path = format!("/api/director/competitions/{t}/entries");
+    let v = post_ok(s, &token, &path, &form).await;
     assert_eq!(
         (v["imported"].as_u64(), v["imported_into_partner"].as_u64()),
         (Some(24), Some(13))
     );
     // Each player sits with their own entry code (the director hands them out).
-    let mut codes = entry_codes(&s, &token, t).await;
-    codes.extend(entry_codes(&s, &token, x).await);
+    let mut codes = entry_codes(s, &token, t).await;
+    codes.extend(entry_codes(s, &token, x).await);
     assert_eq!(codes.len(), 24 * 2 + 13);
-
-    let entries = |c: u64| {
-        let s = &s;
-        async move { get(s, &format!("/api/competitions/{c}/entries")).await.1 }
+    let mut day = Day {
+        token,
+        t,
+        x,
+        codes,
+        tl: HashMap::new(),
+        xl: HashMap::new(),
+        withdrawn: None,
     };
-    let mut tl: HashMap<u64, Line> = HashMap::new();
-    let mut xl: HashMap<u64, Line> = HashMap::new();
-    for (lines, c) in [(&mut tl, t), (&mut xl, x)] {
-        for e in entries(c).await["entries"].as_array().unwrap() {
+    for (lines, c) in [(&mut day.tl, t), (&mut day.xl, x)] {
+        let entries = get(s, &format!("/api/competitions/{c}/entries")).await.1;
+        for e in entries["entries"].as_array().unwrap() {
             lines.insert(
                 e["entry"].as_u64().unwrap(),
                 Line {
@@ -408,267 +494,310 @@ async fn the_whole_event() {
             );
         }
     }
+    day
+}
 
-    // The xiangqi entry withdrawn after round 2 (tournaments.md "The day itself").
-    let mut withdrawn = None;
-    for round in 1..=4u64 {
-        // Xiangqi: every table played at the server. Round 3 is first published, undone
-        // before any result, and paired again: the same round from the recorded seed.
-        let r = if round == 3 {
-            let published = publish_round(&s, &token, x).await;
-            assert_eq!(published["state"], "published", "{published}");
-            let undo = format!("/api/director/competitions/{x}/rounds/3/undo");
-            post(&s, &token, &undo, "").await;
-            let again = start_round(&s, &token, x).await;
-            let pairs = |v: &Value| {
-                let tables = v["tables"].as_array().unwrap().iter();
-                let pairs: Vec<Value> = tables
-                    .map(|tb| json!([tb["first"]["entry"], tb["second"]["entry"]]))
-                    .collect();
-                (pairs, v["bye"].clone(), v["seed"].clone())
-            };
-            assert_eq!(pairs(&again), pairs(&published), "round 3 paired again");
-            again
-        } else {
-            start_round(&s, &token, x).await
+/// Xiangqi round `round`: published, every entrant who comes sits (before the start: never
+/// late), the director starts it, and every table is played at the server as
+/// [`Script::of`] says. Round 3 is first published, undone before any result, and paired
+/// again: the same round from the recorded seed.
+async fn xiangqi_round(s: &Process, day: &mut Day, round: u64) {
+    let (token, x) = (day.token.clone(), day.x);
+    let mut r = publish_round(s, &token, x).await;
+    assert_eq!(r["state"], "published", "{r}");
+    if round == 3 {
+        let undo = format!("/api/director/competitions/{x}/rounds/3/undo");
+        post_ok(s, &token, &undo, "").await;
+        let again = publish_round(s, &token, x).await;
+        let pairs = |v: &Value| {
+            let tables = v["tables"].as_array().unwrap().iter();
+            let pairs: Vec<Value> = tables
+                .map(|tb| json!([tb["first"]["entry"], tb["second"]["entry"]]))
+                .collect();
+            (pairs, v["bye"].clone(), v["seed"].clone())
         };
-        match (r["bye"]["entry"].as_u64(), withdrawn) {
-            (Some(e), None) => bye(&mut xl, e),
-            (None, Some(w)) => {
-                // Twelve entries left: no bye, and the withdrawn one is not paired.
-                assert!(
-                    r["tables"].as_array().unwrap().iter().all(|tb| {
-                        tb["first"]["entry"].as_u64() != Some(w)
-                            && tb["second"]["entry"].as_u64() != Some(w)
-                    }),
-                    "{r}"
-                );
-            }
-            other => panic!("xiangqi round {round}: bye {other:?}: {r}"),
-        }
-        let mut clients = Vec::new();
-        let mut expected = Vec::new();
-        for tb in r["tables"].as_array().unwrap() {
-            let n = tb["table"].as_u64().unwrap();
-            let room = tb["room"].as_u64().unwrap();
-            let (red, black) = (
-                tb["first"]["players"][0].as_str().unwrap(),
-                tb["second"]["players"][0].as_str().unwrap(),
+        assert_eq!(pairs(&again), pairs(&r), "round 3 paired again");
+        r = again;
+    }
+    match (r["bye"]["entry"].as_u64(), day.withdrawn) {
+        (Some(e), None) => bye(&mut day.xl, e),
+        (None, Some(w)) => {
+            // Twelve entries left: no bye, and the withdrawn one is not paired.
+            assert!(
+                r["tables"].as_array().unwrap().iter().all(|tb| {
+                    tb["first"]["entry"].as_u64() != Some(w)
+                        && tb["second"]["entry"].as_u64() != Some(w)
+                }),
+                "{r}"
             );
-            let script = (round * 7 + n * 3) % 4;
-            let result = match script {
-                0 => "first_forfeits", // Red never comes (4.1.5).
-                1 => "second_wins",    // Red resigns.
-                _ => "first_wins",     // Black resigns.
-            };
-            let mut b = Client::hello(&s, black).await;
-            b.join_with(room, None, Some(&codes[black])).await;
-            if script != 0 {
-                let mut r = Client::hello(&s, red).await;
-                r.join_with(room, None, Some(&codes[red])).await;
-                if script == 1 {
-                    r.xq(XiangqiAction::Resign).await;
-                } else {
-                    b.xq(XiangqiAction::Resign).await;
-                }
-                clients.push(r);
-            }
-            clients.push(b);
-            expected.push((
-                n,
-                tb["first"]["entry"].as_u64().unwrap(),
-                tb["second"]["entry"].as_u64().unwrap(),
-                result,
-            ));
         }
-        let done = round_done(&s, x, round).await;
-        for (n, first, second, result) in expected {
-            let tb = table_of(&done, n);
-            assert_eq!(
-                tb["result"], result,
-                "xiangqi round {round} table {n}: {tb}"
-            );
-            if result == "first_forfeits" {
-                assert!(
-                    tb["note"]
-                        .as_str()
-                        .unwrap()
-                        .contains("first entry 16 min late"),
-                    "{tb}"
-                );
-            }
-            score(&mut xl, first, second, result);
-        }
-        drop(clients);
-        if round == 2 {
-            // A player leaves the event: paired no more, the results stand.
-            let w = r["tables"][0]["first"]["entry"].as_u64().unwrap();
-            let path = format!("/api/director/competitions/{x}/entries/{w}/withdraw");
-            post(&s, &token, &path, "").await;
-            withdrawn = Some(w);
-        }
-
-        // Tuolaji: every table played by four bots; some pairs late (第十三条).
-        // Every player's connection is open before the round starts.
-        let mut sockets = Vec::new();
-        for _ in 0..DEPARTMENTS * 3 * 2 {
-            sockets.push(websocket(&s.url(), None).await.expect("a connection"));
-        }
-        // Published with a start time: the pairs on time sit before it (and are never
-        // late), the late ones come after it.
-        let lead = Duration::from_millis(600);
-        let unix = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap();
-        let start_at_ms = (unix + lead).as_millis();
-        let started = tokio::time::Instant::now() + lead;
-        let body = json!({ "start_at_ms": u64::try_from(start_at_ms).unwrap() }).to_string();
-        let r = post(
-            &s,
-            &token,
-            &format!("/api/director/competitions/{t}/rounds"),
-            &body,
-        )
-        .await;
-        assert_eq!(r["state"], "scheduled", "{r}");
-        assert!(r["bye"].is_null(), "24 pairs: no bye");
-        let mut games = Vec::new();
-        for tb in r["tables"].as_array().unwrap() {
-            let n = tb["table"].as_u64().unwrap();
-            let room = tb["room"].as_u64().unwrap();
-            let late = late_script(round, n);
-            let seen = Seen::default();
-            let mut bots = Vec::new();
-            for seat in 0..4u8 {
-                let side = usize::from(seat % 2);
-                let entry = if side == 0 { "first" } else { "second" };
-                let name = tb[entry]["players"][usize::from(seat / 2)]
-                    .as_str()
-                    .unwrap()
-                    .to_owned();
-                let at = match late {
-                    Some(Late { side: l, minutes }) if l == side => match minutes {
-                        Some(m) => started + Duration::from_millis(m * LATE_MINUTE),
-                        None => continue, // Never comes.
+        other => panic!("xiangqi round {round}: bye {other:?}: {r}"),
+    }
+    let mut tables = Vec::new();
+    for tb in r["tables"].as_array().unwrap() {
+        let n = tb["table"].as_u64().unwrap();
+        let room = tb["room"].as_u64().unwrap();
+        let (red, black) = (
+            tb["first"]["players"][0].as_str().unwrap(),
+            tb["second"]["players"][0].as_str().unwrap(),
+        );
+        let script = Script::of(round, n);
+        let mut b = Client::hello(s, black).await;
+        b.join_with(room, None, Some(&day.codes[black])).await;
+        let r = if script == Script::RedAbsent {
+            None
+        } else {
+            let mut r = Client::hello(s, red).await;
+            r.join_with(room, None, Some(&day.codes[red])).await;
+            Some(r)
+        };
+        let (first, second) = (
+            tb["first"]["entry"].as_u64(),
+            tb["second"]["entry"].as_u64(),
+        );
+        tables.push((n, first.unwrap(), second.unwrap(), script, r, b));
+    }
+    let start = format!("/api/director/competitions/{x}/rounds/{round}/start");
+    post_ok(s, &token, &start, "").await;
+    for (n, _, _, script, r, b) in &mut tables {
+        let Some(r) = r else {
+            continue; // Red never comes.
+        };
+        match script {
+            Script::RedResigns => until_accepted(r, XiangqiAction::Resign).await,
+            Script::BlackResigns => until_accepted(b, XiangqiAction::Resign).await,
+            Script::BlackLeavesBeforeItsFirstMove => {
+                until_accepted(
+                    r,
+                    XiangqiAction::Move {
+                        iccs: "h2e2".into(),
                     },
-                    _ => tokio::time::Instant::now(),
-                };
-                let watch = if seat == 0 {
-                    seen.clone()
-                } else {
-                    Seen::default()
-                };
-                let socket = sockets.pop().expect("a connection per player");
-                let code = codes[&name].clone();
-                bots.push((
-                    seat,
-                    tuolaji_bot(&s, socket, name, code, room, seat, at, watch),
-                ));
+                )
+                .await;
+                moved(b).await;
+                b.leave().await;
             }
-            games.push((n, tb.clone(), late, seen, bots));
-        }
-        let mut expected = Vec::new();
-        for (n, tb, late, seen, bots) in games {
-            let mut verdict = None;
-            for (seat, bot) in bots {
-                if matches!(late, Some(Late { minutes: None, .. })) {
-                    // The table never starts: the pair present waits until the test ends.
-                    bot.abort();
-                    continue;
-                }
-                let v = bot.await.unwrap();
-                if seat == 0 {
-                    verdict = Some(v);
+            Script::Overruled => {
+                until_accepted(
+                    r,
+                    XiangqiAction::Move {
+                        iccs: "h2e2".into(),
+                    },
+                )
+                .await;
+                moved(b).await;
+                b.play("h7e7").await;
+                overrule(s, &token, x, round, *n, script.result()).await;
+                for c in [r, b] {
+                    let (code, message) = c.error_for(None).await;
+                    assert_eq!(code, ErrorCode::TableClosed, "{message}");
+                    assert!(message.contains(OVERRULING), "{message}");
                 }
             }
-            let result = match (late, verdict) {
-                (
-                    Some(Late {
-                        side: 0,
-                        minutes: None,
-                    }),
-                    _,
-                ) => "first_forfeits",
-                (Some(Late { minutes: None, .. }), _) => "second_forfeits",
-                (_, Some(Verdict::Win)) => "first_wins",
-                (_, Some(Verdict::Loss)) => "second_wins",
-                (_, Some(Verdict::Draw)) => "draw",
-                (_, v) => panic!("Tuolaji round {round} table {n}: {v:?}"),
-            };
-            if let Some(Late {
-                side,
-                minutes: Some(m),
-            }) = late
-            {
-                let events = seen.0.lock().unwrap().clone();
-                check_band_applied(&events, side, m, &format!("round {round} table {n}"));
-            }
-            expected.push((
-                n,
-                tb["first"]["entry"].as_u64().unwrap(),
-                tb["second"]["entry"].as_u64().unwrap(),
-                result,
-                late,
-            ));
-        }
-        let done = round_done(&s, t, round).await;
-        for (n, first, second, result, late) in expected {
-            let tb = table_of(&done, n);
-            assert_eq!(
-                tb["result"], result,
-                "Tuolaji round {round} table {n}: {tb}"
-            );
-            if let Some(Late { side, minutes }) = late {
-                let who = if side == 0 { "first" } else { "second" };
-                let note = tb["note"].as_str().unwrap();
-                let m = minutes.unwrap_or(21);
-                assert!(
-                    note.contains(&format!("{who} entry")) && note.contains(band_note(m)),
-                    "Tuolaji round {round} table {n}, {who} pair {m} min late: {note}"
-                );
-            }
-            // Seated before the round's start: never late.
-            let on_time: &[&str] = match late {
-                Some(Late { side: 0, .. }) => &["second"],
-                Some(_) => &["first"],
-                None => &["first", "second"],
-            };
-            let note = tb["note"].as_str().unwrap();
-            for who in on_time {
-                assert!(
-                    !note.contains(&format!("{who} entry")),
-                    "Tuolaji round {round} table {n}: the {who} pair sat before the start: {note}"
-                );
-            }
-            score(&mut tl, first, second, result);
+            Script::RedAbsent => unreachable!("Red is absent"),
         }
     }
-    // Every pairing of four Swiss rounds avoided a rematch where it could: here it always could.
-    for lines in [&tl, &xl] {
-        for (e, l) in lines {
-            let mut met = l.opponents.clone();
-            met.sort_unstable();
-            met.dedup();
-            assert_eq!(
-                met.len(),
-                l.opponents.len(),
-                "entry {e} met someone twice: {:?}",
-                l.opponents
-            );
+    let done = round_done(s, x, round).await;
+    for (n, first, second, script, _, _) in &tables {
+        let tb = table_of(&done, *n);
+        let result = script.result();
+        assert_eq!(
+            tb["result"], result,
+            "xiangqi round {round} table {n}: {tb}"
+        );
+        let note = tb["note"].as_str().unwrap();
+        match script {
+            Script::RedAbsent => assert!(note.contains("first entry 16 min late"), "{tb}"),
+            Script::Overruled => assert!(
+                note.contains(&format!(
+                    "director's result over the game at the table: {OVERRULING}"
+                )),
+                "{tb}"
+            ),
+            _ => assert!(!note.contains("late"), "seated before the start: {tb}"),
         }
+        score(&mut day.xl, *first, *second, result);
     }
+    drop(tables);
+    if round == 2 {
+        // A player leaves the event: paired no more, the results stand.
+        let w = r["tables"][0]["first"]["entry"].as_u64().unwrap();
+        let path = format!("/api/director/competitions/{x}/entries/{w}/withdraw");
+        post_ok(s, &token, &path, "").await;
+        day.withdrawn = Some(w);
+    }
+}
 
-    let t_rows = check_standings(
-        &tl,
-        &get(&s, &format!("/api/competitions/{t}/standings")).await.1,
+/// The director records `result` at a table whose game is being played: refused
+/// (`table_live`, 409) without an override, recorded with one and a reason.
+async fn overrule(s: &Process, token: &str, x: u64, round: u64, n: u64, result: &str) {
+    let path = format!("/api/director/competitions/{x}/results");
+    let plain = json!({"round": round, "table": n, "result": result}).to_string();
+    let (status, v) = post(s, Some(token), &path, &plain).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("table_live")),
+        "{v}"
     );
-    let x_rows = check_standings(
-        &xl,
-        &get(&s, &format!("/api/competitions/{x}/standings")).await.1,
-    );
+    let body = json!({"round": round, "table": n, "result": result,
+        "override": true, "reason": OVERRULING})
+    .to_string();
+    post_ok(s, token, &path, &body).await;
+}
+
+/// Tuolaji round `round`: every table played by four bots; some pairs late (第十三条).
+async fn tuolaji_round(s: &Process, day: &mut Day, round: u64) {
+    let (token, t) = (day.token.clone(), day.t);
+    // Every player's connection is open before the round starts.
+    let mut sockets = Vec::new();
+    for _ in 0..DEPARTMENTS * 3 * 2 {
+        sockets.push(websocket(&s.ws_url(), None).await.expect("a connection"));
+    }
+    // Published with a start time: the pairs on time sit before it (and are never late),
+    // the late ones come after it.
+    let lead = Duration::from_millis(600);
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    let start_at_ms = (unix + lead).as_millis();
+    let started = tokio::time::Instant::now() + lead;
+    let body = json!({ "start_at_ms": u64::try_from(start_at_ms).unwrap() }).to_string();
+    let path = format!("/api/director/competitions/{t}/rounds");
+    let r = post_ok(s, &token, &path, &body).await;
+    assert_eq!(r["state"], "scheduled", "{r}");
+    assert!(r["bye"].is_null(), "24 pairs: no bye");
+    let mut games = Vec::new();
+    for tb in r["tables"].as_array().unwrap() {
+        let n = tb["table"].as_u64().unwrap();
+        let room = tb["room"].as_u64().unwrap();
+        let late = late_script(round, n);
+        let seen = Seen::default();
+        let mut bots = Vec::new();
+        for seat in 0..4u8 {
+            let side = usize::from(seat % 2);
+            let entry = if side == 0 { "first" } else { "second" };
+            let name = tb[entry]["players"][usize::from(seat / 2)]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let at = match late {
+                Some(Late { side: l, minutes }) if l == side => match minutes {
+                    Some(m) => started + Duration::from_millis(m * LATE_MINUTE),
+                    None => continue, // Never comes.
+                },
+                _ => tokio::time::Instant::now(),
+            };
+            let watch = if seat == 0 {
+                seen.clone()
+            } else {
+                Seen::default()
+            };
+            let socket = sockets.pop().expect("a connection per player");
+            let code = day.codes[&name].clone();
+            let bot = tuolaji_bot(s.ws_url(), socket, name, code, room, seat, at, watch);
+            bots.push((seat, bot));
+        }
+        games.push((n, tb.clone(), late, seen, bots));
+    }
+    // A bot that fails (its task panics, or its game never ends) fails the test: each is
+    // awaited at most until the round's end plus a margin, and its panic is the test's.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let mut expected = Vec::new();
+    for (n, tb, late, seen, bots) in games {
+        let mut verdict = None;
+        for (seat, bot) in bots {
+            if matches!(late, Some(Late { minutes: None, .. })) {
+                // The table never starts: the pair present waits until the test ends.
+                bot.abort();
+                continue;
+            }
+            let v = tokio::time::timeout_at(deadline, bot)
+                .await
+                .unwrap_or_else(|_| panic!("Tuolaji round {round} table {n}: a bot never ended"))
+                .unwrap_or_else(|e| panic!("Tuolaji round {round} table {n}: a bot failed: {e}"));
+            if seat == 0 {
+                verdict = Some(v);
+            }
+        }
+        let result = match (late, verdict) {
+            (
+                Some(Late {
+                    side: 0,
+                    minutes: None,
+                }),
+                _,
+            ) => "first_forfeits",
+            (Some(Late { minutes: None, .. }), _) => "second_forfeits",
+            (_, Some(Verdict::Win)) => "first_wins",
+            (_, Some(Verdict::Loss)) => "second_wins",
+            (_, Some(Verdict::Draw)) => "draw",
+            (_, v) => panic!("Tuolaji round {round} table {n}: {v:?}"),
+        };
+        if let Some(Late {
+            side,
+            minutes: Some(m),
+        }) = late
+        {
+            let events = seen.0.lock().unwrap().clone();
+            check_band_applied(&events, side, m, &format!("round {round} table {n}"));
+        }
+        expected.push((
+            n,
+            tb["first"]["entry"].as_u64().unwrap(),
+            tb["second"]["entry"].as_u64().unwrap(),
+            result,
+            late,
+        ));
+    }
+    let done = round_done(s, t, round).await;
+    for (n, first, second, result, late) in expected {
+        let tb = table_of(&done, n);
+        assert_eq!(
+            tb["result"], result,
+            "Tuolaji round {round} table {n}: {tb}"
+        );
+        let note = tb["note"].as_str().unwrap();
+        if let Some(Late { side, minutes }) = late {
+            let who = if side == 0 { "first" } else { "second" };
+            let m = minutes.unwrap_or(21);
+            assert!(
+                note.contains(&format!("{who} entry")) && note.contains(band_note(m)),
+                "Tuolaji round {round} table {n}, {who} pair {m} min late: {note}"
+            );
+        }
+        // Seated before the round's start: never late.
+        let on_time: &[&str] = match late {
+            Some(Late { side: 0, .. }) => &["second"],
+            Some(_) => &["first"],
+            None => &["first", "second"],
+        };
+        for who in on_time {
+            assert!(
+                !note.contains(&format!("{who} entry")),
+                "Tuolaji round {round} table {n}: the {who} pair sat before the start: {note}"
+            );
+        }
+        score(&mut day.tl, first, second, result);
+    }
+}
+
+/// After round `round`: both competitions' standings, the team totals and the award places
+/// as the server shows them, against the test's own reading of the rules page; all of them
+/// provisional until the last round is recorded.
+async fn check_round(s: &Process, day: &Day, round: u64) {
+    let (t, x) = (day.t, day.x);
+    let provisional = round < 4;
+    let t_standings = get(s, &format!("/api/competitions/{t}/standings")).await.1;
+    let x_standings = get(s, &format!("/api/competitions/{x}/standings")).await.1;
+    for v in [&t_standings, &x_standings] {
+        assert_eq!(v["provisional"], provisional, "after round {round}: {v}");
+    }
+    let t_rows = check_standings(&day.tl, &t_standings);
+    let x_rows = check_standings(&day.xl, &x_standings);
 
     // Teams (六): each department's two best entries over both events.
-    let teams = get(&s, &format!("/api/competitions/{t}/teams")).await.1;
+    let teams = get(s, &format!("/api/competitions/{t}/teams")).await.1;
+    assert_eq!(teams["provisional"], provisional, "after round {round}");
     let rows = teams["teams"].as_array().unwrap();
     assert_eq!(rows.len(), DEPARTMENTS);
     let lot: HashMap<String, u64> = rows
@@ -685,8 +814,8 @@ async fn the_whole_event() {
             let team = format!("Dept{d}");
             let mut mine: Vec<(u64, u64, i64)> = t_rows
                 .iter()
-                .filter(|r| tl[&r.0].team == team)
-                .chain(x_rows.iter().filter(|r| xl[&r.0].team == team))
+                .filter(|r| day.tl[&r.0].team == team)
+                .chain(x_rows.iter().filter(|r| day.xl[&r.0].team == team))
                 .map(|r| (r.1, r.2, r.3))
                 .collect();
             mine.sort_by_key(|m| std::cmp::Reverse(*m));
@@ -700,32 +829,62 @@ async fn the_whole_event() {
     totals
         .sort_by_key(|(team, total, opp, ld)| (std::cmp::Reverse((*total, *opp, *ld)), lot[team]));
     for (place, (want, row)) in totals.iter().zip(rows).enumerate() {
-        assert_eq!(
-            row["team"].as_str(),
-            Some(want.0.as_str()),
-            "team place {place}"
-        );
-        assert_eq!(row["total"].as_u64(), Some(want.1));
-        assert_eq!(row["opponents_points"].as_u64(), Some(want.2));
-        assert_eq!(row["level_diff"].as_i64(), Some(want.3));
-        assert_eq!(
-            row["award"].as_str(),
-            award(place, DEPARTMENTS),
-            "team place {place}"
-        );
+        let what = format!("after round {round}, team place {place}: {row}");
+        assert_eq!(row["team"].as_str(), Some(want.0.as_str()), "{what}");
+        assert_eq!(row["total"].as_u64(), Some(want.1), "{what}");
+        assert_eq!(row["opponents_points"].as_u64(), Some(want.2), "{what}");
+        assert_eq!(row["level_diff"].as_i64(), Some(want.3), "{what}");
+        assert_eq!(row["award"].as_str(), award(place, DEPARTMENTS), "{what}");
     }
     // The awards page lists exactly the places given.
-    let awards = get(&s, &format!("/api/competitions/{x}/awards")).await.1;
+    let awards = get(s, &format!("/api/competitions/{x}/awards")).await.1;
+    assert_eq!(awards["provisional"], provisional, "{awards}");
+    assert_eq!(awards["teams_provisional"], provisional, "{awards}");
     assert_eq!(
         awards["teams"].as_array().unwrap().len(),
         DEPARTMENTS * 2 / 3
     );
-    let x_awarded = xl.values().filter(|l| l.played > 0).count() * 2 / 3;
+    let x_awarded = day.xl.values().filter(|l| l.played > 0).count() * 2 / 3;
     assert!(awards["entries"].as_array().unwrap().len() <= x_awarded);
+}
+
+#[tokio::test]
+async fn the_whole_event() {
+    let (file, url) = store_file("whole_event");
+    let env = day_env();
+    let mut ports = 31_400..31_800;
+    let mut s = Process::start(SERVER, &url, &env, &mut ports).await;
+    let mut day = set_up(&s).await;
+    for round in 1..=4u64 {
+        xiangqi_round(&s, &mut day, round).await;
+        tuolaji_round(&s, &mut day, round).await;
+        check_round(&s, &day, round).await;
+        if round == 2 {
+            // The server dies between rounds (SIGKILL: no goodbye) and is started again on
+            // its store: everything stands, and the event goes on.
+            s.kill();
+            s = Process::start(SERVER, &url, &env, &mut ports).await;
+            check_round(&s, &day, round).await;
+        }
+    }
+    // Every pairing of four Swiss rounds avoided a rematch where it could: here it always could.
+    for lines in [&day.tl, &day.xl] {
+        for (e, l) in lines {
+            let mut met = l.opponents.clone();
+            met.sort_unstable();
+            met.dedup();
+            assert_eq!(
+                met.len(),
+                l.opponents.len(),
+                "entry {e} met someone twice: {:?}",
+                l.opponents
+            );
+        }
+    }
     let csv = http(
         &s,
         "GET",
-        &format!("/api/competitions/{t}/awards.csv"),
+        &format!("/api/competitions/{}/awards.csv", day.t),
         &[],
         "",
     )
@@ -735,4 +894,6 @@ async fn the_whole_event() {
         "{csv}"
     );
     assert!(!csv.contains("1380000"), "no contacts in the awards");
+    s.kill();
+    let _ = std::fs::remove_file(&file);
 }

@@ -42,6 +42,11 @@ pub const MIGRATIONS: &[Migration] = &[
         postgres: include_str!("../migrations/postgres/0006_accounts.sql"),
     },
     Migration {
+        version: 7,
+        sqlite: include_str!("../migrations/sqlite/0007_match_games.sql"),
+        postgres: include_str!("../migrations/postgres/0007_match_games.sql"),
+    },
+    Migration {
         version: 9,
         sqlite: include_str!("../migrations/sqlite/0009_seat_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0009_seat_accounts.sql"),

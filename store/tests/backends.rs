@@ -567,6 +567,8 @@ async fn competitions_are_kept_whole() {
             room: None,
             result: None,
             note: String::new(),
+            games: String::new(),
+            game_opened_ms: None,
         };
         let failed = store
             .competition_write(vec![
@@ -618,6 +620,26 @@ async fn competitions_are_kept_whole() {
             .competition_write(vec![W::Round(round.clone(), vec![pairing.clone()])])
             .await
             .expect(name);
+        // A match goes on: its first game kept, the next game's room opened at 11.
+        store
+            .competition_write(vec![W::NextGame {
+                competition: 7,
+                round: 1,
+                table: 1,
+                games: "draw".into(),
+                note: "late 3 min".into(),
+                room: 41,
+                opened_ms: 11,
+            }])
+            .await
+            .expect(name);
+        let logs = store.competitions().await.expect(name);
+        let mut going_on = pairing.clone();
+        going_on.room = Some(41);
+        going_on.games = "draw".into();
+        going_on.note = "late 3 min".into();
+        going_on.game_opened_ms = Some(11);
+        assert_eq!(logs[0].pairings, vec![going_on], "{name}: a match going on");
         store
             .competition_write(vec![
                 W::TableRoom {
@@ -668,6 +690,8 @@ async fn competitions_are_kept_whole() {
         done.room = Some(42);
         done.result = Some("draw".into());
         done.note = "late 3 min".into();
+        done.games = "draw".into();
+        done.game_opened_ms = Some(11);
         assert_eq!(log.pairings, vec![done], "{name}");
         assert_eq!(log.corrections, vec![correction], "{name}");
 

@@ -113,8 +113,16 @@ pub struct CreateRequest {
 pub struct TableExtra {
     /// The table's room, once opened.
     pub room: Option<u64>,
-    /// Lateness and the like, as recorded with the result.
+    /// Lateness and the like, as recorded with the result; while a match goes on without
+    /// a result, what its finished games' notes said.
     pub note: String,
+    /// The games already finished at the table while its match goes on (a xiangqi best of
+    /// three, a knockout's extra game; `table_match`), from the first-named entry's side:
+    /// stored, so that a restart mid-match continues it (2.6).
+    pub games: Vec<GameResult>,
+    /// When the current game's table opened (Unix ms), for a game after the first: its
+    /// lateness counts from there.
+    pub game_opened_ms: Option<i64>,
 }
 
 /// Who made a correction, and when (the core keeps what and why).
@@ -892,6 +900,42 @@ impl Competitions {
                     room,
                 }],
             ))
+        })
+        .await
+    }
+
+    /// A game of a table's match ended without deciding it (`table_match`): keeps the
+    /// games finished so far and their notes, and the next game's room opened at
+    /// `opened_ms` (Unix ms), in one write, so that a restart continues the match.
+    ///
+    /// # Errors
+    /// `unknown_competition`, the store's error.
+    pub async fn next_game(
+        &self,
+        id: u64,
+        (round, table): (u32, u32),
+        games: Vec<GameResult>,
+        note: String,
+        (room, opened_ms): (u64, i64),
+    ) -> Result<(), WireError> {
+        self.change(id, move |mine, _| {
+            let names: Vec<&str> = games.iter().map(|g| result_name(*g)).collect();
+            let write = CompetitionWrite::NextGame {
+                competition: mine.id,
+                round,
+                table,
+                games: names.join(","),
+                note: note.clone(),
+                room,
+                opened_ms,
+            };
+            *mine.tables.entry((round, table)).or_default() = TableExtra {
+                room: Some(room),
+                note,
+                games,
+                game_opened_ms: Some(opened_ms),
+            };
+            Ok(((), vec![write]))
         })
         .await
     }

@@ -187,6 +187,8 @@ pub fn round_rows(
                 room: None,
                 result: p.result.map(|x| result_name(x).to_owned()),
                 note: String::new(),
+                games: String::new(),
+                game_opened_ms: None,
             })
             .collect(),
     )
@@ -326,19 +328,27 @@ impl Held {
             }
             let mut pairings = Vec::new();
             for p in log.pairings.iter().filter(|p| p.round == r.number) {
-                tables.insert(
-                    (p.round, p.table),
-                    TableExtra {
-                        room: p.room,
-                        note: p.note.clone(),
-                    },
-                );
                 let row = || {
                     format!(
                         "competition_pairings (competition {id}, round {}, table {})",
                         p.round, p.table
                     )
                 };
+                let games = p
+                    .games
+                    .split(',')
+                    .filter(|g| !g.is_empty())
+                    .map(|g| stored_result(g, row))
+                    .collect::<Result<_, _>>()?;
+                tables.insert(
+                    (p.round, p.table),
+                    TableExtra {
+                        room: p.room,
+                        note: p.note.clone(),
+                        games,
+                        game_opened_ms: p.game_opened_ms,
+                    },
+                );
                 let result = match &p.result {
                     Some(name) => Some(stored_result(name, row)?),
                     None => None,
@@ -448,6 +458,8 @@ mod tests {
                 room: None,
                 result: Some("draw".into()),
                 note: String::new(),
+                games: String::new(),
+                game_opened_ms: None,
             }],
             corrections: vec![CorrectionRow {
                 competition: 7,

@@ -30,7 +30,9 @@
 //! Lateness counts from the round's start as stored (`competition_rounds.started_ms`), so a
 //! restart does not restart it. A seat already taken before a restart counts as on time
 //! (when it was taken is not stored) **[D]**, unless its pair's ruling was logged before the
-//! restart: the doubt goes to the player.
+//! restart: the doubt goes to the player. A match's games (a xiangqi best of three, a
+//! knockout's extra game) are stored as each ends, with the next game's room and when it
+//! opened, so a restart mid-match goes on with the same games, colours and lateness.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -484,11 +486,15 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                 let mut v = Vec::new();
                 for r in &h.core.rounds {
                     for p in r.pairings.iter().filter(|p| p.result.is_none()) {
-                        let Some(room) = h.tables.get(&(r.number, p.table)).and_then(|t| t.room)
-                        else {
+                        let Some(extra) = h.tables.get(&(r.number, p.table)) else {
                             continue;
                         };
-                        let (names, side_of_seat) = seating(h, p, false);
+                        let Some(room) = extra.room else {
+                            continue;
+                        };
+                        // A match goes on with its stored games, the colours changed each game.
+                        let swapped = extra.games.len() % 2 == 1;
+                        let (names, side_of_seat) = seating(h, p, swapped);
                         let t = Table {
                             competition: id,
                             round: r.number,
@@ -497,9 +503,9 @@ async fn open_tables<H: Host>(shared: &Arc<H>) -> Vec<(u64, Vec<ReservedSeat>, T
                             unit_ms: h.lateness_unit_ms,
                             limit: lateness_limit(&h.core),
                             side_of_seat,
-                            games: Vec::new(),
-                            opened_ms: None,
-                            earlier_note: String::new(),
+                            games: extra.games.clone(),
+                            opened_ms: extra.game_opened_ms,
+                            earlier_note: extra.note.clone(),
                         };
                         v.push((room, names, t));
                     }
@@ -607,12 +613,19 @@ async fn next_game<H: Host>(shared: &Arc<H>, mut t: Table) -> Result<(), WireErr
     let ((names, side_of_seat), name) = names;
     let title = title_of(&name, t.round, t.table);
     let handle = shared.lobby().open_table(options, names.into(), title)?;
+    let opened_ms = qipai_store::unix_ms();
     shared
         .competitions()
-        .set_room(t.competition, (t.round, t.table), handle.id)
+        .next_game(
+            t.competition,
+            (t.round, t.table),
+            t.games.clone(),
+            t.earlier_note.clone(),
+            (handle.id, opened_ms),
+        )
         .await?;
     t.side_of_seat = side_of_seat;
-    t.opened_ms = Some(qipai_store::unix_ms());
+    t.opened_ms = Some(opened_ms);
     follow(Arc::clone(shared), t, handle);
     Ok(())
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{http, TestServer};
+use super::{http, Addressed, TestServer};
 
 /// The director's password in the tests.
 pub const PASSWORD: &str = "裁判长的密码";
@@ -22,6 +22,17 @@ pub async fn server_with_director(tweak: impl FnOnce(&mut qipai_server::Config))
     .await
 }
 
+/// The environment of a `qipai-server` process ([`super::Process`]) with the same director
+/// as [`server_with_director`], request rates lifted.
+pub fn director_env() -> Vec<(&'static str, String)> {
+    let hash = qipai_server::competition::auth::hash_password_cost(PASSWORD, 64, 1).unwrap();
+    vec![
+        ("QIPAI_DIRECTOR__PASSWORD_HASH", hash),
+        ("QIPAI_SERVER__RATE_PER_SEC", "10000".into()),
+        ("QIPAI_SERVER__RATE_BURST", "10000".into()),
+    ]
+}
+
 /// Status and JSON (or the text as a JSON string) of a reply.
 pub fn parse(reply: &str) -> (u16, Value) {
     let status = reply
@@ -35,33 +46,33 @@ pub fn parse(reply: &str) -> (u16, Value) {
 }
 
 /// `GET path`, as a director when `token` is given.
-pub async fn get_as(s: &TestServer, token: Option<&str>, path: &str) -> (u16, Value) {
+pub async fn get_as(s: &impl Addressed, token: Option<&str>, path: &str) -> (u16, Value) {
     let auth = token.map(|t| format!("Authorization: Bearer {t}"));
     let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
     parse(&http(s, "GET", path, &headers, "").await)
 }
 
 /// `GET path`, public.
-pub async fn get(s: &TestServer, path: &str) -> (u16, Value) {
+pub async fn get(s: &impl Addressed, path: &str) -> (u16, Value) {
     get_as(s, None, path).await
 }
 
 /// `POST path` with `body`, as a director when `token` is given.
-pub async fn post(s: &TestServer, token: Option<&str>, path: &str, body: &str) -> (u16, Value) {
+pub async fn post(s: &impl Addressed, token: Option<&str>, path: &str, body: &str) -> (u16, Value) {
     let auth = token.map(|t| format!("Authorization: Bearer {t}"));
     let headers: Vec<&str> = auth.iter().map(String::as_str).collect();
     parse(&http(s, "POST", path, &headers, body).await)
 }
 
 /// `POST path` as the director; the answer must be `200`.
-pub async fn post_ok(s: &TestServer, token: &str, path: &str, body: &str) -> Value {
+pub async fn post_ok(s: &impl Addressed, token: &str, path: &str, body: &str) -> Value {
     let (status, v) = post(s, Some(token), path, body).await;
     assert_eq!(status, 200, "{path}: {v}");
     v
 }
 
 /// Signs in as the director; returns the session token.
-pub async fn login(s: &TestServer) -> String {
+pub async fn login(s: &impl Addressed) -> String {
     let body = json!({ "name": "director", "password": PASSWORD }).to_string();
     let (status, v) = post(s, None, "/api/director/login", &body).await;
     assert_eq!(status, 200, "{v}");
@@ -69,7 +80,7 @@ pub async fn login(s: &TestServer) -> String {
 }
 
 /// Pairs the next round of competition `id`, and starts it at once.
-pub async fn start_round(s: &TestServer, token: &str, id: u64) -> Value {
+pub async fn start_round(s: &impl Addressed, token: &str, id: u64) -> Value {
     post_ok(
         s,
         token,
@@ -80,7 +91,7 @@ pub async fn start_round(s: &TestServer, token: &str, id: u64) -> Value {
 }
 
 /// Pairs and publishes the next round of competition `id`, not started.
-pub async fn publish_round(s: &TestServer, token: &str, id: u64) -> Value {
+pub async fn publish_round(s: &impl Addressed, token: &str, id: u64) -> Value {
     post_ok(
         s,
         token,
@@ -91,7 +102,7 @@ pub async fn publish_round(s: &TestServer, token: &str, id: u64) -> Value {
 }
 
 /// Polls `path` until `done` holds (at most 6 s).
-pub async fn until(s: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub async fn until(s: &impl Addressed, path: &str, done: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..300 {
         let (_, v) = get(s, path).await;
         if done(&v) {
@@ -112,7 +123,7 @@ pub fn code(v: &Value) -> &str {
 /// (`POST …/entries/{entry}/players/{player}/code`), which makes the imported ones stop
 /// working.
 pub async fn entry_codes(
-    s: &TestServer,
+    s: &impl Addressed,
     token: &str,
     id: u64,
 ) -> std::collections::HashMap<String, String> {
@@ -154,7 +165,7 @@ pub fn store_file(name: &str) -> (std::path::PathBuf, String) {
 /// Creates a competition with `settings` and imports `form` into it: its id and the
 /// import's answer (with the entry codes issued, the only time they are shown).
 pub async fn create_competition(
-    s: &TestServer,
+    s: &impl Addressed,
     token: &str,
     settings: &Value,
     form: &str,

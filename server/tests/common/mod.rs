@@ -34,21 +34,39 @@ pub fn header<'a>(reply: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
+/// A server reached over HTTP at an address: one in this process, or a spawned binary.
+pub trait Addressed {
+    fn addr(&self) -> SocketAddr;
+}
+
+impl Addressed for TestServer {
+    fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
+/// A server shared between a test's tasks.
+impl<T: Addressed> Addressed for std::sync::Arc<T> {
+    fn addr(&self) -> SocketAddr {
+        T::addr(self)
+    }
+}
+
 /// `GET path` over a fresh connection; the whole reply as text.
-pub async fn http_get(server: &TestServer, path: &str) -> String {
+pub async fn http_get(server: &impl Addressed, path: &str) -> String {
     http(server, "GET", path, &[], "").await
 }
 
 /// `method path` with extra header lines and a body, over a fresh connection; the whole
 /// reply as text.
 pub async fn http(
-    server: &TestServer,
+    server: &impl Addressed,
     method: &str,
     path: &str,
     headers: &[&str],
     body: &str,
 ) -> String {
-    http_to(server.addr, method, path, headers, body).await
+    http_to(server.addr(), method, path, headers, body).await
 }
 
 /// [`http`] to the server at `addr` (a spawned binary, say).
@@ -591,4 +609,65 @@ pub async fn spawn_listening(
     let _ = child.kill();
     let _ = child.wait();
     panic!("{what} did not listen within 10 s");
+}
+
+/// The `qipai-server` binary running on a store, to be killed with SIGKILL (no goodbye, no
+/// flush) and started again on the same store.
+pub struct Process {
+    child: std::process::Child,
+    addr: SocketAddr,
+}
+
+impl Process {
+    /// Starts `binary` (the test's `env!("CARGO_BIN_EXE_qipai-server")`: only a test knows
+    /// it) on the store `url` with the environment `env` (`QIPAI_…` settings), on the first
+    /// free port of `ports`: a range of this test's own below the kernel's ephemeral ports
+    /// (32768–60999), so that no client's connection can take the port between the check
+    /// and the server's bind.
+    pub async fn start(
+        binary: &str,
+        url: &str,
+        env: &[(&str, String)],
+        ports: &mut std::ops::Range<u16>,
+    ) -> Process {
+        let addr = ports
+            .by_ref()
+            .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
+            .find(|addr| std::net::TcpListener::bind(addr).is_ok())
+            .expect("a free port");
+        let mut server = std::process::Command::new(binary);
+        server
+            .env("QIPAI_SERVER__ADDR", addr.to_string())
+            .env("QIPAI_STORE__URL", url)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env("RUST_LOG", "warn");
+        let child = spawn_listening(server, addr, "qipai-server").await;
+        Process { child, addr }
+    }
+
+    /// SIGKILL, and wait for the process to be gone.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Endpoint for Process {
+    fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+}
+
+impl Addressed for Process {
+    fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
+/// A test that fails leaves no server behind.
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -62,8 +62,16 @@ pub struct PairingRow {
     pub room: Option<u64>,
     /// The result's stable name, once recorded.
     pub result: Option<String>,
-    /// What was recorded beside it (lateness, how the table ended).
+    /// What was recorded beside it (lateness, how the table ended); while a match goes on
+    /// without a result, what its finished games' notes said.
     pub note: String,
+    /// The stable names of the games already finished at the table while its match goes on
+    /// (a xiangqi best of three, a knockout's extra game), comma-separated, in the order
+    /// played; empty before the first game ends.
+    pub games: String,
+    /// When the current game's table opened (Unix ms), for a game after the first: its
+    /// lateness counts from there.
+    pub game_opened_ms: Option<i64>,
 }
 
 /// An arbiter's correction, kept for ever.
@@ -119,6 +127,18 @@ pub enum CompetitionWrite {
         note: String,
     },
     Correction(CorrectionRow),
+    /// A game of a table's match ended without deciding it: the games finished so far
+    /// (comma-separated stable names), their notes, and the next game's room, opened at
+    /// `opened_ms` (Unix ms). One write, so that a restart finds the match as it stands.
+    NextGame {
+        competition: u64,
+        round: u32,
+        table: u32,
+        games: String,
+        note: String,
+        room: u64,
+        opened_ms: i64,
+    },
     /// A round published earlier starts at `started_ms` (Unix ms; a time to come when the
     /// director set one).
     RoundStart {
@@ -183,7 +203,8 @@ impl CompetitionWrite {
                 out.extend(pairings.iter().map(|p| {
                     statement(
                         "INSERT INTO competition_pairings (competition, round, table_no, first, \
-                         second, room, result, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         second, room, result, note, games, game_opened_ms) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                         vec![
                             int(p.competition),
                             small(p.round),
@@ -193,6 +214,8 @@ impl CompetitionWrite {
                             p.room.map_or(Null, int),
                             p.result.as_deref().map_or(Null, Text),
                             Text(&p.note),
+                            Text(&p.games),
+                            p.game_opened_ms.map_or(Null, Int),
                         ],
                     )
                 }));
@@ -231,6 +254,27 @@ impl CompetitionWrite {
                     small(*table),
                     Text(result),
                     Text(note),
+                ],
+            )],
+            CompetitionWrite::NextGame {
+                competition,
+                round,
+                table,
+                games,
+                note,
+                room,
+                opened_ms,
+            } => vec![statement(
+                "UPDATE competition_pairings SET games = ?4, note = ?5, room = ?6, \
+                 game_opened_ms = ?7 WHERE competition = ?1 AND round = ?2 AND table_no = ?3",
+                vec![
+                    int(*competition),
+                    small(*round),
+                    small(*table),
+                    Text(games),
+                    Text(note),
+                    int(*room),
+                    Int(*opened_ms),
                 ],
             )],
             CompetitionWrite::Correction(c) => vec![statement(

@@ -93,7 +93,7 @@ impl CompetitionStore for PostgresStore {
                 .collect();
             let pairings = client
                 .query(
-                    "SELECT competition, round, table_no, first, second, room, result, note FROM competition_pairings ORDER BY competition, round, table_no",
+                    "SELECT competition, round, table_no, first, second, room, result, note, games, game_opened_ms FROM competition_pairings ORDER BY competition, round, table_no",
                     &[],
                 )
                 .await?
@@ -107,6 +107,8 @@ impl CompetitionStore for PostgresStore {
                     room: r.get::<_, Option<i64>>(5).map(u),
                     result: r.get(6),
                     note: r.get(7),
+                    games: r.get(8),
+                    game_opened_ms: r.get(9),
                 })
                 .collect();
             let corrections = client

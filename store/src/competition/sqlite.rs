@@ -67,7 +67,7 @@ fn load(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<CompetitionLog>> {
     )?;
     let pairings = all(
         conn,
-        "SELECT competition, round, table_no, first, second, room, result, note FROM competition_pairings ORDER BY competition, round, table_no",
+        "SELECT competition, round, table_no, first, second, room, result, note, games, game_opened_ms FROM competition_pairings ORDER BY competition, round, table_no",
         |r| {
             Ok(PairingRow {
                 competition: u(r.get(0)?),
@@ -78,6 +78,8 @@ fn load(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<CompetitionLog>> {
                 room: r.get::<_, Option<i64>>(5)?.map(u),
                 result: r.get(6)?,
                 note: r.get(7)?,
+                games: r.get(8)?,
+                game_opened_ms: r.get(9)?,
             })
         },
     )?;
