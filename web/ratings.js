@@ -90,7 +90,7 @@ export class RatingsPage {
       body.append(h("section", { class: "panel profile-game", "data-game": r.game },
         h("h3", {}, gameName(r.game)),
         h("p", { class: "profile-rating" },
-          h("strong", { "data-rating": r.rating }, formatNumber(r.rating)),
+          h("strong", { "data-rating": r.rating }, formatNumber(r.rating), r.provisional ? "?" : ""),
           r.deviation != null ? h("span", { class: "muted" }, " ± ", formatNumber(r.deviation)) : null,
           " · ", t("ratings.games", { count: r.games })),
         ratingChart(r.history, label)));
@@ -138,7 +138,7 @@ export class RatingsPage {
       h("tbody", {}, board.leaders.map((l) => h("tr", { "data-account": l.id },
         h("td", {}, formatNumber(l.rank)),
         h("td", {}, profileLink(l.name)),
-        h("td", { "data-rating": l.rating }, formatNumber(l.rating)),
+        h("td", { "data-rating": l.rating }, formatNumber(l.rating), l.provisional ? "?" : ""),
         h("td", {}, formatNumber(l.games)))))));
   }
 

@@ -130,5 +130,33 @@ pub fn bot_level(
     }
 }
 
+/// Whether a table is rated, checked: a rated game starts from the usual position (a
+/// problem set up from `start_fen` measures nobody), and the bots it names must be a level
+/// with a fixed rating (docs/ratings.md), or the table could not be rated when they sit.
+///
+/// # Errors
+/// `rated` naming what does not fit.
+pub fn rated(
+    game: qipai_protocol::GameKind,
+    rated: bool,
+    start_fen: bool,
+    bot_level: Option<&str>,
+) -> Result<bool, OptionsError> {
+    if !rated {
+        return Ok(false);
+    }
+    if start_fen {
+        return Err(OptionsError(
+            "rated: a rated game starts from the usual position, without start_fen".into(),
+        ));
+    }
+    match bot_level {
+        Some(level) if crate::rating::bot_rating(game, level).is_none() => Err(OptionsError(
+            format!("rated: the `{level}` bots have no fixed rating, so they cannot sit at a rated table"),
+        )),
+        _ => Ok(true),
+    }
+}
+
 /// The bots' think time when neither the table nor the configuration says.
 pub const DEFAULT_BOT_THINK_MS: u64 = 500;

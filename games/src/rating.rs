@@ -12,8 +12,8 @@
 //!   A game without result (`no_result`: aborted, or everybody left) is never rated, nor is
 //!   a Tuolaji match the winners of which are not one whole pair.
 //! - A server bot of a measured level plays at a fixed rating ([`bot_rating`], its measured
-//!   `UCI_Elo` equivalent, docs/bots.md) that its games never change; a bot level that was
-//!   never measured makes its table unrated.
+//!   strength, docs/bots.md) that its games never change; a bot level that was never
+//!   measured makes its table unrated.
 //!
 //! Pure arithmetic, no clock: the caller stores the ratings and decides which tables count.
 
@@ -208,16 +208,21 @@ fn weng_lin_config() -> WengLinConfig {
     WengLinConfig::new()
 }
 
-/// The fixed rating of a server bot of `level` at `game`, from its measured `UCI_Elo`
-/// equivalent (docs/bots.md, "Bot levels"); `None` for a level never measured on that
-/// scale (xiangqi's `master`, whose strength is "the whole think time"; Tuolaji's levels,
-/// which have no engine to be measured against), whose tables are unrated.
+/// The fixed rating of a server bot of `level` at `game` (docs/ratings.md, "Bots"): xiangqi's
+/// from the level's measured `UCI_Elo` equivalent (docs/bots.md, "Bot levels"); Tuolaji's
+/// from the levels' measured team win rates against each other, read through this model
+/// with the beginner put at 1000. `None` for a level never measured (xiangqi's `master`,
+/// whose strength is "the whole think time"; draughts' bots, which have no levels): such
+/// bots may not sit at a rated table.
 pub fn bot_rating(game: GameKind, level: &str) -> Option<Rating> {
     let measured = match (game, level) {
         (GameKind::Xiangqi, "beginner") => 860.0,
         (GameKind::Xiangqi, "casual") => 1297.0,
         (GameKind::Xiangqi, "club") => 1783.0,
         (GameKind::Xiangqi, "expert") => 2235.0,
+        (GameKind::Tuolaji, "beginner") => 1000.0,
+        (GameKind::Tuolaji, "casual") => 2300.0,
+        (GameKind::Tuolaji, "expert") => 2750.0,
         _ => return None,
     };
     Some(Rating {
@@ -227,6 +232,16 @@ pub fn bot_rating(game: GameKind, level: &str) -> Option<Rating> {
         volatility: Glicko2Rating::new().volatility,
         games: 0,
     })
+}
+
+/// The fixed rating of the server's bots at a table of `game` naming `level` (or none:
+/// Tuolaji's bots then play `expert`, xiangqi's at full strength, which was never measured).
+pub fn table_bot_rating(game: GameKind, level: Option<&str>) -> Option<Rating> {
+    match (game, level) {
+        (_, Some(level)) => bot_rating(game, level),
+        (GameKind::Tuolaji, None) => bot_rating(game, "expert"),
+        (_, None) => None,
+    }
 }
 
 #[cfg(test)]
@@ -304,7 +319,9 @@ mod tests {
         };
         assert!(gain("expert") > gain("casual"));
         assert_eq!(bot_rating(GameKind::Xiangqi, "master"), None);
-        assert_eq!(bot_rating(GameKind::Tuolaji, "expert"), None);
+        assert_eq!(bot_rating(GameKind::Draughts, "expert"), None);
+        assert_eq!(table_bot_rating(GameKind::Xiangqi, None), None);
+        assert!(table_bot_rating(GameKind::Tuolaji, None).is_some());
     }
 
     /// Tuolaji: the winning pair both gain, the losing pair both lose; a draw between equal

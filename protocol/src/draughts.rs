@@ -55,6 +55,10 @@ pub struct DraughtsOptions {
     /// How long the server's bots think per move at this table, in ms (their strength).
     #[serde(default)]
     pub bot_think_ms: Option<u64>,
+    /// A rated table: only signed-in accounts sit here (and the server's bots, at a level
+    /// with a fixed rating), and its result moves their ratings (docs/ratings.md).
+    #[serde(default)]
+    pub rated: bool,
     /// Start from this position (PDN FEN) instead of the usual one: for endgame practice
     /// and problems. White or Black may be to move.
     #[serde(default)]

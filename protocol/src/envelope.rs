@@ -71,6 +71,13 @@ macro_rules! games {
                     $(RoomOptions::$Game(_) => GameKind::$Game,)+
                 }
             }
+
+            /// Whether the table is rated (every game's options have `rated`).
+            pub fn rated(&self) -> bool {
+                match self {
+                    $(RoomOptions::$Game(o) => o.rated,)+
+                }
+            }
         }
 
         $(

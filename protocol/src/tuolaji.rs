@@ -56,6 +56,10 @@ pub struct TuolajiOptions {
     /// (README "Bot levels"); left out, `"expert"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_level: Option<String>,
+    /// A rated table: only signed-in accounts sit here (and the server's bots, at a level
+    /// with a fixed rating), and its result moves their ratings (docs/ratings.md).
+    #[serde(default)]
+    pub rated: bool,
     /// A named preset whose values fill every option not given: `"competition"` (五(一)3:
     /// a 90-minute round, the last hand called at 75 minutes). Echoed in the lobby.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -69,6 +69,10 @@ pub struct XiangqiOptions {
     /// full strength within `bot_think_ms`, as before levels existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_level: Option<String>,
+    /// A rated table: only signed-in accounts sit here (and the server's bots, at a level
+    /// with a fixed rating), and its result moves their ratings (docs/ratings.md).
+    #[serde(default)]
+    pub rated: bool,
     /// Start from this position (FEN) instead of the usual one: for teaching, endgame
     /// practice and problems. Red or Black may be to move.
     #[serde(default)]

@@ -48,8 +48,10 @@ fn rated(
             account,
             game: game.into(),
             rating,
-            state: json!({ "rating": rating, "deviation": deviation, "volatility": 0.06 })
-                .to_string(),
+            state: json!({
+                "rating": rating, "deviation": deviation, "volatility": 0.06, "games": 1
+            })
+            .to_string(),
             updated_ms: at,
         },
         room,
@@ -80,7 +82,7 @@ async fn profiles_and_leaderboards_read_what_rated_games_wrote() {
     for batch in [
         vec![
             rated(alice, "xiangqi", 1662, 290.3, 11, 1_000),
-            rated(li, "xiangqi", 1338, 290.3, 11, 1_000),
+            rated(li, "xiangqi", 1338, 90.3, 11, 1_000),
         ],
         vec![
             rated(alice, "xiangqi", 1701, 251.6, 12, 2_000),
@@ -105,6 +107,7 @@ async fn profiles_and_leaderboards_read_what_rated_games_wrote() {
         .expect("xiangqi");
     assert_eq!(xiangqi["rating"], 1689);
     assert_eq!(xiangqi["deviation"], 230);
+    assert_eq!(xiangqi["provisional"], true);
     assert_eq!(xiangqi["games"], 3);
     let points: Vec<(i64, i64, u64)> = xiangqi["history"]
         .as_array()
@@ -133,6 +136,8 @@ async fn profiles_and_leaderboards_read_what_rated_games_wrote() {
     let (status, v) = get(&s, "/api/players/%E6%9D%8E%E9%9B%B7/profile").await;
     assert_eq!((status, v["name"].as_str()), (200, Some("李雷")), "{v}");
     assert_eq!(v["ratings"][0]["games"], 1);
+    assert_eq!(v["ratings"][0]["deviation"], 90);
+    assert_eq!(v["ratings"][0]["provisional"], false);
     let (dan, _) = sign_up(&s, "Dan").await;
     let (status, v) = get(&s, "/api/players/Dan/profile").await;
     assert_eq!((status, v["id"].as_u64()), (200, Some(dan)));

@@ -130,6 +130,8 @@ pub struct SeatRow {
     pub seat: u8,
     pub player: Option<u64>,
     pub name: String,
+    /// The signed-in account the player plays as (`None`: a guest, a bot, a free seat).
+    pub account: Option<u64>,
     pub bot: bool,
     pub at_ms: u64,
 }
@@ -141,6 +143,8 @@ pub struct SessionRow {
     pub token_hash: Vec<u8>,
     pub player: u64,
     pub name: String,
+    /// The signed-in account the player plays as (`None`: a guest).
+    pub account: Option<u64>,
     pub bot: bool,
     pub created_ms: i64,
 }
@@ -157,6 +161,8 @@ pub struct RecordRow {
     pub pgn: Option<String>,
     /// The name at each seat, by seat.
     pub players: Vec<String>,
+    /// The signed-in account at each seat, by seat (`None`: a guest, a bot, a free seat).
+    pub accounts: Vec<Option<u64>>,
 }
 
 /// Where a page of a player's list of games starts.
@@ -220,6 +226,9 @@ pub enum Write {
     /// A room's short number was handed out: the count goes on after it (kept at the
     /// largest), even if that room is never written.
     RoomNumber(u64),
+    /// An account's change that belongs with a game's steps: a rated game's new ratings go
+    /// in the same transaction as its last step ([`accounts::AccountWrite::Rated`]).
+    Account(accounts::AccountWrite),
 }
 
 /// An unfinished room with everything needed to rebuild it.

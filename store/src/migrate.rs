@@ -41,6 +41,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0006_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0006_accounts.sql"),
     },
+    Migration {
+        version: 9,
+        sqlite: include_str!("../migrations/sqlite/0009_seat_accounts.sql"),
+        postgres: include_str!("../migrations/postgres/0009_seat_accounts.sql"),
+    },
 ];
 
 /// The latest version.

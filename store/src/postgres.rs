@@ -166,7 +166,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
         .collect();
     let seats = client
         .query(
-            "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = $1 ORDER BY id",
+            "SELECT seat, player, name, bot, at_ms, account FROM seat_changes WHERE room = $1 ORDER BY id",
             &[&i(id)],
         )
         .await?
@@ -178,6 +178,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
             name: r.get(2),
             bot: r.get::<_, i64>(3) != 0,
             at_ms: u(r.get(4)),
+            account: r.get::<_, Option<i64>>(5).map(u),
         })
         .collect();
     Ok(RoomLog {
@@ -348,7 +349,7 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let rows = client
                 .query(
-                    "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE s.player IS NOT NULL AND (r.status = 'open' OR r.id IN (SELECT room FROM results WHERE finished_ms >= $1))) ORDER BY player",
+                    "SELECT token_hash, player, name, bot, created_ms, account FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE s.player IS NOT NULL AND (r.status = 'open' OR r.id IN (SELECT room FROM results WHERE finished_ms >= $1))) ORDER BY player",
                     &[&finished_since_ms],
                 )
                 .await?;
@@ -360,6 +361,7 @@ impl Store for PostgresStore {
                     name: r.get(2),
                     bot: r.get::<_, i64>(3) != 0,
                     created_ms: r.get(4),
+                    account: r.get::<_, Option<i64>>(5).map(u),
                 })
                 .collect())
         })
@@ -377,15 +379,15 @@ impl Store for PostgresStore {
             else {
                 return Ok(None);
             };
-            let players = client
+            let (players, accounts) = client
                 .query(
-                    "SELECT name FROM record_players WHERE room = $1 ORDER BY seat",
+                    "SELECT name, account FROM record_players WHERE room = $1 ORDER BY seat",
                     &[&i(room)],
                 )
                 .await?
                 .iter()
-                .map(|p| p.get(0))
-                .collect();
+                .map(|p| (p.get(0), p.get::<_, Option<i64>>(1).map(u)))
+                .unzip();
             Ok(Some(RecordRow {
                 room,
                 game: r.get(0),
@@ -393,6 +395,7 @@ impl Store for PostgresStore {
                 body: r.get(2),
                 pgn: r.get(3),
                 players,
+                accounts,
             }))
         })
     }

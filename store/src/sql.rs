@@ -11,24 +11,25 @@ pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, 
     VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6)";
 pub const STEP: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, \
     event_seq, epoch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
-pub const SEAT: &str = "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms) \
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+pub const SEAT: &str = "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms, \
+    account) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 pub const RESULT: &str = "INSERT INTO results (room, result, finished_ms) VALUES (?1, ?2, ?3) \
     ON CONFLICT (room) DO UPDATE SET result = excluded.result, \
     finished_ms = excluded.finished_ms";
 pub const FINISHED: &str = "UPDATE rooms SET status = 'finished' WHERE id = ?1";
 pub const CLOSED: &str =
     "UPDATE rooms SET status = 'closed', reason = ?2 WHERE id = ?1 AND status = 'open'";
-pub const SESSION: &str = "INSERT INTO sessions (token_hash, player, name, bot, created_ms) \
-    VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (token_hash) DO NOTHING";
+pub const SESSION: &str = "INSERT INTO sessions (token_hash, player, name, bot, created_ms, \
+    account) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (token_hash) DO NOTHING";
 pub const RECORD: &str = "INSERT INTO records (room, game, finished_ms, body, pgn) \
     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room) DO UPDATE SET body = excluded.body, \
     pgn = excluded.pgn, finished_ms = excluded.finished_ms";
 pub const ROOM_NUMBER: &str = "INSERT INTO counters (name, value) VALUES ('room_number', ?1) \
     ON CONFLICT (name) DO UPDATE SET value = CASE WHEN excluded.value > counters.value \
     THEN excluded.value ELSE counters.value END";
-pub const RECORD_PLAYER: &str = "INSERT INTO record_players (room, seat, name) \
-    VALUES (?1, ?2, ?3) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name";
+pub const RECORD_PLAYER: &str = "INSERT INTO record_players (room, seat, name, account) \
+    VALUES (?1, ?2, ?3, ?4) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name, \
+    account = excluded.account";
 
 /// Every statement of a batch, for backends that prepare them all up front.
 pub const ALL: [&str; 10] = [
@@ -114,6 +115,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 Text(&s.name),
                 bool(s.bot),
                 int(s.at_ms),
+                s.account.map_or(Null, int),
             ],
         )],
         Write::Result {
@@ -133,6 +135,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 Text(&s.name),
                 bool(s.bot),
                 Int(s.created_ms),
+                s.account.map_or(Null, int),
             ],
         )],
         Write::Record(r) => {
@@ -147,13 +150,20 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 ],
             )];
             out.extend(r.players.iter().enumerate().map(|(seat, name)| {
+                let account = r.accounts.get(seat).copied().flatten();
                 statement(
                     RECORD_PLAYER,
-                    vec![int(r.room), Int(seat as i64), Text(name)],
+                    vec![
+                        int(r.room),
+                        Int(seat as i64),
+                        Text(name),
+                        account.map_or(Null, int),
+                    ],
                 )
             }));
             out
         }
         Write::RoomNumber(n) => vec![statement(ROOM_NUMBER, vec![int(*n)])],
+        Write::Account(a) => a.statements(),
     }
 }

@@ -167,7 +167,7 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
         });
     }
     let mut seats = conn.prepare(
-        "SELECT seat, player, name, bot, at_ms FROM seat_changes WHERE room = ?1 ORDER BY id",
+        "SELECT seat, player, name, bot, at_ms, account FROM seat_changes WHERE room = ?1 ORDER BY id",
     )?;
     for log in &mut out {
         let id = log.room.id;
@@ -180,6 +180,7 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                     name: r.get(2)?,
                     bot: r.get::<_, i64>(3)? != 0,
                     at_ms: u(r.get(4)?),
+                    account: r.get::<_, Option<i64>>(5)?.map(u),
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -268,7 +269,7 @@ impl Store for SqliteStore {
     fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
         self.call(move |conn| {
             let mut q = conn.prepare(
-                "SELECT token_hash, player, name, bot, created_ms FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE s.player IS NOT NULL AND (r.status = 'open' OR r.id IN (SELECT room FROM results WHERE finished_ms >= ?1))) ORDER BY player",
+                "SELECT token_hash, player, name, bot, created_ms, account FROM sessions WHERE player IN (SELECT s.player FROM seat_changes s JOIN rooms r ON r.id = s.room WHERE s.player IS NOT NULL AND (r.status = 'open' OR r.id IN (SELECT room FROM results WHERE finished_ms >= ?1))) ORDER BY player",
             )?;
             let rows = q
                 .query_map(params![finished_since_ms], |r| {
@@ -278,6 +279,7 @@ impl Store for SqliteStore {
                         name: r.get(2)?,
                         bot: r.get::<_, i64>(3)? != 0,
                         created_ms: r.get(4)?,
+                        account: r.get::<_, Option<i64>>(5)?.map(u),
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
@@ -299,16 +301,22 @@ impl Store for SqliteStore {
                             body: r.get(2)?,
                             pgn: r.get(3)?,
                             players: Vec::new(),
+                            accounts: Vec::new(),
                         })
                     },
                 )
                 .optional()?;
             let Some(mut row) = row else { return Ok(None) };
-            let mut q =
-                conn.prepare("SELECT name FROM record_players WHERE room = ?1 ORDER BY seat")?;
-            row.players = q
-                .query_map(params![i(room)], |r| r.get(0))?
+            let mut q = conn.prepare(
+                "SELECT name, account FROM record_players WHERE room = ?1 ORDER BY seat",
+            )?;
+            let seats: Vec<(String, Option<i64>)> = q
+                .query_map(params![i(room)], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<rusqlite::Result<_>>()?;
+            (row.players, row.accounts) = seats
+                .into_iter()
+                .map(|(name, account)| (name, account.map(u)))
+                .unzip();
             Ok(Some(row))
         })
     }

@@ -47,6 +47,9 @@ type Item = (Vec<Write>, Option<oneshot::Sender<bool>>);
 #[derive(Clone)]
 pub struct Writer {
     tx: mpsc::Sender<Item>,
+    /// The store it writes to, for what a writer must read before it writes (a rated
+    /// game's ratings before the game's last step).
+    store: Arc<dyn Store>,
     stats: Arc<WriterStats>,
     health: Arc<Health>,
 }
@@ -123,13 +126,21 @@ impl Writer {
         let stats = Arc::new(WriterStats::default());
         let health = Arc::new(Health::default());
         let task = tokio::spawn(run(
-            store,
+            Arc::clone(&store),
             config,
             rx,
             Arc::clone(&stats),
             Arc::clone(&health),
         ));
-        (Writer { tx, stats, health }, task)
+        (
+            Writer {
+                tx,
+                store,
+                stats,
+                health,
+            },
+            task,
+        )
     }
 
     /// Queues `write`; the [`Ack`] resolves once it is committed.
@@ -164,6 +175,11 @@ impl Writer {
             self.stats.refused.fetch_add(1, Ordering::Relaxed);
         }
         Ack(rx)
+    }
+
+    /// The store it writes to.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
     }
 
     /// The writer's counters.

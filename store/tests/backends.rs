@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use qipai_store::writer::{Writer, WriterConfig};
 use qipai_store::{
-    hash_token, seated, RecordRow, RoomRow, SeatRow, SessionRow, StepKind, StepRow, Store, Write,
+    hash_token, seated, GamesFrom, RecordRow, RoomRow, SeatRow, SessionRow, StepKind, StepRow,
+    Store, Write,
 };
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -115,6 +116,7 @@ fn seat(room: u64, seat: u8, player: Option<u64>, at_ms: u64) -> SeatRow {
         seat,
         player,
         name: format!("p{}", player.unwrap_or(0)),
+        account: None,
         bot: player == Some(99),
         at_ms,
     }
@@ -297,6 +299,7 @@ async fn results_and_records() {
                 body: format!("{{\"room\":{id}}}"),
                 pgn: Some(format!("[Event \"{id}\"]")),
                 players: vec!["ann".into(), if id % 2 == 0 { "bob" } else { "cy" }.into()],
+                accounts: Vec::new(),
             }));
         }
         batch.push(Write::Room(room(6)));
@@ -371,6 +374,7 @@ async fn sessions_are_stored_hashed() {
                 token_hash: hash_token(token),
                 player,
                 name: format!("p{player}"),
+                account: None,
                 bot: false,
                 created_ms: 1,
             })
@@ -471,6 +475,7 @@ async fn prune_keeps_records_and_open_rooms() {
                     body: "{}".into(),
                     pgn: None,
                     players: vec!["a".into()],
+                    accounts: Vec::new(),
                 }),
             ])
             .await
@@ -764,14 +769,41 @@ async fn accounts_sessions_and_ratings() {
             },
             room,
         };
-        store
-            .account_write(vec![rated(li, 1662, 5, 100), rated(zhang, 1338, 5, 100)])
+        // A rated game's record, seats' accounts and ratings go in one batch, as the
+        // server writes them with the game's last step.
+        let game = |room: u64, at| {
+            vec![Write::Record(RecordRow {
+                room,
+                game: "xiangqi".into(),
+                finished_ms: at,
+                body: r#"{"players":["Li","张伟"],"events":[{"player":{"name":"Li"}}]}"#.into(),
+                pgn: Some("[Red \"Li\"]\n[Black \"张伟\"]".into()),
+                players: vec!["Li".into(), "张伟".into()],
+                accounts: vec![Some(li), Some(zhang)],
+            })]
+        };
+        let mut first = game(5, 100);
+        first.extend([rated(li, 1662, 5, 100), rated(zhang, 1338, 5, 100)].map(Write::Account));
+        store.write(first).await.expect(name);
+        let mut second = game(6, 200);
+        second.extend([rated(li, 1700, 6, 200), rated(zhang, 1300, 6, 200)].map(Write::Account));
+        store.write(second).await.expect(name);
+        let games = store
+            .account_games(li, GamesFrom::Offset(0), 10)
             .await
             .expect(name);
-        store
-            .account_write(vec![rated(li, 1700, 6, 200), rated(zhang, 1300, 6, 200)])
-            .await
-            .expect(name);
+        let rows: Vec<(u64, u8, Option<i64>)> = games
+            .iter()
+            .map(|g| (g.room, g.seat, g.rating_after))
+            .collect();
+        assert_eq!(rows, [(6, 0, Some(1700)), (5, 0, Some(1662))], "{name}");
+        let before = GamesFrom::Before {
+            finished_ms: 200,
+            room: 6,
+        };
+        let older = store.account_games(zhang, before, 10).await.expect(name);
+        assert_eq!(older.len(), 1, "{name}");
+        assert_eq!((older[0].room, older[0].seat), (5, 1), "{name}");
         let ratings = store.ratings(li).await.expect(name);
         assert_eq!(ratings.len(), 1, "{name}");
         assert_eq!(ratings[0].rating, 1700, "{name}");
@@ -796,6 +828,7 @@ async fn accounts_sessions_and_ratings() {
         store
             .account_write(vec![W::Delete {
                 account: li,
+                was: "\"Li\"".into(),
                 shown_as: "已注销".into(),
                 at_ms: 300,
             }])
@@ -814,6 +847,25 @@ async fn accounts_sessions_and_ratings() {
             2,
             "{name}"
         );
+        // Its finished games' records name it no more: seats, events, PGN.
+        let record = store.record(5).await.expect(name).expect("record");
+        assert_eq!(record.players, ["已注销", "张伟"], "{name}");
+        assert_eq!(record.accounts, [Some(li), Some(zhang)], "{name}");
+        assert!(
+            record.body.contains(r#"{"name":"已注销"}"#),
+            "{name}: {}",
+            record.body
+        );
+        assert_eq!(
+            record.pgn.as_deref(),
+            Some("[Red \"已注销\"]\n[Black \"张伟\"]"),
+            "{name}"
+        );
+        let by_name = store
+            .player_games("Li".into(), GamesFrom::Offset(0), 10)
+            .await
+            .expect(name);
+        assert!(by_name.is_empty(), "{name}: the old name lists nothing");
         let again = store.create_account(new("li", "li")).await.expect(name);
         assert!(
             again.is_some_and(|id| id != li),

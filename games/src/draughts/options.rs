@@ -2,9 +2,12 @@
 //! type) checked and resolved into [`DraughtsSettings`]: the time control, the 25-king-move
 //! and endgame draw rules, the start position (PDN FEN) and the bots' think time.
 
+use qipai_protocol::GameKind;
+
 use crate::draughts::{DraughtsOptions, DraughtsSettings, EndRules, Position};
 use crate::options::{
-    time_control, within, DuelHouse, OptionsError, TableOptions, BOT_THINK_MS, DEFAULT_BOT_THINK_MS,
+    rated, time_control, within, DuelHouse, OptionsError, TableOptions, BOT_THINK_MS,
+    DEFAULT_BOT_THINK_MS,
 };
 
 /// The time controls a lobby offers (the catalogue's list; any valid one is accepted):
@@ -59,7 +62,14 @@ impl TableOptions for DraughtsOptions {
             .or(defaults.bot_think_ms)
             .unwrap_or(DEFAULT_BOT_THINK_MS);
         within("bot_think_ms", bot_think_ms, BOT_THINK_MS, false)?;
+        let rated = rated(
+            GameKind::Draughts,
+            self.rated,
+            self.start_fen.is_some(),
+            None,
+        )?;
         let options = DraughtsOptions {
+            rated,
             time_control: Some(time_control.to_string()),
             king_moves: Some(king_moves),
             endgame_rules: Some(endgame_rules),

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::options::{bot_level, unknown_preset, OptionsError, TableOptions};
+use qipai_protocol::GameKind;
+
+use crate::options::{bot_level, rated, unknown_preset, OptionsError, TableOptions};
 use crate::tuolaji::TuolajiSettings;
 
 /// The table's options as a client sends them and the configuration sets their defaults
@@ -186,6 +188,9 @@ impl TableOptions for TuolajiOptions {
                 .unwrap_or(builtin.trick_pause_ms),
             rules,
         };
+        let bot_level = bot_level(self.bot_level.as_ref(), d.bot_level.as_ref(), BOT_LEVELS)?;
+        // Without a level the bots play `expert`, which has a fixed rating.
+        let rated = rated(GameKind::Tuolaji, self.rated, false, bot_level.as_deref())?;
         let r = &settings.rules;
         let options = TuolajiOptions {
             throw_penalty: Some(r.throw_penalty),
@@ -200,7 +205,8 @@ impl TableOptions for TuolajiOptions {
             between_hands_ms: Some(settings.between_hands_ms),
             trick_pause_ms: Some(settings.trick_pause_ms),
             preset: self.preset.clone(),
-            bot_level: bot_level(self.bot_level.as_ref(), d.bot_level.as_ref(), BOT_LEVELS)?,
+            bot_level,
+            rated,
         };
         Ok((options, settings))
     }

@@ -4,8 +4,10 @@
 
 pub use qipai_protocol::xiangqi::XiangqiOptions;
 
+use qipai_protocol::GameKind;
+
 use crate::options::{
-    bot_level, time_control, unknown_preset, within, DuelHouse, OptionsError, TableOptions,
+    bot_level, rated, time_control, unknown_preset, within, DuelHouse, OptionsError, TableOptions,
     BOT_THINK_MS, DEFAULT_BOT_THINK_MS,
 };
 use crate::xiangqi::{EndRules, Position, XiangqiSettings};
@@ -92,7 +94,14 @@ impl TableOptions for XiangqiOptions {
             defaults.bot_level.as_ref(),
             BOT_LEVELS,
         )?;
+        let rated = rated(
+            GameKind::Xiangqi,
+            self.rated,
+            self.start_fen.is_some(),
+            bot_level.as_deref(),
+        )?;
         let options = XiangqiOptions {
+            rated,
             bot_think_ms: Some(bot_think_ms),
             bot_level,
             time_control: Some(time_control.to_string()),

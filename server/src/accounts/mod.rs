@@ -338,6 +338,7 @@ impl Accounts {
         store
             .account_write(vec![AccountWrite::Delete {
                 account: account.id,
+                was: serde_json::to_string(&account.name).unwrap_or_default(),
                 shown_as: format!("deleted player {}", account.id),
                 at_ms: unix_ms(),
             }])

@@ -56,6 +56,11 @@ pub struct AccountsConfig {
     pub account_free_failures: u32,
     /// The first wait, in ms; it doubles with every further failure.
     pub signin_delay_ms: u64,
+    /// Rated quick play: the rating difference a waiting player accepts at once.
+    pub rated_range: u32,
+    /// Rated quick play: the accepted difference grows by `rated_range` every this many ms
+    /// the player has waited.
+    pub rated_widen_ms: u64,
 }
 
 impl Default for AccountsConfig {
@@ -65,6 +70,8 @@ impl Default for AccountsConfig {
             signin_free_failures: 5,
             account_free_failures: 10,
             signin_delay_ms: 1000,
+            rated_range: 100,
+            rated_widen_ms: 10_000,
         }
     }
 }

@@ -763,6 +763,7 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
     let who = Who {
         player,
         name: "competition".into(),
+        account: None,
         bot: false,
         outbox,
     };

@@ -75,6 +75,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/leaderboard/{game}", get(ratings::leaderboard))
         .route("/api/entry", post(comp::entry))
         .route("/api/account", get(account::me))
+        .route("/api/account/games", get(records::account_games))
         .route("/api/account/signup", post(account::sign_up))
         .route("/api/account/signin", post(account::sign_in))
         .route("/api/account/signout", post(account::sign_out))

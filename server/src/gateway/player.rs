@@ -15,8 +15,8 @@ use qipai_protocol::{
 use tokio::sync::{oneshot, Notify};
 
 use crate::app::App;
-use crate::lobby::session::{Place, Session};
-use crate::lobby::Owner;
+use crate::lobby::session::{Identity, Place, Session};
+use crate::lobby::{Near, Owner};
 use crate::room::{Command, Outbox, RoomHandle, Who};
 use crate::topology::forward::{Forward, NodeHello, RELAYED_PONG};
 use crate::topology::{Location, Resume, Route, SessionRecord};
@@ -152,11 +152,15 @@ impl Player {
             .room_id
             .and_then(|id| self.shared.lobby.get(id))
             .map(|room| Place { room, seat: None });
+        let identity = Identity {
+            player: hello.player_id,
+            name: hello.name,
+            account: hello.account,
+            bot: hello.bot,
+        };
         let session = self.shared.sessions.adopt_identity(
             &hello.resume_token,
-            hello.player_id,
-            hello.name,
-            hello.bot,
+            identity,
             place,
             self.conn_id,
             Arc::clone(&self.kill),
@@ -170,6 +174,7 @@ impl Player {
         let record = SessionRecord {
             player: session.player_id,
             name: session.name.clone(),
+            account: session.account,
             bot: session.bot,
             room: session.place().map_or(0, |p| p.room.id),
         };
@@ -300,38 +305,45 @@ impl Player {
                 },
             },
             None => {
-                let name = match self.name_for(name, account_token).await {
-                    Ok(name) => name,
+                let (name, account) = match self.name_for(name, account_token).await {
+                    Ok(named) => named,
                     Err(e) => return refuse(e.code, e.message),
                 };
-                sessions.create(name, self.conn_id, Arc::clone(&self.kill), self.bot)
+                sessions.create(
+                    name,
+                    account,
+                    self.conn_id,
+                    Arc::clone(&self.kill),
+                    self.bot,
+                )
             }
         };
         self.greet(session).await
     }
 
-    /// The name a new session plays under. The server names its own bots; a signed-in
-    /// account plays under its own name; a guest's name is checked, and may be no
-    /// account's nor a look-alike of one.
+    /// The name a new session plays under, and its account. The server names its own bots;
+    /// a signed-in account plays under its own name; a guest's name is checked, and may be
+    /// no account's nor a look-alike of one.
     async fn name_for(
         &self,
         name: String,
         account_token: Option<String>,
-    ) -> Result<String, WireError> {
+    ) -> Result<(String, Option<u64>), WireError> {
         if self.bot {
-            return Ok(name);
+            return Ok((name, None));
         }
         let store = self.shared.persist.as_ref().map(|p| p.store.as_ref());
         let accounts = &self.shared.accounts;
         if let Some(token) = account_token {
-            return Ok(accounts.session(Some(&token), store).await?.name);
+            let account = accounts.session(Some(&token), store).await?;
+            return Ok((account.name, Some(account.id)));
         }
         let name = crate::base::names::check(&name).map_err(|why| WireError {
             code: ErrorCode::BadName,
             message: why.into(),
         })?;
         accounts.guest_may_use(&name, store).await?;
-        Ok(name)
+        Ok((name, None))
     }
 
     /// A token this node does not know, as the topology finds it. With several nodes: the
@@ -356,15 +368,13 @@ impl Player {
         if let Some(s) = sessions.resume(token, self.conn_id, Arc::clone(&self.kill)) {
             return Ok(s);
         }
-        Ok(sessions.adopt_identity(
-            token,
-            record.player,
-            record.name,
-            record.bot,
-            place,
-            self.conn_id,
-            Arc::clone(&self.kill),
-        ))
+        let identity = Identity {
+            player: record.player,
+            name: record.name,
+            account: record.account,
+            bot: record.bot,
+        };
+        Ok(sessions.adopt_identity(token, identity, place, self.conn_id, Arc::clone(&self.kill)))
     }
 
     /// `welcome`, then back to the player's room if they are in one.
@@ -414,6 +424,7 @@ impl Player {
             who: SessionRecord {
                 player: session.player_id,
                 name: session.name.clone(),
+                account: session.account,
                 bot: session.bot,
                 room: 0,
             },
@@ -457,6 +468,8 @@ impl Player {
                 bots,
             } => {
                 not_in_room(session)?;
+                // A guest is refused a rated table before one is opened for them.
+                crate::room::rated::may_sit(&options, session.account, session.bot, [])?;
                 let room = lobby.create(options, bots, self.owner(session))?;
                 Box::pin(self.enter(session, room, seat, None, seq)).await
             }
@@ -491,6 +504,7 @@ impl Player {
             }
             ClientMsg::QuickPlay { seq, options } => {
                 not_in_room(session)?;
+                crate::room::rated::may_sit(&options, session.account, session.bot, [])?;
                 Box::pin(self.quick_play(session, options, seq)).await
             }
             ClientMsg::Spectate { seq, room_id } => {
@@ -611,12 +625,13 @@ impl Player {
         // The lobby hands out seats, not rooms (`claim_seat`), so quick players who come
         // together are spread over the free seats. A seat may still be gone when the player
         // gets there (taken by a join with the room's id, or the room closed): then ask again.
+        let near = self.near(session, &options).await;
         let mut attempt = 1;
         loop {
             let claim = self
                 .shared
                 .lobby
-                .claim_seat(&options, self.owner(session))?;
+                .claim_seat(&options, self.owner(session), near)?;
             let room = claim.room().clone();
             let entered = self.enter(session, room, None, None, seq).await;
             drop(claim);
@@ -632,6 +647,32 @@ impl Player {
                 other => return other,
             }
         }
+    }
+
+    /// A rated quick player's rating at the table's game (a newcomer's when never rated
+    /// there), for the lobby to seat them near it; `None` for a casual table, or when the
+    /// store cannot say (the player is then seated as at a casual table).
+    async fn near(&self, session: &Session, options: &RoomOptions) -> Option<Near> {
+        let account = session.account.filter(|_| options.rated())?;
+        let store = Arc::clone(&self.shared.persist.as_ref()?.store);
+        let game = options.game();
+        let rating = match store.ratings(account).await {
+            Ok(rows) => rows
+                .into_iter()
+                .find(|r| r.game == game.name())
+                .map(|r| r.rating),
+            Err(error) => {
+                tracing::warn!(%error, "rated quick play: the rating cannot be read");
+                return None;
+            }
+        };
+        let newcomer = || qipai_games::rating::Rating::newcomer(game).rating.round() as i64;
+        let config = &self.shared.config.accounts;
+        Some(Near {
+            rating: rating.unwrap_or_else(newcomer),
+            range: config.rated_range,
+            widen_ms: config.rated_widen_ms,
+        })
     }
 
     /// Sits down in `room`; the room sends `joined` and a snapshot.
@@ -675,6 +716,7 @@ impl Player {
         Who {
             player: session.player_id,
             name: session.name.clone(),
+            account: session.account,
             bot: session.bot,
             outbox: self.outbox.clone(),
         }

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawPathParams, RawQuery, State};
+use qipai_games::rating::Rating;
 use qipai_protocol::{ErrorCode, GameKind};
 use qipai_store::accounts::RatingRow;
 use qipai_store::Store;
@@ -41,14 +42,16 @@ fn failed(error: &qipai_store::StoreError) -> Refusal {
     Refusal::new(ErrorCode::StoreUnavailable, "the store could not be read")
 }
 
-/// The model's uncertainty kept in its state: Glicko-2's `deviation`, a team model's
-/// `uncertainty`; `null` when the state has neither.
-fn deviation(r: &RatingRow) -> Value {
-    let state: Value = serde_json::from_str(&r.state).unwrap_or_default();
-    ["deviation", "uncertainty"]
-        .iter()
-        .find_map(|key| state.get(key)?.as_f64())
-        .map_or(Value::Null, |d| json!(d.round() as i64))
+/// The rating model's state as stored ([`Rating`]): its deviation, rounded, and whether the
+/// rating is still provisional (docs/ratings.md); both `null` for a state that is not one.
+fn certainty(r: &RatingRow) -> (Value, Value) {
+    match serde_json::from_str::<Rating>(&r.state) {
+        Ok(rating) => (
+            json!(rating.deviation.round() as i64),
+            json!(rating.provisional()),
+        ),
+        Err(_) => (Value::Null, Value::Null),
+    }
 }
 
 /// `GET /api/players/{name}/profile`. The name is read as sent and decoded here, as the
@@ -78,10 +81,12 @@ pub async fn profile(State(shared): State<Arc<App>>, params: RawPathParams) -> A
             .skip(history.len().saturating_sub(HISTORY))
             .map(|p| json!({ "at_ms": p.at_ms, "rating": p.rating, "room": p.room }))
             .collect();
+        let (deviation, provisional) = certainty(r);
         games.push(json!({
             "game": r.game,
             "rating": r.rating,
-            "deviation": deviation(r),
+            "deviation": deviation,
+            "provisional": provisional,
             "games": history.len(),
             "updated_ms": r.updated_ms,
             "history": points,
@@ -131,12 +136,14 @@ pub async fn leaderboard(
         .iter()
         .enumerate()
         .map(|(i, l)| {
+            let (deviation, provisional) = certainty(&l.rating);
             json!({
                 "rank": i + 1,
                 "id": l.account,
                 "name": l.name,
                 "rating": l.rating.rating,
-                "deviation": deviation(&l.rating),
+                "deviation": deviation,
+                "provisional": provisional,
                 "games": l.games,
             })
         })

@@ -4,13 +4,19 @@
 //! - `GET /api/games/{id}.pdn`: a draughts game as PDN 3.0;
 //! - `GET /api/players/{name}/games?page=N` (or `?before=CURSOR`, the `next` of the previous
 //!   page): the finished games a name sat in, newest
-//!   first, [`PAGE`] a page, from page 0, each with its players and result by seat.
+//!   first, [`PAGE`] a page, from page 0, each with its players and result by seat;
+//! - `GET /api/account/games?page=N` (or `?before=CURSOR`): the same for the signed-in
+//!   account, found by the account whatever name it played under, each game with whether it
+//!   was rated and the account's rating after it.
+//!
+//! A record's `players` are read from the store's seats of the game, which a deleted
+//! account's name no longer shows (docs/accounts.md), not from the body written at the end.
 
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Path, RawPathParams, RawQuery, State};
-use axum::http::header::{self, HeaderValue};
+use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::http::Response;
 use qipai_protocol::ErrorCode;
 use qipai_store::GamesFrom;
@@ -94,11 +100,11 @@ pub async fn game(State(shared): State<Arc<App>>, Path(id): Path<String>) -> Ans
             Some(text) => Ok(answer(PGN, text)),
             None => Err(Refusal::not_found("PGN is for xiangqi games")),
         },
-        Ok(Some(r)) if form == Form::Pdn => match record::pdn_of_body(id, &r.body) {
+        Ok(Some(r)) if form == Form::Pdn => match record::pdn_of_body(id, &record::body_now(r)) {
             Some(text) => Ok(answer(PDN, text)),
             None => Err(Refusal::not_found("PDN is for draughts games")),
         },
-        Ok(Some(r)) => Ok(answer(JSON, r.body)),
+        Ok(Some(r)) => Ok(answer(JSON, record::body_now(r))),
         Ok(None) => Err(Refusal::not_found("no finished game with that id")),
         Err(error) => Err(failed(&error)),
     }
@@ -116,9 +122,60 @@ pub async fn player_games(
         .iter()
         .find_map(|(k, v)| (k == "name").then(|| percent_decode(v)))
         .unwrap_or_default();
+    let (page, from) = page_of(query.as_deref())?;
+    let games = persist
+        .store
+        .player_games(name.clone(), from, PAGE)
+        .await
+        .map_err(|error| failed(&error))?;
+    let mut rows = Vec::with_capacity(games.len());
+    for g in &games {
+        rows.push(row(persist, g.room, &g.game, g.finished_ms, g.seat).await?);
+    }
+    let next = next_page(games.iter().map(|g| (g.finished_ms, g.room)));
+    let body = serde_json::json!({
+        "name": name, "page": page, "per_page": PAGE, "games": rows, "next": next,
+    });
+    Ok(answer(JSON, body.to_string()))
+}
+
+/// `GET /api/account/games?page=N` (or `?before=CURSOR`): the signed-in account's games;
+/// `account_required` (401) without a live session.
+pub async fn account_games(
+    State(shared): State<Arc<App>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Answered {
+    let persist = persist(&shared)?;
+    let token = crate::gateway::client::bearer_or_cookie(&headers, crate::accounts::COOKIE);
+    let account = shared
+        .accounts
+        .session(token.as_deref(), Some(persist.store.as_ref()))
+        .await?;
+    let (page, from) = page_of(query.as_deref())?;
+    let games = persist
+        .store
+        .account_games(account.id, from, PAGE)
+        .await
+        .map_err(|error| failed(&error))?;
+    let mut rows = Vec::with_capacity(games.len());
+    for g in &games {
+        let mut row = row(persist, g.room, &g.game, g.finished_ms, g.seat).await?;
+        row["rating_after"] = g.rating_after.into();
+        rows.push(row);
+    }
+    let next = next_page(games.iter().map(|g| (g.finished_ms, g.room)));
+    let body = serde_json::json!({
+        "account": {"id": account.id, "name": account.name},
+        "page": page, "per_page": PAGE, "games": rows, "next": next,
+    });
+    Ok(answer(JSON, body.to_string()))
+}
+
+/// Which page a list of games asks for: `?page=N` (from 0), or `?before=CURSOR`.
+fn page_of(query: Option<&str>) -> Result<(u64, GamesFrom), Refusal> {
     let param = |key: &str| {
         query
-            .as_deref()
             .unwrap_or_default()
             .split('&')
             .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=').map(str::to_owned))
@@ -136,46 +193,51 @@ pub async fn player_games(
         })?,
         None => GamesFrom::Offset(page * PAGE),
     };
-    let games = persist
-        .store
-        .player_games(name.clone(), from, PAGE)
-        .await
-        .map_err(|error| failed(&error))?;
-    let mut rows = Vec::with_capacity(games.len());
-    for g in &games {
-        // The players and the result come from the record itself.
-        let fields = match persist.store.record(g.room).await {
-            Ok(Some(r)) => record::list_fields(&r.body),
-            Ok(None) => Default::default(),
-            Err(error) => return Err(failed(&error)),
-        };
-        let record::ListFields {
-            players,
-            result,
-            number,
-            title,
-        } = fields;
-        rows.push(serde_json::json!({
-            "room_id": g.room,
-            "number": number,
-            "title": title,
-            "game": g.game,
-            "finished_ms": g.finished_ms,
-            "seat": g.seat,
-            "players": players,
-            "result": result,
-        }));
-    }
-    // A full page may have more after it: where the next one starts, by the time games ended
-    // (a game ending meanwhile shifts numbered pages, not this).
-    let next = games
+    Ok((page, from))
+}
+
+/// A full page may have more after it: where the next one starts, by the time games ended
+/// (a game ending meanwhile shifts numbered pages, not this).
+fn next_page(games: impl ExactSizeIterator<Item = (i64, u64)>) -> Option<String> {
+    let full = games.len() as u64 == PAGE;
+    games
         .last()
-        .filter(|_| games.len() as u64 == PAGE)
-        .map(|g| format!("{}.{}", g.finished_ms, g.room));
-    let body = serde_json::json!({
-        "name": name, "page": page, "per_page": PAGE, "games": rows, "next": next,
-    });
-    Ok(answer(JSON, body.to_string()))
+        .filter(|_| full)
+        .map(|(finished_ms, room)| format!("{finished_ms}.{room}"))
+}
+
+/// One line of a list of games: the players (the store's seats) and the result, number,
+/// title and whether it was rated (the record's).
+async fn row(
+    persist: &Persist,
+    room: u64,
+    game: &str,
+    finished_ms: i64,
+    seat: u8,
+) -> Result<serde_json::Value, Refusal> {
+    let (fields, players) = match persist.store.record(room).await {
+        Ok(Some(r)) => (record::list_fields(&r.body), r.players),
+        Ok(None) => Default::default(),
+        Err(error) => return Err(failed(&error)),
+    };
+    let record::ListFields {
+        result,
+        number,
+        title,
+        rated,
+        ..
+    } = fields;
+    Ok(serde_json::json!({
+        "room_id": room,
+        "number": number,
+        "title": title,
+        "game": game,
+        "finished_ms": finished_ms,
+        "seat": seat,
+        "players": players,
+        "result": result,
+        "rated": rated,
+    }))
 }
 
 /// `finished_ms.room_id`, as `next` writes it.

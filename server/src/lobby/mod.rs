@@ -78,6 +78,30 @@ struct OpenSeats {
     rooms: Vec<RoomHandle>,
     kept: usize,
     claimed: HashMap<RoomId, Vec<PlayerId>>,
+    /// The rated tables rated quick play opened: the rating of the player who waits there
+    /// and since when (rated quick play seats near ratings first).
+    waiting: HashMap<RoomId, (i64, u64)>,
+}
+
+/// A rated quick player: their rating at the game, and the range they accept (docs/
+/// ratings.md, "Quick play"): `range` at once, `range` more every `widen_ms` the player
+/// waiting at the table has waited.
+#[derive(Clone, Copy, Debug)]
+pub struct Near {
+    pub rating: i64,
+    pub range: u32,
+    pub widen_ms: u64,
+}
+
+impl Near {
+    /// How far from `waiting` (a rating) a table whose player has waited since `since` is,
+    /// if it is within reach at `now`.
+    fn distance(&self, (waiting, since): (i64, u64), now: u64) -> Option<u64> {
+        let steps = 1 + now.saturating_sub(since) / self.widen_ms.max(1);
+        let reach = u64::from(self.range).saturating_mul(steps);
+        let distance = self.rating.abs_diff(waiting);
+        (distance <= reach).then_some(distance)
+    }
 }
 
 impl OpenSeats {
@@ -86,12 +110,41 @@ impl OpenSeats {
         self.rooms
             .retain(|r| !r.tx.is_closed() && r.info.borrow().status == RoomStatus::Waiting);
         self.kept = self.rooms.len();
+        let rooms = &self.rooms;
+        self.waiting
+            .retain(|id, _| rooms.iter().any(|r| r.id == *id));
     }
 
-    /// The oldest room waiting with `options` that has a seat nobody has been sent to. A
-    /// claimed player the room already shows seated holds no free seat any more.
-    fn unclaimed(&self, options: &RoomOptions) -> Option<&RoomHandle> {
-        self.rooms.iter().find(|r| {
+    /// The room for a quick player: without `near`, the oldest with a free seat
+    /// ([`OpenSeats::unclaimed`]); for a rated quick player, the one whose waiting player's
+    /// rating is nearest among those within reach, else the oldest rated table opened
+    /// otherwise (whose players' ratings are not known here); `None`: open a new one.
+    fn for_player<'a>(
+        &'a self,
+        options: &'a RoomOptions,
+        near: Option<Near>,
+        now: u64,
+    ) -> Option<&'a RoomHandle> {
+        let Some(near) = near else {
+            return self.unclaimed(options).next();
+        };
+        let reach = |r: &&RoomHandle| match self.waiting.get(&r.id) {
+            Some(&w) => near.distance(w, now).map(|d| (0, d)),
+            None => Some((1, 0)),
+        };
+        self.unclaimed(options)
+            .filter_map(|r| Some((reach(&r)?, r)))
+            .min_by_key(|(key, _)| *key)
+            .map(|(_, r)| r)
+    }
+
+    /// The rooms waiting with `options` that have a seat nobody has been sent to, oldest
+    /// first. A claimed player the room already shows seated holds no free seat any more.
+    fn unclaimed<'a>(
+        &'a self,
+        options: &'a RoomOptions,
+    ) -> impl Iterator<Item = &'a RoomHandle> + 'a {
+        self.rooms.iter().filter(move |r| {
             let info = r.info.borrow();
             if info.options != *options {
                 return false;
@@ -503,25 +556,39 @@ impl Lobby {
     ///
     /// # Errors
     /// `bad_options` when the options are invalid; as [`Lobby::create`].
-    pub fn claim_seat(&self, options: &RoomOptions, owner: Owner) -> Result<SeatClaim, WireError> {
+    pub fn claim_seat(
+        &self,
+        options: &RoomOptions,
+        owner: Owner,
+        near: Option<Near>,
+    ) -> Result<SeatClaim, WireError> {
         let wanted = wire::normalize(options, &self.config)?;
         let _one_at_a_time = self
             .quick_play
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let room = match self.first_unclaimed(&wanted) {
+        let now = self.clock.now().0;
+        let found = {
+            let mut open = self
+                .open_seats
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            open.prune();
+            open.for_player(&wanted, near, now).cloned()
+        };
+        let opened = found.is_none();
+        let room = match found {
             Some(room) => room,
             None => self.create(options.clone(), false, owner)?,
         };
         let seats = Arc::clone(&self.open_seats);
         let player = owner.session;
-        seats
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .claimed
-            .entry(room.id)
-            .or_default()
-            .push(player);
+        let mut open = seats.lock().unwrap_or_else(PoisonError::into_inner);
+        open.claimed.entry(room.id).or_default().push(player);
+        if let (true, Some(near)) = (opened, near) {
+            open.waiting.insert(room.id, (near.rating, now));
+        }
+        drop(open);
         Ok(SeatClaim {
             room,
             player,
@@ -546,6 +613,7 @@ impl Lobby {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         open.prune();
-        open.unclaimed(wanted).cloned()
+        let first = open.unclaimed(wanted).next().cloned();
+        first
     }
 }

@@ -27,6 +27,9 @@ pub struct Place {
 pub struct Session {
     pub player_id: PlayerId,
     pub name: String,
+    /// The signed-in account the player plays as (`None`: a guest, or a bot): what a rated
+    /// table asks for, kept with the session in the store and on other nodes.
+    pub account: Option<u64>,
     /// A bot the server seated itself.
     pub bot: bool,
     pub token: String,
@@ -77,6 +80,14 @@ impl Session {
     }
 }
 
+/// Who a session is, as another node tells it.
+pub struct Identity {
+    pub player: PlayerId,
+    pub name: String,
+    pub account: Option<u64>,
+    pub bot: bool,
+}
+
 /// Every live session, by resume token.
 #[derive(Default)]
 pub struct Sessions {
@@ -94,13 +105,22 @@ pub struct Sessions {
 pub struct Restored {
     pub player_id: PlayerId,
     pub name: String,
+    pub account: Option<u64>,
     pub bot: bool,
     pub place: Option<Place>,
 }
 
 impl Sessions {
-    /// A new session for `name`, attached to `conn_id` (whose reader `kill` wakes).
-    pub fn create(&self, name: String, conn_id: u64, kill: Arc<Notify>, bot: bool) -> Arc<Session> {
+    /// A new session for `name` (signed in as `account`), attached to `conn_id` (whose
+    /// reader `kill` wakes).
+    pub fn create(
+        &self,
+        name: String,
+        account: Option<u64>,
+        conn_id: u64,
+        kill: Arc<Notify>,
+        bot: bool,
+    ) -> Arc<Session> {
         let mut secret = [0u8; 16];
         rand::rng().fill_bytes(&mut secret);
         let token = qipai_store::hex(&secret);
@@ -114,6 +134,7 @@ impl Sessions {
         let session = Arc::new(Session {
             player_id,
             name,
+            account,
             bot,
             token: token.clone(),
             place: Mutex::new(None),
@@ -127,6 +148,7 @@ impl Sessions {
                 token_hash: qipai_store::hash_token(&session.token),
                 player: session.player_id,
                 name: session.name.clone(),
+                account: session.account,
                 bot,
                 created_ms: qipai_store::unix_ms(),
             }));
@@ -157,6 +179,7 @@ impl Sessions {
         let session = Arc::new(Session {
             player_id: r.player_id,
             name: r.name,
+            account: r.account,
             bot: r.bot,
             token: token.to_owned(),
             place: Mutex::new(r.place),
@@ -181,14 +204,11 @@ impl Sessions {
 
     /// Several nodes: the session of a player another node knows (forwarded here with
     /// their identity, or found in Redis), attached to `conn_id`: the live one with this
-    /// token if there is one, else a new one with the same id, name and token at `place`.
-    #[allow(clippy::too_many_arguments)]
+    /// token if there is one, else a new one with the same identity and token at `place`.
     pub fn adopt_identity(
         &self,
         token: &str,
-        player_id: PlayerId,
-        name: String,
-        bot: bool,
+        identity: Identity,
         place: Option<Place>,
         conn_id: u64,
         kill: Arc<Notify>,
@@ -196,11 +216,12 @@ impl Sessions {
         if let Some(session) = self.resume(token, conn_id, Arc::clone(&kill)) {
             return session;
         }
-        self.ids.insert(player_id);
+        self.ids.insert(identity.player);
         let session = Arc::new(Session {
-            player_id,
-            name,
-            bot,
+            player_id: identity.player,
+            name: identity.name,
+            account: identity.account,
+            bot: identity.bot,
             token: token.to_owned(),
             place: Mutex::new(place),
             conn: AtomicU64::new(conn_id),

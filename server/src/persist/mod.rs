@@ -231,6 +231,7 @@ pub fn restore_session(
         Restored {
             player_id: s.player,
             name: s.name,
+            account: s.account,
             bot: s.bot,
             place: places.get(&s.player).cloned(),
         },

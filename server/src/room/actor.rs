@@ -65,6 +65,8 @@ pub struct RoomTimings {
 struct Occupant {
     player: PlayerId,
     name: String,
+    /// The signed-in account the player plays as (`None`: a guest, a bot).
+    account: Option<u64>,
     /// One of the server's bots: a person may take the seat.
     bot: bool,
     /// `None` while disconnected.
@@ -122,7 +124,7 @@ pub struct Room<G: OnWire> {
     /// Per seat: the person who last left it while the game was on, named in the game's
     /// record in place of the bot that finished it (or of nobody), so the game is in their
     /// list of games (我的对局) though they did not see its end.
-    left_by: Vec<Option<String>>,
+    left_by: Vec<Option<OfRecord>>,
     /// The last person left and nobody is watching: the room closes now, not after the
     /// empty grace (which is for people who may come back), and gives back its place in the
     /// rooms budget at once.
@@ -159,8 +161,16 @@ pub struct Room<G: OnWire> {
 struct Reserved {
     player: PlayerId,
     name: String,
+    account: Option<u64>,
     /// The player's session ends then; until then only they may take the seat.
     until: Millis,
+}
+
+/// Who a game's record names at a seat: the name, and the account behind it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct OfRecord {
+    pub name: String,
+    pub account: Option<u64>,
 }
 
 /// Everything a new room needs besides its game.
@@ -614,6 +624,7 @@ impl<G: OnWire> Room<G> {
                     self.reserved[index] = Some(Reserved {
                         player: gone.player,
                         name: gone.name,
+                        account: gone.account,
                         until,
                     });
                     self.summon_bot(seat.0);
@@ -728,20 +739,26 @@ impl<G: OnWire> Room<G> {
     fn note_left(&mut self, index: usize, gone: Option<&Occupant>) {
         let person = gone.filter(|o| !o.bot);
         if let (true, Some(o), Some(slot)) = (self.started, person, self.left_by.get_mut(index)) {
-            *slot = Some(o.name.clone());
+            *slot = Some(OfRecord {
+                name: o.name.clone(),
+                account: o.account,
+            });
         }
     }
 
     /// Who played seat `index`, for the record: the person sitting there, else the person
     /// who left it during the game (rather than the bot that took it over), else the bot.
-    fn player_of_record(&self, index: usize) -> String {
+    fn player_of_record(&self, index: usize) -> OfRecord {
         let sitting = self.seats.get(index).and_then(Option::as_ref);
         let left = self.left_by.get(index).and_then(Option::as_ref);
         match (sitting, left) {
-            (Some(o), Some(name)) if o.bot => name.clone(),
-            (Some(o), _) => o.name.clone(),
-            (None, Some(name)) => name.clone(),
-            (None, None) => String::new(),
+            (Some(o), Some(left)) if o.bot => left.clone(),
+            (Some(o), _) => OfRecord {
+                name: o.name.clone(),
+                account: o.account,
+            },
+            (None, Some(left)) => left.clone(),
+            (None, None) => OfRecord::default(),
         }
     }
 

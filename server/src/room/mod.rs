@@ -13,6 +13,7 @@ pub mod actor;
 pub mod bot_kit;
 pub mod fence;
 pub mod games;
+pub mod rated;
 pub mod record;
 pub mod wire;
 
@@ -177,6 +178,8 @@ pub fn encode_frame(msg: &ServerMsg) -> Option<Bytes> {
 pub struct Who {
     pub player: PlayerId,
     pub name: String,
+    /// The signed-in account the player plays as (`None`: a guest, or a bot).
+    pub account: Option<u64>,
     /// One of the server's own bots.
     pub bot: bool,
     pub outbox: Outbox,

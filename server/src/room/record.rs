@@ -104,12 +104,17 @@ fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
 pub fn build(
     (room, number, title): (RoomId, Option<u64>, Option<&TableTitle>),
     game: &str,
-    players: Vec<String>,
+    seated: Seated,
     view: &View,
     outcome: Option<&Outcome>,
     history: &History,
     finished_ms: i64,
 ) -> RecordRow {
+    let Seated {
+        players,
+        accounts,
+        rated,
+    } = seated;
     let kept = history.events();
     let events: Vec<serde_json::Value> = kept
         .iter()
@@ -139,6 +144,8 @@ pub fn build(
         "title": title,
         "game": game,
         "players": players,
+        "accounts": accounts,
+        "rated": rated,
         "finished_ms": finished_ms,
         "result": result(outcome),
         "final": view,
@@ -151,7 +158,18 @@ pub fn build(
         body: body.to_string(),
         pgn,
         players,
+        accounts,
     }
+}
+
+/// Who played a finished game, seat by seat, and whether its table was rated.
+pub struct Seated {
+    /// The name at each seat (`""`: nobody).
+    pub players: Vec<String>,
+    /// The signed-in account at each seat (`None`: a guest, a bot, nobody): an account's
+    /// list of games finds the game by it, whatever name it played under.
+    pub accounts: Vec<Option<u64>>,
+    pub rated: bool,
 }
 
 /// The result by seat, for lists of games: the game's [`Outcome`] as
@@ -171,6 +189,30 @@ pub fn list_fields(body: &str) -> ListFields {
     serde_json::from_str(body).unwrap_or_default()
 }
 
+/// A record's body with `players` as the store's seats of the game name them now (a
+/// deleted account's name replaced); the body as written for a game without accounts, or
+/// when they agree, or when it is unreadable.
+pub fn body_now(record: RecordRow) -> String {
+    let RecordRow {
+        body,
+        players,
+        accounts,
+        ..
+    } = record;
+    if accounts.iter().all(Option::is_none) {
+        return body;
+    }
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(&body) else {
+        return body;
+    };
+    let players = serde_json::json!(players);
+    if value.get("players") == Some(&players) {
+        return body;
+    }
+    value["players"] = players;
+    value.to_string()
+}
+
 /// See [`list_fields`].
 #[derive(Default, serde::Deserialize)]
 pub struct ListFields {
@@ -182,6 +224,9 @@ pub struct ListFields {
     pub number: Option<u64>,
     #[serde(default)]
     pub title: Option<TableTitle>,
+    /// Whether the table was rated (`false` in records written before tables were).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// The PDN of a draughts record's JSON body (made when asked, so records written before

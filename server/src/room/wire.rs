@@ -112,7 +112,17 @@ pub fn open(parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHandle, 
                 parts.timings.reconnect_grace = grace;
             }
             let section = G::section(config);
-            if parts.bot_fill.is_none() && section.bot_fill_ms > 0 {
+            if !crate::room::rated::bots_may_sit(&parts.options) {
+                // A rated table whose bots have no fixed rating waits for people.
+                if parts.bot_fill.is_some() {
+                    return Err(WireError {
+                        code: ErrorCode::BadOptions,
+                        message: "rated: this table's bots have no fixed rating (name a \
+                                  bot_level that has one, docs/ratings.md)"
+                            .into(),
+                    });
+                }
+            } else if parts.bot_fill.is_none() && section.bot_fill_ms > 0 {
                 parts.bot_fill = Some(Millis(section.bot_fill_ms));
             }
             // With a configured seed (tests), room `id` plays from `seed + id`.

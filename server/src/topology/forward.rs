@@ -32,6 +32,9 @@ pub struct NodeHello {
     pub secret: String,
     pub player_id: PlayerId,
     pub name: String,
+    /// The signed-in account the player plays as (`None`: a guest).
+    #[serde(default)]
+    pub account: Option<u64>,
     #[serde(default)]
     pub bot: bool,
     pub resume_token: String,
@@ -82,6 +85,7 @@ impl Cluster {
             secret: self.secret.clone(),
             player_id: who.player,
             name: who.name.clone(),
+            account: who.account,
             bot: who.bot,
             resume_token: token.to_owned(),
             room_id: room,

@@ -31,6 +31,8 @@ use forward::Forward;
 pub struct SessionRecord {
     pub player: PlayerId,
     pub name: String,
+    /// The signed-in account the player plays as (`None`: a guest).
+    pub account: Option<u64>,
     pub bot: bool,
     /// The room the player is in (0: none).
     pub room: RoomId,

@@ -48,8 +48,19 @@ pub async fn http(
     headers: &[&str],
     body: &str,
 ) -> String {
+    http_to(server.addr, method, path, headers, body).await
+}
+
+/// [`http`] to the server at `addr` (a spawned binary, say).
+pub async fn http_to(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut tcp = TcpStream::connect(server.addr).await.expect("connect");
+    let mut tcp = TcpStream::connect(addr).await.expect("connect");
     let mut request = format!("{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
     for h in headers {
         request += &format!("{h}\r\n");
@@ -280,6 +291,20 @@ impl Client {
         self
     }
 
+    /// Connects and says hello as the signed-in account of session `account_token`.
+    pub async fn signed_in(server: &impl Endpoint, account_token: &str) -> Client {
+        let mut c = Client::connect(server).await;
+        c.send(&ClientMsg::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: String::new(),
+            resume_token: None,
+            account_token: Some(account_token.into()),
+        })
+        .await;
+        c.welcome().await;
+        c
+    }
+
     /// Reconnects with `token`.
     pub async fn resume(server: &impl Endpoint, token: &str) -> Client {
         let mut c = Client::connect(server).await;
@@ -461,7 +486,8 @@ impl Client {
         self.joined(seq).await;
     }
 
-    async fn joined(&mut self, seq: u64) -> RoomId {
+    /// Waits for `joined` and its snapshot answering request `seq`: the room's id.
+    pub async fn joined(&mut self, seq: u64) -> RoomId {
         match self.recv().await {
             ServerMsg::Joined { room_id, .. } => {
                 let snapshot = self.recv().await;

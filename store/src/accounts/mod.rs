@@ -68,6 +68,25 @@ pub struct RatingPoint {
     pub rating: i64,
 }
 
+/// One line of an account's list of finished games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountGame {
+    pub room: u64,
+    pub game: String,
+    pub finished_ms: i64,
+    pub seat: u8,
+    /// The account's rating after the game, when it was rated.
+    pub rating_after: Option<i64>,
+}
+
+/// The query of a page of an account's games, for either backend (`sql::postgres` for `$N`).
+pub(crate) const ACCOUNT_GAMES: &str = "SELECT r.room, r.game, r.finished_ms, p.seat, \
+    h.rating FROM record_players p JOIN records r ON r.room = p.room \
+    LEFT JOIN rating_history h ON h.account = p.account AND h.game = r.game \
+    AND h.room = p.room WHERE p.account = ?1 \
+    AND (r.finished_ms < ?3 OR (r.finished_ms = ?3 AND r.room < ?4)) \
+    ORDER BY r.finished_ms DESC, r.room DESC LIMIT ?2 OFFSET ?5";
+
 /// One line of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leader {
@@ -85,10 +104,13 @@ pub enum AccountWrite {
         account: u64,
         password_hash: String,
     },
-    /// The account deleted: its name replaced by `shown_as`, its key freed, its sessions
-    /// ended; its ratings and history stay under its id.
+    /// The account deleted: its name replaced by `shown_as` (in its finished games' records
+    /// too, where `was` is its name as a JSON string, quotes included: the records' players
+    /// and the names in their events and PGN headers), its key freed, its sessions ended; its
+    /// ratings and history stay under its id.
     Delete {
         account: u64,
+        was: String,
         shown_as: String,
         at_ms: i64,
     },
@@ -123,9 +145,21 @@ impl AccountWrite {
             )],
             AccountWrite::Delete {
                 account,
+                was,
                 shown_as,
                 at_ms,
             } => vec![
+                statement(
+                    "UPDATE records SET body = replace(body, '\"name\":' || ?2, \
+                     '\"name\":\"' || ?3 || '\"'), pgn = replace(pgn, ' ' || ?2 || ']', \
+                     ' \"' || ?3 || '\"]') WHERE room IN \
+                     (SELECT room FROM record_players WHERE account = ?1)",
+                    vec![int(*account), Text(was), Text(shown_as)],
+                ),
+                statement(
+                    "UPDATE record_players SET name = ?2 WHERE account = ?1",
+                    vec![int(*account), Text(shown_as)],
+                ),
                 statement(
                     "UPDATE accounts SET name = ?2, name_key = NULL, password_hash = '', \
                      deleted_ms = ?3 WHERE id = ?1",
@@ -224,6 +258,17 @@ pub trait AccountStore: Send + Sync + 'static {
         game: String,
     ) -> BoxFuture<'_, StoreResult<Vec<RatingPoint>>> {
         let _ = (account, game);
+        unsupported()
+    }
+    /// The finished games `account` sat in, newest first by the time they ended (then by
+    /// room id), `limit` of them from `from`, with its rating after each rated one.
+    fn account_games(
+        &self,
+        account: u64,
+        from: crate::GamesFrom,
+        limit: u64,
+    ) -> BoxFuture<'_, StoreResult<Vec<AccountGame>>> {
+        let _ = (account, from, limit);
         unsupported()
     }
     /// The best `limit` live accounts at `game`, best first (ties: the earlier account).

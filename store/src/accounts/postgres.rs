@@ -4,7 +4,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::Row;
 
 use super::{
-    u, AccountRow, AccountStore, AccountWrite, Leader, NewAccount, RatingPoint, RatingRow,
+    u, AccountGame, AccountRow, AccountStore, AccountWrite, Leader, NewAccount, RatingPoint,
+    RatingRow, ACCOUNT_GAMES,
 };
 use crate::postgres::PostgresStore;
 use crate::{BoxFuture, StoreResult};
@@ -136,6 +137,35 @@ impl AccountStore for PostgresStore {
                     room: u(r.get(0)),
                     at_ms: r.get(1),
                     rating: r.get(2),
+                })
+                .collect())
+        })
+    }
+
+    fn account_games(
+        &self,
+        account: u64,
+        from: crate::GamesFrom,
+        limit: u64,
+    ) -> BoxFuture<'_, StoreResult<Vec<AccountGame>>> {
+        let (finished_ms, room, offset) = from.bounds();
+        let (account, limit) = (account as i64, limit as i64);
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    crate::sql::postgres(ACCOUNT_GAMES).as_str(),
+                    &[&account, &limit, &finished_ms, &room, &offset],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| AccountGame {
+                    room: u(r.get(0)),
+                    game: r.get(1),
+                    finished_ms: r.get(2),
+                    seat: u8::try_from(r.get::<_, i64>(3)).unwrap_or(u8::MAX),
+                    rating_after: r.get(4),
                 })
                 .collect())
         })

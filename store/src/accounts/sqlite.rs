@@ -3,7 +3,8 @@
 use rusqlite::{params, ErrorCode, OptionalExtension, Row};
 
 use super::{
-    u, AccountRow, AccountStore, AccountWrite, Leader, NewAccount, RatingPoint, RatingRow,
+    u, AccountGame, AccountRow, AccountStore, AccountWrite, Leader, NewAccount, RatingPoint,
+    RatingRow, ACCOUNT_GAMES,
 };
 use crate::sqlite::SqliteStore;
 use crate::{BoxFuture, StoreResult};
@@ -120,6 +121,29 @@ impl AccountStore for SqliteStore {
                     room: u(r.get(0)?),
                     at_ms: r.get(1)?,
                     rating: r.get(2)?,
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    fn account_games(
+        &self,
+        account: u64,
+        from: crate::GamesFrom,
+        limit: u64,
+    ) -> BoxFuture<'_, StoreResult<Vec<AccountGame>>> {
+        let (finished_ms, room, offset) = from.bounds();
+        let (account, limit) = (account as i64, limit as i64);
+        self.call(move |conn| {
+            let mut q = conn.prepare_cached(ACCOUNT_GAMES)?;
+            let rows = q.query_map(params![account, limit, finished_ms, room, offset], |r| {
+                Ok(AccountGame {
+                    room: u(r.get(0)?),
+                    game: r.get(1)?,
+                    finished_ms: r.get(2)?,
+                    seat: r.get(3)?,
+                    rating_after: r.get(4)?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)

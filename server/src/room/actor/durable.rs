@@ -238,6 +238,7 @@ impl<G: OnWire> Room<G> {
             let Some(SeatRow {
                 player: Some(player),
                 name,
+                account,
                 bot,
                 ..
             }) = row
@@ -247,6 +248,7 @@ impl<G: OnWire> Room<G> {
             self.seats[index] = Some(Occupant {
                 player,
                 name,
+                account,
                 bot,
                 outbox: None,
                 away_since: (!bot).then_some(now),
@@ -291,6 +293,7 @@ impl<G: OnWire> Room<G> {
         self.seats[index] = Some(Occupant {
             player: who.player,
             name: who.name,
+            account: None,
             bot: true,
             outbox: Some(who.outbox.clone()),
             away_since: None,
@@ -373,7 +376,7 @@ impl<G: OnWire> Room<G> {
     /// when there are none.
     pub(super) async fn hand_over(&mut self) {
         self.queue_seats();
-        self.queue_end();
+        self.queue_end().await;
         let id = self.id;
         let pending = self.journal.as_ref().is_some_and(|j| !j.queue.is_empty());
         if !pending {
@@ -511,58 +514,85 @@ impl<G: OnWire> Room<G> {
     fn queue_seats(&mut self) {
         let now = self.clock.now();
         let id = self.id;
-        let current: Vec<Option<(PlayerId, bool, String)>> = self
-            .seats
-            .iter()
-            .map(|o| o.as_ref().map(|o| (o.player, o.bot, o.name.clone())))
+        // Each seat as it would be logged now: who sits there, or nobody.
+        let current: Vec<SeatRow> = (self.seats.iter().enumerate())
+            .map(|(index, o)| SeatRow {
+                room: id,
+                seat: index as u8,
+                player: o.as_ref().map(|o| o.player),
+                name: o.as_ref().map(|o| o.name.clone()).unwrap_or_default(),
+                account: o.as_ref().and_then(|o| o.account),
+                bot: o.as_ref().is_some_and(|o| o.bot),
+                at_ms: now.0,
+            })
             .collect();
         let Some(j) = self.journal.as_mut() else {
             return;
         };
-        for (index, now_at) in current.into_iter().enumerate() {
-            let key = now_at.as_ref().map(|(p, b, _)| (*p, *b));
+        for (index, row) in current.into_iter().enumerate() {
+            let key = row.player.map(|p| (p, row.bot));
             if j.logged_seats.get(index) == Some(&key) {
                 continue;
             }
             if let Some(slot) = j.logged_seats.get_mut(index) {
                 *slot = key;
             }
-            let (player, bot, name) = match now_at {
-                Some((p, b, n)) => (Some(p), b, n),
-                None => (None, false, String::new()),
-            };
-            j.queue.push(Write::Seat(SeatRow {
-                room: id,
-                seat: index as u8,
-                player,
-                name,
-                bot,
-                at_ms: now.0,
-            }));
+            j.queue.push(Write::Seat(row));
         }
     }
 
-    /// The game is over: its result (the final public view, as JSON) is logged once.
-    fn queue_end(&mut self) {
-        if !self.game.is_over() || self.journal.as_ref().is_none_or(|j| j.logged_end) {
+    /// The game is over: its result (the final public view, as JSON) is logged once, with
+    /// its record and, at a rated table, its accounts' new ratings (`rated`): all of them in
+    /// the same commit as the game's last step.
+    async fn queue_end(&mut self) {
+        let Some(store) = self
+            .journal
+            .as_ref()
+            .filter(|j| !j.logged_end && self.game.is_over())
+            .map(|j| Arc::clone(j.writer.store()))
+        else {
             return;
-        }
+        };
         let view = G::wire_view(self.game.view(Viewer::Spectator, self.clock.now()));
         let result = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
         let room = self.id;
-        let players = (0..self.seats.len())
+        let (players, accounts): (Vec<String>, Vec<Option<u64>>) = (0..self.seats.len())
             .map(|i| self.player_of_record(i))
-            .collect();
+            .map(|r| (r.name, r.account))
+            .unzip();
         let finished_ms = unix_ms();
+        let outcome = self.game.outcome();
+        let seats: Vec<crate::room::rated::RatedSeat> = accounts
+            .iter()
+            .zip(&self.seats)
+            .map(|(account, o)| crate::room::rated::RatedSeat {
+                account: *account,
+                bot: account.is_none() && o.as_ref().is_some_and(|o| o.bot),
+            })
+            .collect();
+        let ratings = crate::room::rated::after_game(
+            store.as_ref(),
+            &self.options,
+            &seats,
+            outcome.as_ref(),
+            room,
+            finished_ms,
+        )
+        .await;
+        let seated = crate::room::record::Seated {
+            players,
+            accounts,
+            rated: self.options.rated(),
+        };
         if let Some(j) = self.journal.as_mut() {
             j.logged_end = true;
             let history = std::mem::take(&mut j.history);
             let record = crate::room::record::build(
                 (room, self.number, self.title.as_ref()),
                 G::KIND.name(),
-                players,
+                seated,
                 &view,
-                self.game.outcome().as_ref(),
+                outcome.as_ref(),
                 &history,
                 finished_ms,
             );
@@ -572,6 +602,7 @@ impl<G: OnWire> Room<G> {
                 finished_ms,
             });
             j.queue.push(Write::Record(record));
+            j.queue.extend(ratings.into_iter().map(Write::Account));
         }
     }
 }

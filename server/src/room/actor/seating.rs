@@ -18,6 +18,8 @@ impl<G: OnWire> Room<G> {
         if self.game.is_over() {
             return Err(wire(ErrorCode::GameOver, "the game is over"));
         }
+        let seated = self.seats.iter().flatten().map(|o| o.account);
+        crate::room::rated::may_sit(&self.options, who.account, who.bot, seated)?;
         let seat = match &self.reserved_seats {
             Some(seats) => {
                 let s = reserved_seat(seats, &who, seat, seat_code)?;
@@ -90,6 +92,7 @@ impl<G: OnWire> Room<G> {
         self.seats[index] = Some(Occupant {
             player: who.player,
             name: who.name,
+            account: who.account,
             bot: who.bot,
             outbox: Some(who.outbox.clone()),
             away_since: None,
@@ -195,9 +198,9 @@ impl<G: OnWire> Room<G> {
         {
             // Away past the grace, their seat went to a bot: it is theirs again.
             self.dismiss_bot(index);
-            let name = self.reserved[index]
+            let (name, account) = self.reserved[index]
                 .take()
-                .map(|r| r.name)
+                .map(|r| (r.name, r.account))
                 .unwrap_or_default();
             let seat = Seat(index as u8);
             self.publish(vec![Emit::All(Event::Room(RoomEvent::Joined {
@@ -212,6 +215,7 @@ impl<G: OnWire> Room<G> {
             self.seats[index] = Some(Occupant {
                 player,
                 name,
+                account,
                 bot: false,
                 outbox: Some(outbox.clone()),
                 away_since: None,

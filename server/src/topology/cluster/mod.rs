@@ -680,6 +680,10 @@ impl Cluster {
                     &[
                         ("player", r.player.to_string()),
                         ("name", r.name),
+                        (
+                            "account",
+                            r.account.map_or_else(String::new, |a| a.to_string()),
+                        ),
                         ("bot", u8::from(r.bot).to_string()),
                         ("room", r.room.to_string()),
                     ],
@@ -702,6 +706,7 @@ impl Cluster {
         Some(SessionRecord {
             player: num("player")?,
             name: h.get("name")?.clone(),
+            account: num("account"),
             bot: num("bot") == Some(1),
             room: num("room").unwrap_or(0),
         })
