@@ -273,6 +273,22 @@ async fn a_rated_xiangqi_game_moves_both_ratings_by_glicko2() {
         (status, v["error"]["code"].as_str()),
         (401, Some("account_required"))
     );
+
+    // Wu deletes the account: its records show the replaced name, in the seats, the events
+    // and the PGN; Li's list shows it too.
+    let auth = format!("Authorization: Bearer {wu}");
+    let body = json!({ "password": PASSWORD }).to_string();
+    let (status, v) = parse(&http(&s, "POST", "/api/account/delete", &[&auth], &body).await);
+    assert_eq!(status, 200, "{v}");
+    let gone = format!("deleted player {wu_id}");
+    let (_, record) = parse(&common::http_get(&s, &format!("/api/games/{room}")).await);
+    assert_eq!(record["players"], json!([gone, "Li"]));
+    assert!(!record.to_string().contains("\"Wu\""), "{record}");
+    let pgn = common::http_get(&s, &format!("/api/games/{room}.pgn")).await;
+    assert!(pgn.contains(&format!("[Red \"{gone}\"]")), "{pgn}");
+    assert!(!pgn.contains("\"Wu\""), "{pgn}");
+    let (_, list) = my_games(s.addr, &li).await;
+    assert_eq!(list["games"][1]["players"], json!([gone, "Li"]), "{list}");
 }
 
 #[tokio::test]
@@ -440,7 +456,14 @@ async fn ratings_survive_sigkill_and_count_once() {
     let mut red = Client::signed_in(&At(addr), &wu).await;
     let mut black = Client::signed_in(&At(addr), &li).await;
     red_wins(&mut red, &mut black).await;
-    // SIGKILL right after the last step's answer: no goodbye, no flush.
+    // A second rated game, under way when the server dies.
+    red.leave().await;
+    black.leave().await;
+    let room = red.create_xiangqi(rated_xiangqi(), Some(0)).await;
+    black.join(room, Some(1)).await;
+    red.play("h2e2").await;
+    black.play("h9g7").await;
+    // SIGKILL right after an action's answer: no goodbye, no flush.
     let _ = child.kill();
     let _ = child.wait();
 
@@ -451,25 +474,31 @@ async fn ratings_survive_sigkill_and_count_once() {
         last_game(addr, &wu).await["rating_after"],
         first.rating.round() as i64
     );
-    // The same sessions play again: the second game starts from the first's ratings.
-    let mut red = Client::signed_in(&At(addr), &wu).await;
-    let mut black = Client::signed_in(&At(addr), &li).await;
-    red_wins(&mut red, &mut black).await;
+    // Both come back with their resume tokens: the reopened table knows their accounts
+    // (its seat changes), and so do their sessions.
+    let mut red = Client::resume(&At(addr), &red.token).await;
+    let mut black = Client::resume(&At(addr), &black.token).await;
+    let seq = black.xq(XiangqiAction::Resign).await;
+    assert!(matches!(black.answer(seq).await, ServerMsg::Ok { .. }));
+    // The second game starts from the first's ratings, and the first counts once.
     let second = glicko2(first, &[(first_loss, 1.0)]);
     let (status, list) = my_games(addr, &wu).await;
     assert_eq!(status, 200);
-    let after: Vec<Value> = list["games"]
+    let rows: Vec<(Value, Value)> = list["games"]
         .as_array()
         .expect("games")
         .iter()
-        .map(|g| g["rating_after"].clone())
+        .map(|g| (g["room_id"].clone(), g["rating_after"].clone()))
         .collect();
-    assert_eq!(
-        after,
-        [
-            json!(second.rating.round() as i64),
-            json!(first.rating.round() as i64)
-        ]
+    assert_eq!(rows.len(), 2, "{list}");
+    assert_eq!(rows[0], (json!(room), json!(second.rating.round() as i64)));
+    assert_eq!(rows[1].1, json!(first.rating.round() as i64));
+    black.leave().await;
+    red.leave().await;
+    let again = red.create_xiangqi(rated_xiangqi(), Some(0)).await;
+    assert_ne!(
+        again, room,
+        "the resumed session sits at a rated table: it is signed in"
     );
     let _ = child.kill();
     let _ = child.wait();

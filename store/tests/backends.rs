@@ -829,6 +829,7 @@ async fn accounts_sessions_and_ratings() {
             .account_write(vec![W::Delete {
                 account: li,
                 was: "\"Li\"".into(),
+                was_in_pgn: "Li".into(),
                 shown_as: "已注销".into(),
                 at_ms: 300,
             }])

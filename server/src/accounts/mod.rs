@@ -339,6 +339,12 @@ impl Accounts {
             .account_write(vec![AccountWrite::Delete {
                 account: account.id,
                 was: serde_json::to_string(&account.name).unwrap_or_default(),
+                was_in_pgn: qipai_games::movetext::RecordHead {
+                    room: 0,
+                    players: std::slice::from_ref(&account.name),
+                    finished_ms: 0,
+                }
+                .name(0),
                 shown_as: format!("deleted player {}", account.id),
                 at_ms: unix_ms(),
             }])

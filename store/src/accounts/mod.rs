@@ -105,12 +105,13 @@ pub enum AccountWrite {
         password_hash: String,
     },
     /// The account deleted: its name replaced by `shown_as` (in its finished games' records
-    /// too, where `was` is its name as a JSON string, quotes included: the records' players
-    /// and the names in their events and PGN headers), its key freed, its sessions ended; its
-    /// ratings and history stay under its id.
+    /// too: the records' seats, the names in their events, where `was` is its name as a JSON
+    /// string, quotes included, and their PGN headers, where it is `was_in_pgn`), its key
+    /// freed, its sessions ended; its ratings and history stay under its id.
     Delete {
         account: u64,
         was: String,
+        was_in_pgn: String,
         shown_as: String,
         at_ms: i64,
     },
@@ -146,15 +147,16 @@ impl AccountWrite {
             AccountWrite::Delete {
                 account,
                 was,
+                was_in_pgn,
                 shown_as,
                 at_ms,
             } => vec![
                 statement(
                     "UPDATE records SET body = replace(body, '\"name\":' || ?2, \
-                     '\"name\":\"' || ?3 || '\"'), pgn = replace(pgn, ' ' || ?2 || ']', \
+                     '\"name\":\"' || ?3 || '\"'), pgn = replace(pgn, ' \"' || ?4 || '\"]', \
                      ' \"' || ?3 || '\"]') WHERE room IN \
                      (SELECT room FROM record_players WHERE account = ?1)",
-                    vec![int(*account), Text(was), Text(shown_as)],
+                    vec![int(*account), Text(was), Text(shown_as), Text(was_in_pgn)],
                 ),
                 statement(
                     "UPDATE record_players SET name = ?2 WHERE account = ?1",
