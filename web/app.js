@@ -1,8 +1,9 @@
-// The page: asks for a name once, connects, and shows the lobby or the table the player is
-// at. Everything here is wiring; the pieces are net.js (connection), room.js (room state),
-// lobby.js and the games' tables (xiangqi.js, tuolaji.js, draughts.js).
+// The page: plays as the signed-in account, or asks a guest for a name once; connects, and
+// shows the lobby or the table the player is at. Everything here is wiring; the pieces are
+// net.js (connection), room.js (room state), lobby.js and the games' tables (xiangqi.js,
+// tuolaji.js, draughts.js), account.js (signing in) and ratings.js (profiles, leaderboards).
 
-import { Connection, storedName, storeName } from "./net.js";
+import { Connection, storedName, storeName, forgetSession } from "./net.js";
 import { RoomState } from "./room.js";
 import { Lobby } from "./lobby.js";
 import { XiangqiTable, applyEvent as applyXiangqi } from "./xiangqi.js";
@@ -10,6 +11,8 @@ import { TuolajiTable, applyEvent as applyTuolaji } from "./tuolaji.js";
 import { DraughtsTable, applyEvent as applyDraughts } from "./draughts.js";
 import { Records } from "./records.js";
 import { CompetitionPage, DirectorPage, competitionRoute } from "./competition.js";
+import { AccountPage, accountRoute, currentAccount, signOut } from "./account.js";
+import { RatingsPage, ratingsRoute } from "./ratings.js";
 import { h, clear } from "./dom.js";
 import { t, language, setLanguage, onLanguageChange, applyStatic } from "./i18n.js";
 import { errorText } from "./errors.js";
@@ -51,6 +54,7 @@ class UnsupportedTable {
 const $ = (id) => document.getElementById(id);
 const screens = {
   name: $("name-screen"), lobby: $("lobby"), table: $("table"), records: $("records"), competitions: $("competitions"),
+  account: $("account"), ratings: $("ratings"),
 };
 
 let conn = null;
@@ -60,6 +64,10 @@ let table = null;
 let resumeTimer = null;
 let records = null;
 let competitions = null; // the competition pages (web/competition.js), while their address is shown
+let accountPage = null; // the sign-in page (web/account.js), while `#/account` is shown
+let ratingsPage = null; // a profile or a leaderboard (web/ratings.js), while shown
+/** The signed-in account ({ id, name }), or null for a guest. */
+let account = null;
 
 /** `#/games` ("my games") or `#/games/{id}` (a replay, shareable): { id } or null. */
 function recordsRoute() {
@@ -77,6 +85,8 @@ function toast(text, kind = "error") {
 /** The screen an address asks for over the lobby and the table, or null. */
 function pageScreen() {
   if (recordsRoute()) return "records";
+  if (accountRoute(location.hash)) return "account";
+  if (ratingsRoute(location.hash)) return "ratings";
   return competitionRoute(location.hash) ? "competitions" : null;
 }
 
@@ -163,11 +173,24 @@ async function leave() {
   renderRoom();
 }
 
+/**
+ * The header's player: the account's name (a link to its profile), or the guest's name
+ * marked as a guest; and the link to sign in, or the account's page.
+ */
+function showWho() {
+  const who = $("who");
+  clear(who);
+  if (account) who.append(h("a", { href: `#/players/${encodeURIComponent(account.name)}`, id: "who-account" }, account.name));
+  else if (conn) who.append(t("header.guest", { name: conn.name }));
+  $("account-link").textContent = t(account ? "header.account" : "header.sign_in");
+  $("change-name").hidden = Boolean(account);
+}
+
 function start(name) {
-  $("who").textContent = name;
   conn = new Connection(name);
+  showWho();
   room = new RoomState(conn, GAMES);
-  lobby = new Lobby($("lobby"), { conn, toast });
+  lobby = new Lobby($("lobby"), { conn, toast, account: () => account });
   room.onChange = () => {
     renderRoom();
     cueTurn();
@@ -259,19 +282,95 @@ function routeCompetitions() {
   return "shown";
 }
 
+/**
+ * Plays as `signed` (an account after signing in, or null after signing out): a new
+ * connection, whose upgrade carries the session's cookie (or none), and a new session.
+ */
+function playAs(signed) {
+  account = signed;
+  if (conn) {
+    // This page ends the session itself: not "playing elsewhere".
+    conn.onState = () => {};
+    conn.close();
+    $("conn-state").hidden = true;
+    $("offline").hidden = true;
+    document.body.classList.remove("is-offline");
+  }
+  conn = null;
+  forgetSession();
+  history.replaceState(null, "", location.pathname + location.search);
+  route();
+  if (signed) {
+    storeName(signed.name);
+    start(signed.name);
+  } else {
+    storeName("");
+    showWho();
+    askName();
+  }
+}
+
+/** The sign-in page or a profile or leaderboard when the address asks for one ("shown"). */
+function routeAccountPages() {
+  const signIn = accountRoute(location.hash);
+  const ratings = ratingsRoute(location.hash);
+  let left = null;
+  if (accountPage && !signIn) {
+    accountPage.destroy();
+    accountPage = null;
+    left = "left";
+  }
+  if (ratingsPage && !ratings) {
+    ratingsPage.destroy();
+    ratingsPage = null;
+    left = "left";
+  }
+  const close = () => { location.hash = ""; };
+  if (signIn) {
+    accountPage ??= new AccountPage($("account"), {
+      account: () => account,
+      close,
+      signedIn: (signed) => {
+        if (room?.roomId != null) toast(t("header.leave_first"), "info");
+        else playAs(signed);
+      },
+      signOut: async () => {
+        if (room?.roomId != null) {
+          toast(t("header.leave_first"), "info");
+          return;
+        }
+        await signOut();
+        playAs(null);
+      },
+    });
+    accountPage.build();
+    show("account");
+    return "shown";
+  }
+  if (ratings) {
+    ratingsPage ??= new RatingsPage($("ratings"), { close });
+    ratingsPage.show(ratings);
+    show("ratings");
+    return "shown";
+  }
+  return left;
+}
+
 /** Shows "my games" or a replay when the address asks for one, else the lobby or the table. */
 function route() {
   const comp = routeCompetitions();
   if (comp === "shown") return;
+  const own = routeAccountPages();
+  if (own === "shown") return;
   const r = recordsRoute();
   if (r) {
     records ??= new Records($("records"), {
-      games: GAMES, name: () => conn?.name ?? storedName(), close: () => { location.hash = ""; },
+      games: GAMES, name: () => conn?.name ?? storedName(), account: () => account, close: () => { location.hash = ""; },
     });
     if (r.id != null) records.showGame(r.id);
     else records.showList(0);
     show("records");
-  } else if (records || comp === "left") {
+  } else if (records || comp === "left" || own === "left") {
     records?.destroy();
     records = null;
     show(!conn ? "name" : room.roomId != null && room.ready ? "table" : "lobby");
@@ -307,6 +406,9 @@ onLanguageChange(() => {
   // The pages a visitor without a name reads too (no connection): redrawn first.
   records?.build();
   competitions?.build();
+  accountPage?.build();
+  ratingsPage?.build();
+  showWho();
   if (!conn) return;
   showConnection(conn.state);
   lobby?.build();
@@ -314,7 +416,11 @@ onLanguageChange(() => {
   table?.build();
 });
 
+// A signed-in browser plays as its account (the cookie), under the account's name.
+account = await currentAccount();
+if (account) storeName(account.name);
 const name = storedName();
 if (name) start(name);
 else askName();
+showWho();
 route();

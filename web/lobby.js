@@ -130,6 +130,11 @@ function createRequest(options, fen, seat, { bots, strength }) {
   return request;
 }
 
+/** `options` with `rated: true` when the form's rated box (if it has one) is ticked. */
+function rated(options, box) {
+  return box?.checked ? { ...options, rated: true } : options;
+}
+
 /** Each game's name in the list of tables, by the wire's game kind. */
 const GAME_NAMES = Object.keys(CATALOGUE);
 
@@ -148,7 +153,7 @@ export function strengthName(ms) {
 
 
 export class Lobby {
-  /** @param ctx { conn, toast(text), name, changeName() } */
+  /** @param ctx { conn, toast(text), account() (the signed-in account, or null) } */
   constructor(root, ctx) {
     this.root = root;
     this.ctx = ctx;
@@ -156,17 +161,29 @@ export class Lobby {
     this.build();
   }
 
+  /**
+   * A form's "rated" box (id `id`) with its label, for a signed-in player; a guest gets
+   * none, as only games between accounts (or against a bot level) are rated.
+   */
+  ratedBox(id) {
+    if (!this.ctx.account?.()) return { box: null, label: null };
+    const box = h("input", { id, type: "checkbox", name: "rated" });
+    return { box, label: h("label", { class: "check", title: t("lobby.rated_title") }, box, " ", t("lobby.rated")) };
+  }
+
   build() {
     clear(this.root);
     this.tables = h("div", { class: "tables", id: "tables", "aria-live": "polite" }, h("p", { class: "muted" }, t("lobby.loading")));
     const quickTc = timeControlSelect("quick-tc");
+    const quickRated = this.ratedBox("quick-rated");
     const quick = h("form", { class: "panel quick", id: "quick-play", onsubmit: (e) => {
       e.preventDefault();
-      this.enter({ type: "quick_play", options: { game: "xiangqi", time_control: quickTc.value } });
+      this.enter({ type: "quick_play", options: rated({ game: "xiangqi", time_control: quickTc.value }, quickRated.box) });
     } },
       h("h2", {}, t("lobby.xiangqi")),
       h("p", { class: "muted" }, t("lobby.xiangqi_explain")),
       h("label", {}, t("lobby.time_control"), " ", quickTc),
+      quickRated.label,
       h("button", { type: "submit", class: "primary", id: "btn-quick-xiangqi" }, t("lobby.quick_play")),
       h("button", { type: "button", id: "btn-quick-xiangqi-competition",
         title: t("lobby.xiangqi_competition_title"),
@@ -184,6 +201,7 @@ export class Lobby {
       } });
     const fen = h("input", { id: "create-fen", type: "text", placeholder: t("lobby.fen_placeholder"), spellcheck: "false" });
     const createButton = h("button", { type: "submit", id: "btn-create" }, t("lobby.create_table"));
+    const createRated = this.ratedBox("create-rated");
     const { bots, strength } = botChoice("create-bots", "create-bot-strength", createButton, t("lobby.create_table"), t("lobby.play_bot"),
       levelSelect("create-bot-strength", "xq", XIANGQI_LEVELS, "casual"));
     const create = h("form", { class: "panel create", id: "create", onsubmit: (e) => {
@@ -195,7 +213,7 @@ export class Lobby {
         natural_limit_moves: Number(limit.value) || 60,
         natural_limit_counts_checks: checks.checked,
       };
-      this.enter(createRequest(options, fen, seat, { bots, strength }));
+      this.enter(createRequest(rated(options, createRated.box), fen, seat, { bots, strength }));
     } },
       h("h2", {}, t("lobby.new_xiangqi")),
       h("label", { class: "check" }, competition, " ", t("lobby.competition_rules")),
@@ -203,6 +221,7 @@ export class Lobby {
       h("label", {}, t("lobby.your_side"), " ", seat),
       h("label", { class: "check" }, bots, " ", t("lobby.play_bot_check")),
       h("label", {}, t("lobby.bot_level"), " ", strength),
+      createRated.label,
       h("details", {},
         h("summary", {}, t("lobby.more_rules")),
         h("label", {}, t("lobby.natural_limit_before"), " ", limit, " ", t("lobby.natural_limit_after")),
@@ -217,15 +236,17 @@ export class Lobby {
     const tlRound = h("input", { id: "tl-round", type: "number", min: 0, max: 600, value: 0 });
     const tlBots = h("input", { id: "tl-bots", type: "checkbox" });
     const tlLevel = levelSelect("tl-bot-level", "tl", TUOLAJI_LEVELS, "expert");
+    const tlRated = this.ratedBox("tl-rated");
     const tuolaji = h("form", { class: "panel quick", id: "tuolaji-play", onsubmit: (e) => e.preventDefault() },
       h("h2", {}, t("lobby.tuolaji")),
       h("p", { class: "muted" }, t("lobby.tuolaji_explain")),
       h("button", { type: "button", class: "primary", id: "btn-quick-tuolaji",
-        onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji" } }) }, t("lobby.quick_play")),
+        onclick: () => this.enter({ type: "quick_play", options: rated({ game: "tuolaji" }, tlRated.box) }) }, t("lobby.quick_play")),
       h("button", { type: "button", id: "btn-tuolaji-bots",
-        onclick: () => this.enter({ type: "create_room", options: { game: "tuolaji", bot_level: tlLevel.value }, bots: true }) },
+        onclick: () => this.enter({ type: "create_room", options: rated({ game: "tuolaji", bot_level: tlLevel.value }, tlRated.box), bots: true }) },
       t("lobby.three_bots")),
       h("label", {}, t("lobby.bot_level"), " ", tlLevel),
+      tlRated.label,
       h("button", { type: "button", id: "btn-tuolaji-competition",
         title: t("lobby.tuolaji_competition_title"),
         onclick: () => this.enter({ type: "quick_play", options: { game: "tuolaji", preset: "competition" } }) },
@@ -240,11 +261,11 @@ export class Lobby {
         h("button", { type: "button", id: "btn-create-tuolaji", onclick: () => this.enter({
           type: "create_room",
           seat: Number(tlSeat.value),
-          options: {
+          options: rated({
             game: "tuolaji", turn_ms: Number(tlTurn.value),
             throw_penalty: Number(tlPenalty.value), round_minutes: Number(tlRound.value),
             bot_level: tlLevel.value,
-          },
+          }, tlRated.box),
           bots: tlBots.checked,
         }) }, t("lobby.create_table"))));
 
@@ -267,17 +288,19 @@ export class Lobby {
     const seat = h("select", { id: "dr-create-seat" },
       h("option", { value: "0" }, T.whiteFirst), h("option", { value: "1" }, T.black));
     const fen = h("input", { id: "dr-fen", type: "text", placeholder: T.startFenPlaceholder, spellcheck: "false" });
+    const drRated = this.ratedBox("dr-rated");
     const create = h("button", { type: "button", id: "btn-create-draughts", onclick: () =>
-      this.enter(createRequest({ game: "draughts", time_control: tc.value }, fen, seat, choice)) }, T.createTable);
+      this.enter(createRequest(rated({ game: "draughts", time_control: tc.value }, drRated.box), fen, seat, choice)) }, T.createTable);
     const choice = botChoice("dr-bots", "dr-bot-strength", create, T.createTable, T.playBotButton);
     const { bots, strength } = choice;
     return h("form", { class: "panel quick", id: "draughts-play", onsubmit: (e) => {
       e.preventDefault();
-      this.enter({ type: "quick_play", options: { game: "draughts", time_control: quickTc.value } });
+      this.enter({ type: "quick_play", options: rated({ game: "draughts", time_control: quickTc.value }, drRated.box) });
     } },
       h("h2", {}, T.lobbyTitle),
       h("p", { class: "muted" }, T.lobbyBlurb),
       h("label", {}, T.timeControl, " ", quickTc),
+      drRated.label,
       h("button", { type: "submit", class: "primary", id: "btn-quick-draughts" }, T.quickPlay),
       h("details", { id: "dr-create" },
         h("summary", {}, T.newTable),

@@ -16,8 +16,16 @@ export function storedName() {
 
 /** Remembers the name; a new name starts a new session, so the old token is dropped. */
 export function storeName(name) {
-  if (name !== storedName()) localStorage.removeItem(TOKEN_KEY);
+  if (name !== storedName()) forgetSession();
   localStorage.setItem(NAME_KEY, name);
+}
+
+/**
+ * Drops the resume token: the next `hello` starts a new session (after signing in or out,
+ * the player is someone else even under the same name).
+ */
+export function forgetSession() {
+  localStorage.removeItem(TOKEN_KEY);
 }
 
 /**

@@ -1,9 +1,10 @@
-// "My games" and the replay viewer: the finished games of the player's name
-// (`GET /api/players/{name}/games`, paged), and any finished game replayed step by step from
-// its record (`GET /api/games/{id}`, shared as `#/games/{id}`). Positions are never computed
-// here: the record's events go through the page's own folds (room.js `RoomState` with each
-// game's `applyEvent`, as live play does), and the boards and the table are drawn by the
-// games' own tables (xiangqi.js, draughts.js on duel.js, tuolaji.js) given the replayed room.
+// "My games" and the replay viewer: the finished games of the signed-in account
+// (`GET /api/account/games`) or of a guest's name (`GET /api/players/{name}/games`), paged,
+// and any finished game replayed step by step from its record (`GET /api/games/{id}`,
+// shared as `#/games/{id}`). Positions are never computed here: the record's events go
+// through the page's own folds (room.js `RoomState` with each game's `applyEvent`, as live
+// play does), and the boards and the table are drawn by the games' own tables (xiangqi.js,
+// draughts.js on duel.js, tuolaji.js) given the replayed room.
 
 import { h, clear } from "./dom.js";
 import { t, formatDateTime, formatList } from "./i18n.js";
@@ -160,6 +161,33 @@ function fileLink(game, id) {
 }
 
 /**
+ * A finished game as a row of a list of games (columns `records.col.*`): the game, when it
+ * ended, who else sat there, the result from the row's seat, the replay and the file; a
+ * rated game (an account's list) says so with the rating after it.
+ */
+export function recordRow(row) {
+  const known = Boolean(REPLAYS[row.game]);
+  return h("tr", { "data-room": row.room_id, "data-game": row.game, "data-rated": row.rated ? "true" : null },
+    h("td", {}, known ? t(`game.${row.game}`) : row.game,
+      row.title ? h("span", { class: "records-table-title" }, " · ", tableName(row.number, row.title)) : null,
+      row.rated ? h("span", { class: "badge rated", title: t("ratings.rated_title") }, t("ratings.rated")) : null),
+    h("td", {}, formatDateTime(row.finished_ms)),
+    h("td", {}, othersText(row)),
+    h("td", { class: "records-result" }, outcomeText(row),
+      row.rating_after != null ? h("span", { class: "muted" }, " ", t("ratings.after", { rating: row.rating_after })) : null),
+    h("td", { class: "records-links" },
+      known ? h("a", { href: `#/games/${row.room_id}`, "data-replay": row.room_id,
+        "aria-label": t("records.replay_label", { game: t(`game.${row.game}`), table: tableName(row.number, row.title) }) }, t("records.replay")) : null,
+      " ", fileLink(row.game, row.room_id)));
+}
+
+/** The header row of a list of games. */
+export function recordsHead() {
+  return h("thead", {}, h("tr", {},
+    ["game", "date", "players", "result", "links"].map((c) => h("th", { scope: "col" }, t(`records.col.${c}`)))));
+}
+
+/**
  * Folds a record's events through the page's own room state, once for each viewer in
  * `viewers` (null: a spectator; a seat number), and keeps a copy of every viewer's room at
  * each step. Returns [{ step, rooms: [{ view, seats, you }] }].
@@ -194,7 +222,8 @@ export function foldRecord(record, games, viewers, steps) {
 export class Records {
   /**
    * @param root the element to draw in
-   * @param ctx { games (app.js' registry), name() (the player's name, or ""), close() }
+   * @param ctx { games (app.js' registry), name() (the player's name, or ""), account()
+   *   (the signed-in account, or null), close() }
    */
   constructor(root, ctx) {
     this.root = root;
@@ -232,7 +261,10 @@ export class Records {
     this.table = null;
     this.shown = { list: page };
     this.page = page;
-    const name = this.ctx.name();
+    // A signed-in player's games are the account's (its rated ones marked); a guest's, the
+    // games of the name typed.
+    const account = this.ctx.account();
+    const name = account?.name ?? this.ctx.name();
     clear(this.root);
     this.root.append(this.header(t("records.my_games_of", { name: name || "–" })));
     if (!name) {
@@ -241,9 +273,10 @@ export class Records {
     }
     const body = h("div", { id: "records-list", "aria-live": "polite" }, h("p", { class: "muted" }, t("lobby.loading")));
     this.root.append(body);
+    const path = account ? "/api/account/games" : `/api/players/${encodeURIComponent(name)}/games`;
     let answer;
     try {
-      const res = await fetch(`/api/players/${encodeURIComponent(name)}/games?page=${page}`);
+      const res = await fetch(`${path}?page=${page}`, { credentials: "same-origin" });
       answer = res.ok ? await res.json() : { games: [], per_page: 20, unavailable: true };
     } catch {
       answer = { games: [], per_page: 20, unavailable: true };
@@ -255,29 +288,14 @@ export class Records {
     else {
       body.append(h("table", { class: "records-table" },
         h("caption", { class: "visually-hidden" }, t("records.my_games")),
-        h("thead", {}, h("tr", {},
-          ["game", "date", "players", "result", "links"].map((c) => h("th", { scope: "col" }, t(`records.col.${c}`))))),
-        h("tbody", {}, answer.games.map((row) => this.row(row)))));
+        recordsHead(),
+        h("tbody", {}, answer.games.map(recordRow))));
     }
     body.append(h("nav", { class: "records-pages", "aria-label": t("records.pages") },
       h("button", { type: "button", id: "btn-records-prev", disabled: page === 0, onclick: () => this.showList(page - 1) }, t("records.previous")),
       h("span", { class: "muted" }, t("records.page", { n: page + 1 })),
       h("button", { type: "button", id: "btn-records-next", disabled: answer.games.length < answer.per_page,
         onclick: () => this.showList(page + 1) }, t("records.next"))));
-  }
-
-  row(row) {
-    const known = Boolean(REPLAYS[row.game]);
-    return h("tr", { "data-room": row.room_id, "data-game": row.game },
-      h("td", {}, known ? t(`game.${row.game}`) : row.game,
-        row.title ? h("span", { class: "records-table-title" }, " · ", tableName(row.number, row.title)) : null),
-      h("td", {}, formatDateTime(row.finished_ms)),
-      h("td", {}, othersText(row)),
-      h("td", { class: "records-result" }, outcomeText(row)),
-      h("td", { class: "records-links" },
-        known ? h("a", { href: `#/games/${row.room_id}`, "data-replay": row.room_id,
-          "aria-label": t("records.replay_label", { game: t(`game.${row.game}`), table: tableName(row.number, row.title) }) }, t("records.replay")) : null,
-        " ", fileLink(row.game, row.room_id)));
   }
 
   // --- the replay -----------------------------------------------------------------

@@ -8,8 +8,8 @@ mod common;
 use common::competition::{code, parse, server_with_director};
 use common::{header, http};
 
-/// Every documented path (PROTOCOL.md §1, §16, §17; the page's files) and the methods it
-/// takes.
+/// Every documented path (PROTOCOL.md §1, §16, §17, §19, §20; the page's files) and the
+/// methods it takes.
 const PATHS: &[(&str, &str)] = &[
     ("/healthz", "GET, HEAD"),
     ("/metrics", "GET, HEAD"),
@@ -20,6 +20,8 @@ const PATHS: &[(&str, &str)] = &[
     ("/api/games/1.pdn", "GET, HEAD"),
     ("/api/nodes", "GET, HEAD"),
     ("/api/players/x/games", "GET, HEAD"),
+    ("/api/players/x/profile", "GET, HEAD"),
+    ("/api/leaderboard/xiangqi", "GET, HEAD"),
     ("/api/entry", "POST"),
     ("/api/account", "GET, HEAD"),
     ("/api/account/signup", "POST"),

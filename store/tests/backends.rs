@@ -840,6 +840,8 @@ async fn accounts_sessions_and_ratings() {
         let board = store.leaderboard("xiangqi".into(), 10).await.expect(name);
         let names: Vec<&str> = board.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["Li", "张伟"], "{name}");
+        let games: Vec<u64> = board.iter().map(|l| l.games).collect();
+        assert_eq!(games, [2, 2], "{name}: each leader's rated games");
 
         // Deleting: the name is replaced and freed, sessions end, the account leaves the
         // leaderboard, its history stays.

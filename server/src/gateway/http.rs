@@ -1,7 +1,8 @@
 //! HTTP on one router (axum over the hyper connection the listener accepts): `GET /healthz`,
 //! `GET /metrics`, the WebSocket upgrade at `/ws` (any query; another node's link at
 //! `/node`), the games' catalogue and the records under `/api/`
-//! ([`crate::gateway::records_api`]), the competitions' API
+//! ([`crate::gateway::records_api`]), profiles and leaderboards
+//! ([`crate::gateway::ratings_api`]), the competitions' API
 //! ([`crate::gateway::competition_api`]), and the browser client's files
 //! ([`crate::gateway::static_files`]) for every other path.
 //!
@@ -41,6 +42,7 @@ use crate::base::sockets::{HttpTicket, Tier, RESERVE_HEAD_MS};
 use crate::gateway::account_api as account;
 use crate::gateway::client::Client;
 use crate::gateway::competition_api as comp;
+use crate::gateway::ratings_api as ratings;
 use crate::gateway::records_api as records;
 use crate::gateway::refusal::{self, Refusal};
 use crate::gateway::socket::Socket;
@@ -69,6 +71,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(records::game))
         .route("/api/nodes", get(records::nodes))
         .route("/api/players/{name}/games", get(records::player_games))
+        .route("/api/players/{name}/profile", get(ratings::profile))
+        .route("/api/leaderboard/{game}", get(ratings::leaderboard))
         .route("/api/entry", post(comp::entry))
         .route("/api/account", get(account::me))
         .route("/api/account/games", get(records::account_games))
@@ -226,7 +230,8 @@ fn store_down(shared: &App) -> Option<String> {
 async fn api_unknown() -> Refusal {
     Refusal::not_found(
         "the API has /api/games, /api/games/{id}, /api/games/{id}.pgn, /api/games/{id}.pdn, \
-         /api/players/{name}/games, /api/competitions…, /api/director/…, /api/entry, /api/account…",
+         /api/players/{name}/games, /api/players/{name}/profile, /api/leaderboard/{game}, \
+         /api/competitions…, /api/director/…, /api/entry, /api/account…",
     )
 }
 

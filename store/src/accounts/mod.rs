@@ -93,6 +93,8 @@ pub struct Leader {
     pub account: u64,
     pub name: String,
     pub rating: RatingRow,
+    /// The rated games the account played at the game (its history's points).
+    pub games: u64,
 }
 
 /// One change; a batch of them is one transaction.

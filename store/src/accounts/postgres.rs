@@ -176,7 +176,9 @@ impl AccountStore for PostgresStore {
             let client = self.client().await?;
             let rows = client
                 .query(
-                    "SELECT a.name, r.account, r.game, r.rating, r.state, r.updated_ms \
+                    "SELECT a.name, r.account, r.game, r.rating, r.state, r.updated_ms, \
+                     (SELECT COUNT(*) FROM rating_history h \
+                     WHERE h.account = r.account AND h.game = r.game) \
                      FROM ratings r JOIN accounts a ON a.id = r.account \
                      WHERE r.game = $1 AND a.deleted_ms IS NULL \
                      ORDER BY r.rating DESC, r.account LIMIT $2",
@@ -191,6 +193,7 @@ impl AccountStore for PostgresStore {
                         account: rating.account,
                         name: r.get(0),
                         rating,
+                        games: u(r.get(6)),
                     }
                 })
                 .collect())

@@ -153,7 +153,9 @@ impl AccountStore for SqliteStore {
     fn leaderboard(&self, game: String, limit: u32) -> BoxFuture<'_, StoreResult<Vec<Leader>>> {
         self.call(move |conn| {
             let mut stmt = conn.prepare(
-                "SELECT a.name, r.account, r.game, r.rating, r.state, r.updated_ms \
+                "SELECT a.name, r.account, r.game, r.rating, r.state, r.updated_ms, \
+                 (SELECT COUNT(*) FROM rating_history h \
+                 WHERE h.account = r.account AND h.game = r.game) \
                  FROM ratings r JOIN accounts a ON a.id = r.account \
                  WHERE r.game = ?1 AND a.deleted_ms IS NULL \
                  ORDER BY r.rating DESC, r.account LIMIT ?2",
@@ -164,6 +166,7 @@ impl AccountStore for SqliteStore {
                     account: rating.account,
                     name: r.get(0)?,
                     rating,
+                    games: u(r.get(6)?),
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)
