@@ -41,6 +41,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0006_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0006_accounts.sql"),
     },
+    Migration {
+        version: 8,
+        sqlite: include_str!("../migrations/sqlite/0008_bounds.sql"),
+        postgres: include_str!("../migrations/postgres/0008_bounds.sql"),
+    },
 ];
 
 /// The latest version.

@@ -143,18 +143,13 @@ pub async fn player_games(
         .map_err(|error| failed(&error))?;
     let mut rows = Vec::with_capacity(games.len());
     for g in &games {
-        // The players and the result come from the record itself.
-        let fields = match persist.store.record(g.room).await {
-            Ok(Some(r)) => record::list_fields(&r.body),
-            Ok(None) => Default::default(),
-            Err(error) => return Err(failed(&error)),
-        };
+        // The players and the result come with the page's rows (the record's summary).
         let record::ListFields {
             players,
             result,
             number,
             title,
-        } = fields;
+        } = record::list_fields(&g.summary);
         rows.push(serde_json::json!({
             "room_id": g.room,
             "number": number,

@@ -30,6 +30,9 @@ pub struct Session {
     /// A bot the server seated itself.
     pub bot: bool,
     pub token: String,
+    /// When the session was made (Unix ms; 0 when another node made it): the retention
+    /// sweep keeps the stored rows of live sessions older than its cut.
+    pub created_ms: i64,
     /// The room the player is in. A std mutex: held for a clone or a store, never across
     /// an await.
     place: Mutex<Option<Place>>,
@@ -93,6 +96,8 @@ pub struct Sessions {
 /// A session read back from the store: who, and where they sat.
 pub struct Restored {
     pub player_id: PlayerId,
+    /// When the session was first made (Unix ms).
+    pub created_ms: i64,
     pub name: String,
     pub bot: bool,
     pub place: Option<Place>,
@@ -111,11 +116,13 @@ impl Sessions {
                 break id;
             }
         };
+        let created_ms = qipai_store::unix_ms();
         let session = Arc::new(Session {
             player_id,
             name,
             bot,
             token: token.clone(),
+            created_ms,
             place: Mutex::new(None),
             conn: AtomicU64::new(conn_id),
             generation: AtomicU64::new(0),
@@ -128,7 +135,7 @@ impl Sessions {
                 player: session.player_id,
                 name: session.name.clone(),
                 bot,
-                created_ms: qipai_store::unix_ms(),
+                created_ms,
             }));
         }
         session
@@ -159,6 +166,7 @@ impl Sessions {
             name: r.name,
             bot: r.bot,
             token: token.to_owned(),
+            created_ms: r.created_ms,
             place: Mutex::new(r.place),
             conn: AtomicU64::new(0),
             generation: AtomicU64::new(0),
@@ -202,6 +210,7 @@ impl Sessions {
             name,
             bot,
             token: token.to_owned(),
+            created_ms: 0,
             place: Mutex::new(place),
             conn: AtomicU64::new(conn_id),
             generation: AtomicU64::new(0),
@@ -239,6 +248,15 @@ impl Sessions {
                 sessions.ids.remove(&session.player_id);
             }
         });
+    }
+
+    /// The players of live sessions made before `cut_ms` (Unix ms), and of the restored
+    /// ones nobody came back for yet: the retention sweep keeps their stored rows.
+    pub fn live_before(&self, cut_ms: i64) -> Vec<PlayerId> {
+        let live = self.by_token.iter().filter(|s| s.created_ms < cut_ms);
+        let live = live.map(|s| s.player_id);
+        live.chain(self.restored.iter().map(|r| r.player_id))
+            .collect()
     }
 
     /// How many sessions are live.
