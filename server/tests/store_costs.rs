@@ -21,17 +21,27 @@ use qipai_protocol::Event;
 use qipai_store::retention::Sweep;
 use qipai_store::{GamesFrom, Store};
 
-/// A server on `file` that never sweeps by itself (the measurement sweeps when it wants).
-async fn server(file: &str) -> TestServer {
-    let file = file.to_owned();
-    TestServer::start(move |c| {
-        c.store.url = file;
+/// A server on `file` that never sweeps by itself (the measurement sweeps when it wants),
+/// and the store opened beside it once the server has migrated it.
+async fn server(file: &str) -> (TestServer, Arc<dyn Store>) {
+    let path = file.to_owned();
+    let server = TestServer::start(move |c| {
+        c.store.url = path;
         c.tuolaji.seed = Some(SEED);
+        // As `common::tuolaji::seeded_server`: a whole game's events, read at test speed.
+        c.server.outbound_queue = 1 << 16;
+        c.server.rate_per_sec = 10_000;
+        c.server.rate_burst = 10_000;
+        c.limits.max_outbound_bytes = 1 << 26;
         c.retention.every_ms = 0;
         c.limits.empty_room_grace_ms = 10;
         c.limits.rooms_per_addr = 1000;
     })
-    .await
+    .await;
+    let ready = http_get(&server, "/healthz").await;
+    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
+    let store = qipai_store::open(file).await.expect("the store");
+    (server, store)
 }
 
 /// The size of a compact copy of the store (`VACUUM INTO`): what its rows take, free pages
@@ -96,12 +106,11 @@ async fn records(store: &dyn Store, name: &str, n: usize) {
 #[tokio::test]
 #[ignore = "a measurement (see the file's head)"]
 async fn bytes_per_room_and_game() {
-    const ROOMS: usize = 20;
+    const ROOMS: usize = 200;
     const XIANGQI: usize = 20;
     const TUOLAJI: usize = 2;
     let file = store_file("store_costs");
-    let server = server(&file).await;
-    let store = qipai_store::open(&file).await.expect("the store");
+    let (server, store) = server(&file).await;
     let base = compact_bytes(store.as_ref(), "base").await;
 
     let mut leaver = Client::hello(&server, "Leaver").await;
@@ -130,7 +139,7 @@ async fn bytes_per_room_and_game() {
     for _ in 0..TUOLAJI {
         let mut me = Client::hello(&server, "Me").await;
         me.create_tuolaji_with_bots(fast_options()).await;
-        Player::new(me, 0).play(u32::MAX, true).await;
+        Player::new(me, 0).play(u32::MAX, false).await;
     }
     records(store.as_ref(), "Me", TUOLAJI).await;
     let tuolaji = compact_bytes(store.as_ref(), "tuolaji").await;
@@ -170,11 +179,10 @@ async fn a_page_of_a_players_games() {
     const COPIES: i64 = 200;
     const READS: u32 = 300;
     let file = store_file("players_list");
-    let server = server(&file).await;
+    let (server, store) = server(&file).await;
     let mut me = Client::hello(&server, "Me").await;
     me.create_tuolaji_with_bots(fast_options()).await;
-    Player::new(me, 0).play(u32::MAX, true).await;
-    let store: Arc<dyn Store> = qipai_store::open(&file).await.expect("the store");
+    Player::new(me, 0).play(u32::MAX, false).await;
     records(store.as_ref(), "Me", 1).await;
     {
         let db = rusqlite::Connection::open(&file).expect("open");
