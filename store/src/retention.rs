@@ -56,6 +56,16 @@ pub(crate) fn abandoned_rooms() -> [String; 3] {
     ]
 }
 
+/// SQLite's statement deleting abandoned rooms' steps: its steps are one log in commit order
+/// without an index by room (migration 4), so the log is read only from the oldest of those
+/// rooms on (`rooms.log_from`, the log's end when it was made), not from its beginning.
+pub(crate) fn abandoned_steps_sqlite() -> String {
+    format!(
+        "DELETE FROM steps WHERE seq > (SELECT MIN(log_from) FROM rooms WHERE id IN \
+         ({ABANDONED})) AND room IN ({ABANDONED})"
+    )
+}
+
 /// The statement deleting expired game sessions (`?1`: [`Sweep::sessions_before_ms`]). The
 /// live players are written into the text: they are integers, and a list bound as one
 /// parameter is not the same SQL on both backends.

@@ -358,7 +358,8 @@ impl Store for SqliteStore {
         self.call(move |conn| {
             let tx = conn.transaction()?;
             let mut swept = Swept::default();
-            let [steps, seats, rooms] = retention::abandoned_rooms();
+            let [_, seats, rooms] = retention::abandoned_rooms();
+            let steps = retention::abandoned_steps_sqlite();
             let before = params![sweep.abandoned_before_ms];
             swept.room_rows = (tx.execute(&steps, before)? + tx.execute(&seats, before)?) as u64;
             swept.rooms = tx.execute(&rooms, before)? as u64;
