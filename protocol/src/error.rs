@@ -143,6 +143,9 @@ error_codes! {
     TooManyRooms = "too_many_rooms",
     /// Too many server bots playing: none can be seated now.
     TooManyBots = "too_many_bots",
+    /// The server holds as many player sessions as it may: a new `hello` (without a resume
+    /// token) is refused and the connection closed; resuming a session still works.
+    TooManySessions = "too_many_sessions",
     /// No answer to the server's ping (or a frame left unfinished) in time: closing.
     TimedOut = "timed_out",
     // --- draughts ---
@@ -397,6 +400,7 @@ mod tests {
                 "too_many_connections",
                 "too_many_rooms",
                 "too_many_bots",
+                "too_many_sessions",
                 "timed_out",
                 "capture_required",
                 "majority_capture",

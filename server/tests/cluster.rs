@@ -1003,6 +1003,7 @@ async fn the_store_refuses_a_stale_owners_step() {
                 seed: 1,
                 created_ms: 0,
                 number: None,
+                addr: None,
             }),
             step(0, 0),
         ])

@@ -117,6 +117,15 @@ impl Store for Slow {
     fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>> {
         self.inner.prune(before_ms)
     }
+    fn sweep(
+        &self,
+        sweep: qipai_store::retention::Sweep,
+    ) -> BoxFuture<'_, StoreResult<qipai_store::retention::Swept>> {
+        self.inner.sweep(sweep)
+    }
+    fn size_bytes(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.inner.size_bytes()
+    }
     fn backup<'a>(&'a self, path: &'a std::path::Path) -> BoxFuture<'a, StoreResult<()>> {
         self.inner.backup(path)
     }

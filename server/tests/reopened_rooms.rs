@@ -1,7 +1,7 @@
 //! Rooms reopened after a restart count against the rooms budgets (PROTOCOL.md §13): the
 //! server binary on a SQLite store is killed with SIGKILL while its rooms are at
-//! `max_rooms`, started again, and at once shows them in `qipai_in_use{what="rooms"}` and
-//! refuses a new room with `too_many_rooms`.
+//! `max_rooms` (or one address's rooms at `rooms_per_addr`), started again, and at once
+//! shows them in `qipai_in_use{what="rooms"}` and refuses a new room with `too_many_rooms`.
 
 mod common;
 
@@ -10,7 +10,7 @@ use std::process::{Child, Command};
 
 use common::{spawn_listening, Client, Endpoint};
 use qipai_protocol::xiangqi::XiangqiOptions;
-use qipai_protocol::{ClientMsg, ErrorCode, RoomOptions};
+use qipai_protocol::{ClientMsg, ErrorCode, RoomOptions, ServerMsg};
 
 /// The server binary at its address.
 struct At(SocketAddr);
@@ -21,15 +21,44 @@ impl Endpoint for At {
     }
 }
 
-/// The server binary on the store `file` at `addr`, at most two rooms.
-async fn start(file: &str, addr: SocketAddr) -> Child {
+/// The server binary on the store `file` at `addr`, with the rooms budget `limit` at 2.
+async fn start(file: &str, addr: SocketAddr, limit: &str) -> Child {
     let mut server = Command::new(env!("CARGO_BIN_EXE_qipai-server"));
     server
         .env("QIPAI_SERVER__ADDR", addr.to_string())
         .env("QIPAI_STORE__URL", file)
-        .env("QIPAI_LIMITS__MAX_ROOMS", "2")
+        .env(format!("QIPAI_LIMITS__{}", limit.to_uppercase()), "2")
         .env("RUST_LOG", "warn");
     spawn_listening(server, addr, "qipai-server").await
+}
+
+/// A free port on 127.0.0.1.
+fn free_addr() -> SocketAddr {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap();
+    SocketAddr::from(([127, 0, 0, 1], port.port()))
+}
+
+/// `create_room` from `client`: the refusal's code and message, if refused.
+async fn create(c: &mut Client) -> Option<(ErrorCode, String)> {
+    let seq = c.seq();
+    c.send(&ClientMsg::CreateRoom {
+        seq,
+        options: RoomOptions::Xiangqi(XiangqiOptions::default()),
+        seat: Some(0),
+        bots: false,
+    })
+    .await;
+    match c
+        .until(|m| {
+            matches!(m, ServerMsg::Error { seq: Some(s), .. } | ServerMsg::Joined { seq: Some(s), .. } if *s == seq)
+        })
+        .await
+    {
+        ServerMsg::Error { code, message, .. } => Some((code, message)),
+        _ => None,
+    }
 }
 
 /// SIGKILL: no goodbye, no flush.
@@ -55,29 +84,47 @@ async fn metric(addr: SocketAddr, name: &str) -> f64 {
 #[tokio::test]
 async fn reopened_rooms_count_against_max_rooms() {
     let file = common::store_file("reopened_rooms");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap();
-    let addr = SocketAddr::from(([127, 0, 0, 1], port.port()));
-    let server = start(&file, addr).await;
+    let addr = free_addr();
+    let server = start(&file, addr, "max_rooms").await;
     for name in ["a", "b"] {
         let mut c = Client::hello(&At(addr), name).await;
         c.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
     }
     kill(server);
 
-    let server = start(&file, addr).await;
+    let server = start(&file, addr, "max_rooms").await;
     assert_eq!(metric(addr, "qipai_in_use{what=\"rooms\"}").await, 2.0);
     let mut c = Client::hello(&At(addr), "c").await;
-    let seq = c.seq();
-    c.send(&ClientMsg::CreateRoom {
-        seq,
-        options: RoomOptions::Xiangqi(XiangqiOptions::default()),
-        seat: Some(0),
-        bots: false,
-    })
-    .await;
-    assert_eq!(c.error_for(Some(seq)).await.0, ErrorCode::TooManyRooms);
+    let refused = create(&mut c).await.expect("refused");
+    assert_eq!(refused.0, ErrorCode::TooManyRooms);
+    kill(server);
+    let _ = std::fs::remove_file(&file);
+}
+
+/// Two rooms opened from one address (by two sessions) come back after a SIGKILL counted
+/// against that address: a third session from it is refused, another address is not.
+#[tokio::test]
+async fn reopened_rooms_count_against_their_address() {
+    let file = common::store_file("reopened_rooms_addr");
+    let addr = free_addr();
+    let server = start(&file, addr, "rooms_per_addr").await;
+    for name in ["a", "b"] {
+        let c = Client::connect_from(&At(addr), "127.0.0.7").await.unwrap();
+        let mut c = c.say_hello(name).await;
+        c.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
+    }
+    kill(server);
+
+    let server = start(&file, addr, "rooms_per_addr").await;
+    assert_eq!(metric(addr, "qipai_in_use{what=\"rooms\"}").await, 2.0);
+    let same = Client::connect_from(&At(addr), "127.0.0.7").await.unwrap();
+    let (code, message) = create(&mut same.say_hello("c").await)
+        .await
+        .expect("refused");
+    assert_eq!(code, ErrorCode::TooManyRooms);
+    assert!(message.contains("address"), "{message}");
+    let other = Client::connect_from(&At(addr), "127.0.0.8").await.unwrap();
+    assert_eq!(create(&mut other.say_hello("d").await).await, None);
     kill(server);
     let _ = std::fs::remove_file(&file);
 }

@@ -8,6 +8,8 @@
 //!   it in one transaction and acknowledges each item after the commit.
 //! - [`health::Health`]: whether the store can write now, and why not (`/healthz`, rooms).
 //! - [`migrate`]: versioned SQL files under `migrations/`, applied at start-up.
+//! - [`retention`]: what a sweep deletes (abandoned rooms, expired sessions), so that the
+//!   store stays bounded.
 //!
 //! The store knows nothing of games: actions and options arrive as the protocol's
 //! MessagePack bytes, results and records as JSON text.
@@ -17,6 +19,7 @@ pub mod competition;
 pub mod health;
 pub mod migrate;
 pub mod postgres;
+pub mod retention;
 pub mod sql;
 pub mod sqlite;
 pub mod writer;
@@ -63,6 +66,10 @@ pub struct RoomRow {
     /// The short number people read and say (`None` before rooms had one, and with
     /// several nodes, whose counts would collide).
     pub number: Option<u64>,
+    /// The address that opened it, as the per-address budgets key it (`None`: the server's
+    /// own room, or written before addresses were kept): a room reopened after a restart
+    /// counts against it again.
+    pub addr: Option<String>,
 }
 
 /// What kind of input a game was given.
@@ -163,6 +170,9 @@ pub struct RecordRow {
     pub players: Vec<String>,
     /// The signed-in account at each seat, by seat (`None`: a guest, a bot, a free seat).
     pub accounts: Vec<Option<u64>>,
+    /// What a list of games shows of it: a small JSON object with the body's own keys
+    /// (`players`, `result`, `number`, `title`); `None` in records written before.
+    pub summary: Option<String>,
 }
 
 /// Where a page of a player's list of games starts.
@@ -189,11 +199,15 @@ impl GamesFrom {
     }
 }
 
-/// The query of a page of a player's games, for either backend (`sql::postgres` for `$N`).
-pub(crate) const PLAYER_GAMES: &str = "SELECT r.room, r.game, r.finished_ms, p.seat \
+/// The query of a page of a player's games, for either backend (`sql::postgres` for `$N`):
+/// the rows come off the index `record_players (name, finished_ms, room)` newest first, and
+/// each reads its record's game and summary (the whole body only for a record written before
+/// summaries were kept).
+pub(crate) const PLAYER_GAMES: &str = "SELECT p.room, r.game, p.finished_ms, p.seat, \
+    COALESCE(r.summary, r.body) \
     FROM record_players p JOIN records r ON r.room = p.room WHERE p.name = ?1 \
-    AND (r.finished_ms < ?3 OR (r.finished_ms = ?3 AND r.room < ?4)) \
-    ORDER BY r.finished_ms DESC, r.room DESC LIMIT ?2 OFFSET ?5";
+    AND (p.finished_ms < ?3 OR (p.finished_ms = ?3 AND p.room < ?4)) \
+    ORDER BY p.finished_ms DESC, p.room DESC LIMIT ?2 OFFSET ?5";
 
 /// One line of a player's list of games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,6 +216,9 @@ pub struct GameSummary {
     pub game: String,
     pub finished_ms: i64,
     pub seat: u8,
+    /// The record's summary ([`RecordRow::summary`]), or its body when it has none: JSON
+    /// with the same keys either way.
+    pub summary: String,
 }
 
 /// Something to write; the writer puts a batch of them in one transaction.
@@ -281,6 +298,12 @@ pub trait Store:
     /// Deletes the steps and seat changes of rooms finished or closed before `before_ms`
     /// (Unix time); their records stay. Returns how many rows went.
     fn prune(&self, before_ms: i64) -> BoxFuture<'_, StoreResult<u64>>;
+    /// Deletes what [`retention::Sweep`] says has expired (abandoned rooms, sessions), in
+    /// one transaction.
+    fn sweep(&self, sweep: retention::Sweep) -> BoxFuture<'_, StoreResult<retention::Swept>>;
+    /// The store's size in bytes: SQLite's pages in use (`page_count * page_size`, the WAL
+    /// aside), PostgreSQL's `pg_database_size`.
+    fn size_bytes(&self) -> BoxFuture<'_, StoreResult<u64>>;
     /// Takes room `room` over at lease epoch `epoch` (several nodes): in one
     /// transaction raises the room's epoch (from then on steps below it are refused), adds
     /// `add_skew_ms` to its ownerless time, and reads its log. `None` when the room is not

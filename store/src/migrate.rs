@@ -47,6 +47,11 @@ pub const MIGRATIONS: &[Migration] = &[
         postgres: include_str!("../migrations/postgres/0007_match_games.sql"),
     },
     Migration {
+        version: 8,
+        sqlite: include_str!("../migrations/sqlite/0008_bounds.sql"),
+        postgres: include_str!("../migrations/postgres/0008_bounds.sql"),
+    },
+    Migration {
         version: 9,
         sqlite: include_str!("../migrations/sqlite/0009_seat_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0009_seat_accounts.sql"),

@@ -13,6 +13,7 @@ use tokio_postgres::types::{IsNull, Type};
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 use crate::migrate::{MIGRATIONS, VERSION_TABLE};
+use crate::retention::{self, Sweep, Swept};
 use crate::sql;
 use crate::{
     unix_ms, BoxFuture, GameSummary, RecordRow, RoomLog, RoomRow, SeatRow, SessionRow, StepKind,
@@ -143,6 +144,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
         seed: u(r.get(3)),
         created_ms: r.get(4),
         number: r.get::<_, Option<i64>>(7).map(u),
+        addr: r.get(8),
     };
     let id = room.id;
     let steps = client
@@ -304,7 +306,7 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let rooms = client
                 .query(
-                    "SELECT id, game, options, seed, created_ms, epoch, skew_ms, number FROM rooms WHERE status = 'open' ORDER BY id",
+                    "SELECT id, game, options, seed, created_ms, epoch, skew_ms, number, addr FROM rooms WHERE status = 'open' ORDER BY id",
                     &[],
                 )
                 .await?;
@@ -331,7 +333,7 @@ impl Store for PostgresStore {
                 .query_opt(
                     "UPDATE rooms SET epoch = $2, skew_ms = skew_ms + $3 \
                      WHERE id = $1 AND status = 'open' AND epoch < $2 \
-                     RETURNING id, game, options, seed, created_ms, epoch, skew_ms, number",
+                     RETURNING id, game, options, seed, created_ms, epoch, skew_ms, number, addr",
                     &[&i(room), &i(epoch), &i(add_skew_ms)],
                 )
                 .await?;
@@ -372,7 +374,7 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let Some(r) = client
                 .query_opt(
-                    "SELECT game, finished_ms, body, pgn FROM records WHERE room = $1",
+                    "SELECT game, finished_ms, body, pgn, summary FROM records WHERE room = $1",
                     &[&i(room)],
                 )
                 .await?
@@ -396,6 +398,7 @@ impl Store for PostgresStore {
                 pgn: r.get(3),
                 players,
                 accounts,
+                summary: r.get(4),
             }))
         })
     }
@@ -422,6 +425,7 @@ impl Store for PostgresStore {
                     game: r.get(1),
                     finished_ms: r.get(2),
                     seat: seat_of(r, 3),
+                    summary: r.get(4),
                 })
                 .collect())
         })
@@ -446,6 +450,39 @@ impl Store for PostgresStore {
                 .await?;
             tx.commit().await?;
             Ok(steps + seats)
+        })
+    }
+
+    fn sweep(&self, sweep: Sweep) -> BoxFuture<'_, StoreResult<Swept>> {
+        Box::pin(async move {
+            let mut client = self.client().await?;
+            let tx = client.transaction().await?;
+            let mut swept = Swept::default();
+            let [steps, seats, rooms] = retention::abandoned_rooms().map(|s| sql::postgres(&s));
+            let before = [&sweep.abandoned_before_ms as &(dyn tokio_postgres::types::ToSql + Sync)];
+            swept.room_rows =
+                tx.execute(&steps, &before).await? + tx.execute(&seats, &before).await?;
+            swept.rooms = tx.execute(&rooms, &before).await?;
+            let sessions = sql::postgres(&retention::expired_sessions(&sweep.live_players));
+            swept.sessions = tx.execute(&sessions, &[&sweep.sessions_before_ms]).await?;
+            for expired in retention::EXPIRED_SIGN_INS {
+                swept.signed_in += tx
+                    .execute(&sql::postgres(expired), &[&sweep.now_ms])
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(swept)
+        })
+    }
+
+    fn size_bytes(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let bytes: i64 = client
+                .query_one("SELECT pg_database_size(current_database())", &[])
+                .await?
+                .get(0);
+            Ok(u(bytes))
         })
     }
 

@@ -7,8 +7,8 @@
 
 use crate::Write;
 
-pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, status, number) \
-    VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6)";
+pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, status, number, \
+    addr) VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6, ?7)";
 pub const STEP: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, \
     event_seq, epoch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 pub const SEAT: &str = "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms, \
@@ -21,15 +21,15 @@ pub const CLOSED: &str =
     "UPDATE rooms SET status = 'closed', reason = ?2 WHERE id = ?1 AND status = 'open'";
 pub const SESSION: &str = "INSERT INTO sessions (token_hash, player, name, bot, created_ms, \
     account) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (token_hash) DO NOTHING";
-pub const RECORD: &str = "INSERT INTO records (room, game, finished_ms, body, pgn) \
-    VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room) DO UPDATE SET body = excluded.body, \
-    pgn = excluded.pgn, finished_ms = excluded.finished_ms";
+pub const RECORD: &str = "INSERT INTO records (room, game, finished_ms, body, pgn, summary) \
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (room) DO UPDATE SET body = excluded.body, \
+    pgn = excluded.pgn, finished_ms = excluded.finished_ms, summary = excluded.summary";
 pub const ROOM_NUMBER: &str = "INSERT INTO counters (name, value) VALUES ('room_number', ?1) \
     ON CONFLICT (name) DO UPDATE SET value = CASE WHEN excluded.value > counters.value \
     THEN excluded.value ELSE counters.value END";
-pub const RECORD_PLAYER: &str = "INSERT INTO record_players (room, seat, name, account) \
-    VALUES (?1, ?2, ?3, ?4) ON CONFLICT (room, seat) DO UPDATE SET name = excluded.name, \
-    account = excluded.account";
+pub const RECORD_PLAYER: &str = "INSERT INTO record_players (room, seat, name, account, \
+    finished_ms) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (room, seat) DO UPDATE SET \
+    name = excluded.name, account = excluded.account, finished_ms = excluded.finished_ms";
 
 /// Every statement of a batch, for backends that prepare them all up front.
 pub const ALL: [&str; 10] = [
@@ -90,6 +90,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 int(r.seed),
                 Int(r.created_ms),
                 r.number.map_or(Null, int),
+                r.addr.as_deref().map_or(Null, Text),
             ],
         )],
         Write::Step(s) => vec![statement(
@@ -147,6 +148,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                     Int(r.finished_ms),
                     Text(&r.body),
                     r.pgn.as_deref().map_or(Null, Text),
+                    r.summary.as_deref().map_or(Null, Text),
                 ],
             )];
             out.extend(r.players.iter().enumerate().map(|(seat, name)| {
@@ -158,6 +160,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                         Int(seat as i64),
                         Text(name),
                         account.map_or(Null, int),
+                        Int(r.finished_ms),
                     ],
                 )
             }));

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::migrate::{MIGRATIONS, VERSION_TABLE};
+use crate::retention::{self, Sweep, Swept};
 use crate::sql;
 use crate::{
     unix_ms, BoxFuture, GameSummary, RecordRow, RoomLog, RoomRow, SeatRow, SessionRow, StepKind,
@@ -112,7 +113,7 @@ fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &[Write]) -> rusqlite::Res
 /// room's replay).
 fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
     let mut rooms = conn.prepare(
-        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from, number FROM rooms WHERE status = 'open' ORDER BY id",
+        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from, number, addr FROM rooms WHERE status = 'open' ORDER BY id",
     )?;
     let mut from = i64::MAX;
     let mut out: Vec<RoomLog> = rooms
@@ -124,6 +125,7 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
                 seed: u(r.get(3)?),
                 created_ms: r.get(4)?,
                 number: r.get::<_, Option<i64>>(8)?.map(u),
+                addr: r.get(9)?,
             };
             Ok((room, u(r.get(5)?), u(r.get(6)?), r.get::<_, i64>(7)?))
         })?
@@ -291,7 +293,7 @@ impl Store for SqliteStore {
         self.call(move |conn| {
             let row = conn
                 .query_row(
-                    "SELECT game, finished_ms, body, pgn FROM records WHERE room = ?1",
+                    "SELECT game, finished_ms, body, pgn, summary FROM records WHERE room = ?1",
                     params![i(room)],
                     |r| {
                         Ok(RecordRow {
@@ -302,6 +304,7 @@ impl Store for SqliteStore {
                             pgn: r.get(3)?,
                             players: Vec::new(),
                             accounts: Vec::new(),
+                            summary: r.get(4)?,
                         })
                     },
                 )
@@ -337,6 +340,7 @@ impl Store for SqliteStore {
                         game: r.get(1)?,
                         finished_ms: r.get(2)?,
                         seat: r.get(3)?,
+                        summary: r.get(4)?,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
@@ -355,6 +359,38 @@ impl Store for SqliteStore {
             )?;
             tx.commit()?;
             Ok((steps + seats) as u64)
+        })
+    }
+
+    fn sweep(&self, sweep: Sweep) -> BoxFuture<'_, StoreResult<Swept>> {
+        self.call(move |conn| {
+            let tx = conn.transaction()?;
+            let mut swept = Swept::default();
+            let [_, seats, rooms] = retention::abandoned_rooms();
+            let steps = retention::abandoned_steps_sqlite();
+            let before = params![sweep.abandoned_before_ms];
+            swept.room_rows = (tx.execute(&steps, before)? + tx.execute(&seats, before)?) as u64;
+            swept.rooms = tx.execute(&rooms, before)? as u64;
+            swept.sessions = tx.execute(
+                &retention::expired_sessions(&sweep.live_players),
+                params![sweep.sessions_before_ms],
+            )? as u64;
+            for expired in retention::EXPIRED_SIGN_INS {
+                swept.signed_in += tx.execute(expired, params![sweep.now_ms])? as u64;
+            }
+            tx.commit()?;
+            Ok(swept)
+        })
+    }
+
+    fn size_bytes(&self) -> BoxFuture<'_, StoreResult<u64>> {
+        self.call(|conn| {
+            let bytes: i64 = conn.query_row(
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                [],
+                |r| r.get(0),
+            )?;
+            Ok(u(bytes))
         })
     }
 

@@ -93,6 +93,7 @@ fn room(id: u64) -> RoomRow {
         seed: u64::MAX - id,
         created_ms: 1_700_000_000_000,
         number: Some(id),
+        addr: Some(format!("10.0.0.{id}")),
     }
 }
 
@@ -300,6 +301,8 @@ async fn results_and_records() {
                 pgn: Some(format!("[Event \"{id}\"]")),
                 players: vec!["ann".into(), if id % 2 == 0 { "bob" } else { "cy" }.into()],
                 accounts: Vec::new(),
+                // Records written before summaries were kept have none.
+                summary: (id != 5).then(|| format!("{{\"summary\":{id}}}")),
             }));
         }
         batch.push(Write::Room(room(6)));
@@ -335,6 +338,37 @@ async fn results_and_records() {
         assert_eq!(page("ann", 4, 2).await, vec![(5, 0)], "{name}");
         assert_eq!(page("bob", 0, 10).await, vec![(4, 1), (2, 1)], "{name}");
         assert!(page("nobody", 0, 10).await.is_empty(), "{name}");
+        // Each line carries its record's summary, or its body when it has none.
+        let lines = store
+            .player_games("ann".into(), qipai_store::GamesFrom::Offset(0), 5)
+            .await
+            .expect(name);
+        let summary = |room| {
+            lines
+                .iter()
+                .find(|g| g.room == room)
+                .map(|g| g.summary.as_str())
+        };
+        assert_eq!(summary(4), Some("{\"summary\":4}"), "{name}");
+        assert_eq!(summary(5), Some("{\"room\":5}"), "{name}");
+        assert_eq!(
+            store
+                .record(4)
+                .await
+                .expect(name)
+                .and_then(|r| r.summary)
+                .as_deref(),
+            Some("{\"summary\":4}"),
+            "{name}"
+        );
+        assert_eq!(
+            store.unfinished().await.expect(name)[0]
+                .room
+                .addr
+                .as_deref(),
+            Some("10.0.0.6"),
+            "{name}: the opening address comes back with the room"
+        );
         // By the time games ended: the page after a cursor (the last game of the page
         // before) is the same whatever ends meanwhile.
         let first = store
@@ -476,6 +510,7 @@ async fn prune_keeps_records_and_open_rooms() {
                     pgn: None,
                     players: vec!["a".into()],
                     accounts: Vec::new(),
+                    summary: None,
                 }),
             ])
             .await
@@ -493,6 +528,149 @@ async fn prune_keeps_records_and_open_rooms() {
         assert!(store.record(1).await.expect(name).is_some(), "{name}");
         let open = store.unfinished().await.expect(name);
         assert_eq!(open[0].steps.len(), 1, "{name}: room 2 is open");
+    })
+    .await;
+}
+
+/// A sweep deletes rooms closed without a result before the cut (with their steps and seat
+/// changes), expired game sessions and expired director sessions; it keeps open rooms,
+/// finished games' records, recent rooms, the room with the largest id, sessions of players
+/// seated in an open room or live on the server, and sessions within their time.
+#[tokio::test]
+async fn sweep_deletes_what_expired_and_keeps_the_rest() {
+    use qipai_store::competition::{CompetitionWrite, DirectorSessionRow};
+    use qipai_store::retention::{Sweep, Swept};
+    on_both(|store, name| async move {
+        let old = 1_700_000_000_000;
+        let recent = |id| RoomRow {
+            created_ms: old + 10_000,
+            ..room(id)
+        };
+        let session = |player, created_ms| {
+            Write::Session(SessionRow {
+                token_hash: hash_token(&format!("t{player}")),
+                player,
+                name: format!("p{player}"),
+                bot: false,
+                created_ms,
+                account: None,
+            })
+        };
+        let closed = |room| Write::Closed {
+            room,
+            reason: "left".into(),
+        };
+        store
+            .write(vec![
+                // 1 abandoned, 2 finished, 3 open, 4 abandoned lately, 5 the largest id.
+                Write::Room(room(1)),
+                Write::Step(step(1, 0, StepKind::Start)),
+                Write::Seat(seat(1, 0, Some(11), 1)),
+                closed(1),
+                Write::Room(room(2)),
+                Write::Result {
+                    room: 2,
+                    result: "{}".into(),
+                    finished_ms: old,
+                },
+                Write::Record(RecordRow {
+                    room: 2,
+                    game: "xiangqi".into(),
+                    finished_ms: old,
+                    body: "{}".into(),
+                    pgn: None,
+                    players: vec!["a".into()],
+                    accounts: Vec::new(),
+                    summary: None,
+                }),
+                Write::Room(room(3)),
+                Write::Seat(seat(3, 0, Some(10), 1)),
+                Write::Room(recent(4)),
+                closed(4),
+                Write::Room(room(5)),
+                closed(5),
+                // 10 seated in room 3, 11 gone, 12 live, 13 recent.
+                session(10, old),
+                session(11, old),
+                session(12, old),
+                session(13, old + 10_000),
+            ])
+            .await
+            .expect(name);
+        let director = |n: u8, expires_ms| {
+            CompetitionWrite::DirectorLogin(DirectorSessionRow {
+                token_hash: vec![n; 32],
+                director: "director".into(),
+                created_ms: old,
+                expires_ms,
+            })
+        };
+        store
+            .competition_write(vec![director(1, old + 1), director(2, old + 20_000)])
+            .await
+            .expect(name);
+        let cut = old + 5_000;
+        let swept = store
+            .sweep(Sweep {
+                abandoned_before_ms: cut,
+                sessions_before_ms: cut,
+                live_players: vec![12],
+                now_ms: cut,
+            })
+            .await
+            .expect(name);
+        assert_eq!(
+            swept,
+            Swept {
+                rooms: 1,
+                room_rows: 2,
+                sessions: 1,
+                signed_in: 1,
+            },
+            "{name}"
+        );
+        assert!(store.record(2).await.expect(name).is_some(), "{name}");
+        assert_eq!(
+            store.unfinished().await.expect(name)[0].room.id,
+            3,
+            "{name}"
+        );
+        assert_eq!(store.next_room_id().await.expect(name), 6, "{name}");
+        let kept: Vec<u64> = store
+            .open_sessions(0)
+            .await
+            .expect(name)
+            .iter()
+            .map(|s| s.player)
+            .collect();
+        assert_eq!(kept, vec![10], "{name}: the seated player's session stays");
+        assert!(
+            store
+                .director_session(vec![2; 32])
+                .await
+                .expect(name)
+                .is_some(),
+            "{name}"
+        );
+        assert!(
+            store
+                .director_session(vec![1; 32])
+                .await
+                .expect(name)
+                .is_none(),
+            "{name}"
+        );
+        let again = store
+            .sweep(Sweep {
+                abandoned_before_ms: cut,
+                sessions_before_ms: cut,
+                live_players: Vec::new(),
+                now_ms: cut,
+            })
+            .await
+            .expect(name);
+        assert_eq!(again.sessions, 1, "{name}: no longer live, 12 goes");
+        assert!(store.size_bytes().await.expect(name) > 0, "{name}");
     })
     .await;
 }
@@ -804,6 +982,7 @@ async fn accounts_sessions_and_ratings() {
                 pgn: Some("[Red \"Li\"]\n[Black \"张伟\"]".into()),
                 players: vec!["Li".into(), "张伟".into()],
                 accounts: vec![Some(li), Some(zhang)],
+                summary: Some(r#"{"players":["Li","张伟"],"rated":true}"#.into()),
             })]
         };
         let mut first = game(5, 100);
@@ -885,6 +1064,19 @@ async fn accounts_sessions_and_ratings() {
             record.pgn.as_deref(),
             Some("[Red \"已注销\"]\n[Black \"张伟\"]"),
             "{name}"
+        );
+        assert_eq!(
+            record.summary.as_deref(),
+            Some(r#"{"players":["已注销","张伟"],"rated":true}"#),
+            "{name}: the lists' summary too"
+        );
+        let listed = store
+            .account_games(li, GamesFrom::Offset(0), 10)
+            .await
+            .expect(name);
+        assert!(
+            listed.iter().all(|g| !g.summary.contains("\"Li\"")),
+            "{name}: the account's list shows the new name"
         );
         let by_name = store
             .player_games("Li".into(), GamesFrom::Offset(0), 10)

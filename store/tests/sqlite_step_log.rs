@@ -13,6 +13,7 @@ fn room(id: u64) -> RoomRow {
         seed: id * 7,
         created_ms: 1_700_000_000_000,
         number: None,
+        addr: None,
     }
 }
 

@@ -387,6 +387,7 @@ export default {
   "err.too_many_connections": "The server is full, or too many connections come from your address: try again later.",
   "err.too_many_rooms": "Too many tables are open (on the server, or yours): close one or try later.",
   "err.too_many_bots": "Too many of the server's bots are playing: try again later.",
+  "err.too_many_sessions": "The server is full: try again later.",
   "err.timed_out": "The connection timed out.",
   "err.capture_required": "Capturing is compulsory.",
   "err.majority_capture": "You must capture the most pieces you can.",

@@ -386,6 +386,7 @@ export default {
   "err.too_many_connections": "服务器已满，或来自你的地址的连接太多，请稍后再试。",
   "err.too_many_rooms": "开的桌子太多了（服务器上或你开的），请先关一桌或稍后再试。",
   "err.too_many_bots": "服务器的机器人都在对局中，请稍后再试。",
+  "err.too_many_sessions": "服务器已满，请稍后再试。",
   "err.timed_out": "连接超时。",
   "err.capture_required": "有吃必吃。",
   "err.majority_capture": "必须吃最多的子。",

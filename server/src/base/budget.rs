@@ -139,16 +139,18 @@ pub enum Refused {
     Timeout,
     ConnectRate,
     LongPoll,
+    Session,
 }
 
 impl Refused {
-    const ALL: [Refused; 6] = [
+    const ALL: [Refused; 7] = [
         Refused::Connection,
         Refused::Room,
         Refused::Bot,
         Refused::Timeout,
         Refused::ConnectRate,
         Refused::LongPoll,
+        Refused::Session,
     ];
 
     fn name(self) -> &'static str {
@@ -159,6 +161,7 @@ impl Refused {
             Refused::Timeout => "timeout",
             Refused::ConnectRate => "connect_rate",
             Refused::LongPoll => "long_poll",
+            Refused::Session => "session",
         }
     }
 }
@@ -175,6 +178,8 @@ pub struct Budget {
     bots: Total,
     long_polls: Total,
     long_polls_by_addr: Keyed<IpAddr>,
+    /// Player sessions live at once (counted by `lobby::session::Sessions` itself).
+    max_sessions: usize,
     /// Bot searches running at once: a search waits for a permit before it takes a thread.
     pub think: Arc<Semaphore>,
     /// The transposition table of one xiangqi bot, in bytes.
@@ -183,7 +188,7 @@ pub struct Budget {
     pub bot_think_max_ms: u64,
     /// Descriptors and plain HTTP connections, taken at each accept.
     pub sockets: Arc<Sockets>,
-    refused: [AtomicU64; 6],
+    refused: [AtomicU64; 7],
     limits: Vec<(&'static str, u64)>,
 }
 
@@ -202,6 +207,7 @@ impl Budget {
             bots: Total::new(l.max_bots),
             long_polls: Total::new(l.max_long_polls),
             long_polls_by_addr: Keyed::new(l.long_polls_per_addr),
+            max_sessions: l.max_sessions,
             think: Arc::new(Semaphore::new(l.bot_threads.max(1))),
             bot_table_bytes: bot_memory / l.max_bots.max(1),
             bot_think_max_ms: l.bot_think_max_ms,
@@ -230,6 +236,7 @@ impl Budget {
                 ("http_body_timeout_ms", l.http_body_timeout_ms),
                 ("max_long_polls", l.max_long_polls as u64),
                 ("long_polls_per_addr", l.long_polls_per_addr as u64),
+                ("max_sessions", l.max_sessions as u64),
             ],
         }
     }
@@ -311,19 +318,40 @@ impl Budget {
     }
 
     /// The place of a room reopened from the store after a restart: counted in the server's
-    /// rooms and against `session` (a person seated in it; the address that opened it is not
-    /// stored), over their caps if need be — the room exists, and new rooms are refused
-    /// until there is room again.
-    pub fn reopened_room(self: &Arc<Self>, session: Option<PlayerId>) -> RoomTicket {
+    /// rooms, against `session` (a person seated in it) and against `addr` (the address that
+    /// opened it, as stored), over their caps if need be — the room exists, and new rooms
+    /// are refused until there is room again.
+    pub fn reopened_room(
+        self: &Arc<Self>,
+        session: Option<PlayerId>,
+        addr: Option<IpAddr>,
+    ) -> RoomTicket {
         self.rooms.add();
         if let Some(session) = session {
             self.rooms_by_session.add(session);
         }
+        if let Some(addr) = addr {
+            self.rooms_by_addr.add(per_user(addr));
+        }
         RoomTicket {
             budget: Arc::clone(self),
             session,
-            addr: None,
+            addr,
         }
+    }
+
+    /// Whether one more player session may be made while `live` are (a `hello` without a
+    /// resume token), or `too_many_sessions`: each session holds memory and a stored row
+    /// until its grace ends, so a client saying hello in a loop is bounded by the cap.
+    pub fn session(&self, live: usize) -> Result<(), WireError> {
+        if live < self.max_sessions {
+            return Ok(());
+        }
+        self.refuse(Refused::Session);
+        Err(refusal(
+            ErrorCode::TooManySessions,
+            "the server holds as many players as it can: try again later",
+        ))
     }
 
     /// Whether a bot could be seated now (for `create_room` with `bots: true`).
@@ -487,6 +515,14 @@ pub struct RoomTicket {
     addr: Option<IpAddr>,
 }
 
+impl RoomTicket {
+    /// The address the room counts against, as the per-address budgets key it (kept with
+    /// the room in the store, so that it counts there again after a restart).
+    pub fn addr_key(&self) -> Option<IpAddr> {
+        self.addr.map(per_user)
+    }
+}
+
 impl Drop for RoomTicket {
     fn drop(&mut self) {
         self.budget.rooms.give();
@@ -559,6 +595,14 @@ mod tests {
             b.rooms_by_session.map.get(&4).is_none(),
             "no leak on refusal"
         );
+    }
+
+    #[test]
+    fn sessions_are_capped() {
+        let b = budget(|c| c.limits.max_sessions = 2);
+        assert!(b.session(1).is_ok());
+        assert_eq!(b.session(2).unwrap_err().code, ErrorCode::TooManySessions);
+        assert_eq!(b.refused[6].load(Relaxed), 1);
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub struct Config {
     pub limits: LimitsConfig,
     #[serde(default)]
     pub store: StoreConfig,
+    /// What the store keeps, and for how long.
+    #[serde(default)]
+    pub retention: RetentionConfig,
     #[serde(default)]
     pub director: DirectorConfig,
     #[serde(default)]
@@ -165,8 +168,6 @@ pub struct StoreConfig {
     /// A SQLite file path, or `postgres://…`; empty: no store (nothing survives a restart).
     pub url: String,
     pub group_commit_ms: u64,
-    /// 0: keep raw logs forever.
-    pub prune_after_days: u64,
     /// The writer's probe of the backend between commits (0: never).
     pub health_check_ms: u64,
 }
@@ -176,8 +177,36 @@ impl Default for StoreConfig {
         StoreConfig {
             url: String::new(),
             group_commit_ms: 0,
-            prune_after_days: 0,
             health_check_ms: 1000,
+        }
+    }
+}
+
+/// Retention: the store's sweep ([`crate::persist::retention`]). Each field is documented in
+/// `config/default.toml`; every age is in ms, so that a test can sweep at once.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetentionConfig {
+    /// How often the sweep runs (0: never).
+    pub every_ms: u64,
+    /// A room closed without a finished game is deleted this long after it was opened.
+    pub abandoned_after_ms: u64,
+    /// A game session's row is deleted this long after it was made, unless it could still
+    /// be resumed.
+    pub sessions_after_ms: u64,
+    /// Finished games' raw logs are deleted this long after the game (0: kept for ever);
+    /// their records stay.
+    pub logs_after_ms: u64,
+}
+
+impl Default for RetentionConfig {
+    fn default() -> RetentionConfig {
+        const HOUR: u64 = 60 * 60 * 1000;
+        RetentionConfig {
+            every_ms: HOUR,
+            abandoned_after_ms: 24 * HOUR,
+            sessions_after_ms: 24 * HOUR,
+            logs_after_ms: 0,
         }
     }
 }
@@ -255,6 +284,7 @@ pub struct LimitsConfig {
     pub http_body_timeout_ms: u64,
     pub max_long_polls: usize,
     pub long_polls_per_addr: usize,
+    pub max_sessions: usize,
     pub max_http_connections: usize,
     pub http_connections_per_addr: usize,
     pub descriptor_reserve: usize,
@@ -499,6 +529,34 @@ mod tests {
         assert_eq!(c.tuolaji.table.bid_window_ms, Some(5000));
         assert_eq!(c.draughts.house.first_move_ms, 30_000);
         assert_eq!(c.tuolaji.seed, None);
+    }
+
+    /// The retention keys of `config/default.toml` load, equal to the built-in defaults
+    /// (a file without a `[retention]` section gets the same), and take milliseconds from
+    /// the environment (what tests use to sweep at once).
+    #[test]
+    fn retention_and_the_session_cap_load() {
+        let c = Config::defaults().unwrap();
+        let r = &c.retention;
+        let d = RetentionConfig::default();
+        assert_eq!(
+            (
+                r.every_ms,
+                r.abandoned_after_ms,
+                r.sessions_after_ms,
+                r.logs_after_ms
+            ),
+            (
+                d.every_ms,
+                d.abandoned_after_ms,
+                d.sessions_after_ms,
+                d.logs_after_ms
+            )
+        );
+        assert_eq!(r.every_ms, 3_600_000);
+        assert_eq!(c.limits.max_sessions, 40_000);
+        let c = Config::layered(None, env(&[("QIPAI_RETENTION__EVERY_MS", "20")])).unwrap();
+        assert_eq!(c.retention.every_ms, 20);
     }
 
     #[test]

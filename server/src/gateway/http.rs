@@ -207,7 +207,15 @@ async fn healthz(State(shared): State<Arc<App>>) -> Response<Body> {
 }
 
 async fn metrics(State(shared): State<Arc<App>>) -> Response<Body> {
+    use crate::persist::retention::SIZE_WAIT;
     let rooms = shared.lobby.count_by_game();
+    let store_bytes = match &shared.persist {
+        Some(p) => tokio::time::timeout(SIZE_WAIT, p.store.size_bytes())
+            .await
+            .ok()
+            .and_then(Result::ok),
+        None => None,
+    };
     let page = shared
         .metrics
         .render(&rooms, shared.sessions.len(), |scrape| {
@@ -215,6 +223,9 @@ async fn metrics(State(shared): State<Arc<App>>) -> Response<Body> {
             shared.hashing.scrape(scrape);
             if let Some(writer) = shared.lobby.writer() {
                 crate::persist::scrape(writer.stats(), scrape);
+            }
+            if let Some(p) = &shared.persist {
+                p.swept.scrape(store_bytes, scrape);
             }
             shared.topology.render_metrics(shared.lobby.len(), scrape);
         });

@@ -305,6 +305,11 @@ impl Player {
                 },
             },
             None => {
+                // The server's own bots are bounded by `max_bots` instead.
+                let capped = (!self.bot).then(|| self.shared.budget.session(sessions.len()));
+                if let Some(Err(e)) = capped {
+                    return refuse(e.code, e.message);
+                }
                 let (name, account) = match self.name_for(name, account_token).await {
                     Ok(named) => named,
                     Err(e) => return refuse(e.code, e.message),

@@ -128,10 +128,10 @@ pub async fn player_games(
         .player_games(name.clone(), from, PAGE)
         .await
         .map_err(|error| failed(&error))?;
-    let mut rows = Vec::with_capacity(games.len());
-    for g in &games {
-        rows.push(row(persist, g.room, &g.game, g.finished_ms, g.seat).await?);
-    }
+    let rows: Vec<_> = games
+        .iter()
+        .map(|g| row(g.room, &g.game, g.finished_ms, g.seat, &g.summary))
+        .collect();
     let next = next_page(games.iter().map(|g| (g.finished_ms, g.room)));
     let body = serde_json::json!({
         "name": name, "page": page, "per_page": PAGE, "games": rows, "next": next,
@@ -158,12 +158,14 @@ pub async fn account_games(
         .account_games(account.id, from, PAGE)
         .await
         .map_err(|error| failed(&error))?;
-    let mut rows = Vec::with_capacity(games.len());
-    for g in &games {
-        let mut row = row(persist, g.room, &g.game, g.finished_ms, g.seat).await?;
-        row["rating_after"] = g.rating_after.into();
-        rows.push(row);
-    }
+    let rows: Vec<_> = games
+        .iter()
+        .map(|g| {
+            let mut row = row(g.room, &g.game, g.finished_ms, g.seat, &g.summary);
+            row["rating_after"] = g.rating_after.into();
+            row
+        })
+        .collect();
     let next = next_page(games.iter().map(|g| (g.finished_ms, g.room)));
     let body = serde_json::json!({
         "account": {"id": account.id, "name": account.name},
@@ -206,28 +208,17 @@ fn next_page(games: impl ExactSizeIterator<Item = (i64, u64)>) -> Option<String>
         .map(|(finished_ms, room)| format!("{finished_ms}.{room}"))
 }
 
-/// One line of a list of games: the players (the store's seats) and the result, number,
-/// title and whether it was rated (the record's).
-async fn row(
-    persist: &Persist,
-    room: u64,
-    game: &str,
-    finished_ms: i64,
-    seat: u8,
-) -> Result<serde_json::Value, Refusal> {
-    let (fields, players) = match persist.store.record(room).await {
-        Ok(Some(r)) => (record::list_fields(&r.body), r.players),
-        Ok(None) => Default::default(),
-        Err(error) => return Err(failed(&error)),
-    };
+/// One line of a list of games, from the page's own rows: the record's summary gives the
+/// players, the result, number, title and whether it was rated (no record is read whole).
+fn row(room: u64, game: &str, finished_ms: i64, seat: u8, summary: &str) -> serde_json::Value {
     let record::ListFields {
+        players,
         result,
         number,
         title,
         rated,
-        ..
-    } = fields;
-    Ok(serde_json::json!({
+    } = record::list_fields(summary);
+    serde_json::json!({
         "room_id": room,
         "number": number,
         "title": title,
@@ -237,7 +228,7 @@ async fn row(
         "players": players,
         "result": result,
         "rated": rated,
-    }))
+    })
 }
 
 /// `finished_ms.room_id`, as `next` writes it.

@@ -443,8 +443,9 @@ impl Lobby {
     }
 
     /// Reopens a room from its log after a restart (see `persist`). It counts in the
-    /// server's rooms and against the first person seated in it (PROTOCOL.md §13), like a
-    /// room opened in this run; a competition's table counts in no client's budget.
+    /// server's rooms, against the first person seated in it and against the address that
+    /// opened it (PROTOCOL.md §13), like a room opened in this run; a competition's table
+    /// counts in no client's budget.
     ///
     /// # Errors
     /// `bad_options` when the stored options are no longer valid.
@@ -455,6 +456,7 @@ impl Lobby {
         })?;
         let (id, seed, number) = (log.room.id, log.room.seed, log.room.number);
         let person = log.seats.iter().find_map(|s| s.player.filter(|_| !s.bot));
+        let addr = log.room.addr.as_deref().and_then(|a| a.parse().ok());
         // Never so far behind that the room's time would go back before its last step (a
         // dead owner's last heartbeat may be older than its last step).
         let last = log.steps.iter().map(|s| s.at_ms);
@@ -468,7 +470,7 @@ impl Lobby {
         };
         let ticket = reserved_seats
             .is_none()
-            .then(|| self.budget.reopened_room(person));
+            .then(|| self.budget.reopened_room(person, addr));
         let opened = Opened {
             number,
             title,

@@ -33,6 +33,9 @@ pub struct Session {
     /// A bot the server seated itself.
     pub bot: bool,
     pub token: String,
+    /// When the session was made (Unix ms; 0 when another node made it): the retention
+    /// sweep keeps the stored rows of live sessions older than its cut.
+    pub created_ms: i64,
     /// The room the player is in. A std mutex: held for a clone or a store, never across
     /// an await.
     place: Mutex<Option<Place>>,
@@ -104,6 +107,8 @@ pub struct Sessions {
 /// A session read back from the store: who, and where they sat.
 pub struct Restored {
     pub player_id: PlayerId,
+    /// When the session was first made (Unix ms).
+    pub created_ms: i64,
     pub name: String,
     pub account: Option<u64>,
     pub bot: bool,
@@ -131,12 +136,14 @@ impl Sessions {
                 break id;
             }
         };
+        let created_ms = qipai_store::unix_ms();
         let session = Arc::new(Session {
             player_id,
             name,
             account,
             bot,
             token: token.clone(),
+            created_ms,
             place: Mutex::new(None),
             conn: AtomicU64::new(conn_id),
             generation: AtomicU64::new(0),
@@ -150,7 +157,7 @@ impl Sessions {
                 name: session.name.clone(),
                 account: session.account,
                 bot,
-                created_ms: qipai_store::unix_ms(),
+                created_ms,
             }));
         }
         session
@@ -182,6 +189,7 @@ impl Sessions {
             account: r.account,
             bot: r.bot,
             token: token.to_owned(),
+            created_ms: r.created_ms,
             place: Mutex::new(r.place),
             conn: AtomicU64::new(0),
             generation: AtomicU64::new(0),
@@ -223,6 +231,7 @@ impl Sessions {
             account: identity.account,
             bot: identity.bot,
             token: token.to_owned(),
+            created_ms: 0,
             place: Mutex::new(place),
             conn: AtomicU64::new(conn_id),
             generation: AtomicU64::new(0),
@@ -260,6 +269,15 @@ impl Sessions {
                 sessions.ids.remove(&session.player_id);
             }
         });
+    }
+
+    /// The players of live sessions made before `cut_ms` (Unix ms), and of the restored
+    /// ones nobody came back for yet: the retention sweep keeps their stored rows.
+    pub fn live_before(&self, cut_ms: i64) -> Vec<PlayerId> {
+        let live = self.by_token.iter().filter(|s| s.created_ms < cut_ms);
+        let live = live.map(|s| s.player_id);
+        live.chain(self.restored.iter().map(|r| r.player_id))
+            .collect()
     }
 
     /// How many sessions are live.

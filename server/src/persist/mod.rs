@@ -9,8 +9,13 @@
 //!   Sessions of players whose game ended within [`finished_since`] come back too (their
 //!   tokens work; they are in no room).
 //!
+//! - [`retention`]: the store's sweep on a schedule (abandoned rooms, expired sessions,
+//!   finished games' raw logs), started by [`recover`].
+//!
 //! The rooms themselves log through `room::actor::Journal` (write-ahead: an action's `ok`
 //! goes out after its commit).
+
+pub mod retention;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -32,6 +37,8 @@ pub struct Persist {
     pub writer: Writer,
     /// Where the server's time line goes on from.
     pub clock_base: Millis,
+    /// What the retention sweeps deleted.
+    pub swept: Arc<retention::SweptTotals>,
     next_room: RoomId,
     next_number: u64,
 }
@@ -85,6 +92,7 @@ pub async fn with_store(
         clock_base: Millis(store.last_time().await?),
         next_room: store.next_room_id().await?,
         next_number: store.next_room_number().await?,
+        swept: Arc::default(),
         store,
         writer,
     })
@@ -143,7 +151,12 @@ pub async fn recover(
         sessions = restored,
         "recovered from the store"
     );
-    prune_daily(config.store.prune_after_days, Arc::clone(&persist.store));
+    retention::spawn(
+        config.retention.clone(),
+        Arc::clone(&persist.store),
+        Arc::downgrade(sessions),
+        Arc::clone(&persist.swept),
+    );
     // Nobody comes back for a restored session after the longest reconnection grace.
     let grace = crate::room::wire::longest_seat_grace(config);
     let weak = Arc::downgrade(sessions);
@@ -230,6 +243,7 @@ pub fn restore_session(
         s.token_hash,
         Restored {
             player_id: s.player,
+            created_ms: s.created_ms,
             name: s.name,
             account: s.account,
             bot: s.bot,
@@ -267,24 +281,6 @@ pub fn scrape(stats: &WriterStats, scrape: &crate::base::metrics::Scrape<'_>) {
     ] {
         scrape.counter(name, help, &[], value.load(Relaxed));
     }
-}
-
-/// With `days` > 0: now and every day, the raw logs of games finished more than `days`
-/// days ago are deleted (their records stay).
-fn prune_daily(days: u64, store: Arc<dyn Store>) {
-    if days == 0 {
-        return;
-    }
-    tokio::spawn(async move {
-        loop {
-            let cut = qipai_store::unix_ms() - (days as i64).saturating_mul(86_400_000);
-            match store.prune(cut).await {
-                Ok(rows) => tracing::info!(rows, days, "pruned finished games' logs"),
-                Err(error) => tracing::error!(%error, "pruning failed"),
-            }
-            tokio::time::sleep(Duration::from_secs(86_400)).await;
-        }
-    });
 }
 
 /// `qipai-server backup FILE`: an online copy of the configured SQLite store into a new

@@ -138,6 +138,15 @@ pub fn build(
         }
         _ => None,
     };
+    let result = result(outcome);
+    // What a list of games reads ([`list_fields`]): the body's own keys, without the events.
+    let summary = serde_json::json!({
+        "number": number,
+        "title": title,
+        "players": players,
+        "rated": rated,
+        "result": result,
+    });
     let body = serde_json::json!({
         "room_id": room,
         "number": number,
@@ -147,7 +156,7 @@ pub fn build(
         "accounts": accounts,
         "rated": rated,
         "finished_ms": finished_ms,
-        "result": result(outcome),
+        "result": result,
         "final": view,
         "events": events,
     });
@@ -159,6 +168,7 @@ pub fn build(
         pgn,
         players,
         accounts,
+        summary: Some(summary.to_string()),
     }
 }
 
@@ -182,7 +192,8 @@ pub fn result(outcome: Option<&Outcome>) -> serde_json::Value {
     }
 }
 
-/// What a list of games shows of a record's JSON body: the players by seat, the result
+/// What a list of games shows of a record's summary (or of its JSON body, which has the same
+/// keys, for a record written before summaries were kept): the players by seat, the result
 /// (`null` in records written before it was kept), the room's short number (`null`
 /// before rooms had one) and its title (a competition's table).
 pub fn list_fields(body: &str) -> ListFields {

@@ -77,11 +77,13 @@ pub struct AccountGame {
     pub seat: u8,
     /// The account's rating after the game, when it was rated.
     pub rating_after: Option<i64>,
+    /// The record's summary, or its body when it has none ([`crate::GameSummary::summary`]).
+    pub summary: String,
 }
 
 /// The query of a page of an account's games, for either backend (`sql::postgres` for `$N`).
 pub(crate) const ACCOUNT_GAMES: &str = "SELECT r.room, r.game, r.finished_ms, p.seat, \
-    h.rating FROM record_players p JOIN records r ON r.room = p.room \
+    h.rating, COALESCE(r.summary, r.body) FROM record_players p JOIN records r ON r.room = p.room \
     LEFT JOIN rating_history h ON h.account = p.account AND h.game = r.game \
     AND h.room = p.room WHERE p.account = ?1 \
     AND (r.finished_ms < ?3 OR (r.finished_ms = ?3 AND r.room < ?4)) \
@@ -154,8 +156,8 @@ impl AccountWrite {
                 statement(
                     "UPDATE records SET body = replace(body, '\"name\":' || ?2, \
                      '\"name\":\"' || ?3 || '\"'), pgn = replace(pgn, ' \"' || ?4 || '\"]', \
-                     ' \"' || ?3 || '\"]') WHERE room IN \
-                     (SELECT room FROM record_players WHERE account = ?1)",
+                     ' \"' || ?3 || '\"]'), summary = replace(summary, ?2, '\"' || ?3 || '\"') \
+                     WHERE room IN (SELECT room FROM record_players WHERE account = ?1)",
                     vec![int(*account), Text(was), Text(shown_as), Text(was_in_pgn)],
                 ),
                 statement(

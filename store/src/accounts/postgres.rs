@@ -166,6 +166,7 @@ impl AccountStore for PostgresStore {
                     finished_ms: r.get(2),
                     seat: u8::try_from(r.get::<_, i64>(3)).unwrap_or(u8::MAX),
                     rating_after: r.get(4),
+                    summary: r.get(5),
                 })
                 .collect())
         })

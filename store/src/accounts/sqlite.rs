@@ -144,6 +144,7 @@ impl AccountStore for SqliteStore {
                     finished_ms: r.get(2)?,
                     seat: r.get(3)?,
                     rating_after: r.get(4)?,
+                    summary: r.get(5)?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -160,6 +160,11 @@ impl<G: OnWire> Room<G> {
                 seed: journal.seed,
                 created_ms: unix_ms(),
                 number: self.number,
+                addr: self
+                    .ticket
+                    .as_ref()
+                    .and_then(|t| t.addr_key())
+                    .map(|a| a.to_string()),
             }));
             return true;
         };
