@@ -40,7 +40,7 @@ def main(path):
                 share = f"{aps / off['actions_per_sec'] * 100:.0f} %"
                 off_cores = (off.get("server") or {}).get("cpu_cores", 0.0)
                 extra = f"{per_action - off_cores / off['actions_per_sec'] * 1e6:+.0f}"
-            frames = r.get("msgs_in_per_sec", 0.0) / aps
+            frames = r.get("frames_in_per_sec", r.get("msgs_in_per_sec", 0.0)) / aps
             print(f"| {game}, {tables} | {store} | {aps:,.0f} | {share} | {per_action:.0f} | {extra} | {frames:.1f} |")
     if failed:
         print(f"runs without figures: {', '.join(failed)}", file=sys.stderr)

@@ -5,7 +5,7 @@
 
 import { encode, decode } from "./vendor/msgpack/index.mjs";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 const TOKEN_KEY = "qipai.resume_token";
 const NAME_KEY = "qipai.name";
 
@@ -90,13 +90,14 @@ export class Connection {
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
-      let msg;
+      let frame;
       try {
-        msg = decode(new Uint8Array(e.data));
+        frame = decode(new Uint8Array(e.data));
       } catch {
         return;
       }
-      this.receive(msg);
+      // A batch (an array) is every message one step of the room said to us, in order.
+      for (const msg of Array.isArray(frame) ? frame : [frame]) this.receive(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;

@@ -8,6 +8,7 @@
 //! socket: messages keep being read while it thinks, and a decision made for a turn that
 //! has passed (the game ended, a snapshot changed things) is dropped.
 
+use std::collections::VecDeque;
 use std::future::{pending, Future};
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
@@ -15,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use qipai_protocol::{
-    decode, encode, ClientMsg, ErrorCode, RoomId, RoomOptions, Seq, ServerMsg, PROTOCOL_VERSION,
+    decode_batch, encode, ClientMsg, ErrorCode, RoomId, RoomOptions, Seq, ServerMsg,
+    PROTOCOL_VERSION,
 };
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::task::JoinError;
@@ -28,10 +30,6 @@ use crate::strategy::Strategy;
 use crate::table::{Ending, Table};
 
 /// Every `type` the server sends; anything else is a newer server's message and skipped.
-const SERVER_TYPES: &[&str] = &[
-    "welcome", "error", "ok", "pong", "rooms", "joined", "left", "snapshot", "event", "shutdown",
-];
-
 /// Refusals of the bot's own actions in one game before it resigns rather than hold the
 /// table with a strategy that keeps getting it wrong.
 const MAX_REFUSALS: u32 = 5;
@@ -317,6 +315,8 @@ struct Bot<T: Table, S> {
     unseen: Vec<T::Event>,
     idle: Duration,
     observer: Box<dyn Observer>,
+    /// Messages of a batch frame not handed out yet.
+    inbox: VecDeque<ServerMsg>,
 }
 
 impl<T, S> Bot<T, S>
@@ -337,6 +337,7 @@ where
             unseen: Vec::new(),
             idle: config.idle_timeout,
             observer,
+            inbox: VecDeque::new(),
         };
         bot.send(&ClientMsg::Hello {
             protocol_version: PROTOCOL_VERSION,
@@ -369,9 +370,17 @@ where
         Ok(())
     }
 
-    /// The next server message; frames this build cannot read are logged and skipped.
+    /// The next server message; frames this build cannot read are logged and skipped. A
+    /// batch's messages wait in `inbox` (taken one at a time, so a caller that gives up
+    /// waiting loses none).
     async fn recv(&mut self) -> Result<ServerMsg, ClientError> {
         loop {
+            if let Some(msg) = self.inbox.pop_front() {
+                if let ServerMsg::Shutdown { message } = msg {
+                    return Err(ClientError::Shutdown(message));
+                }
+                return Ok(msg);
+            }
             let frame = tokio::time::timeout(self.idle, self.ws.next())
                 .await
                 .map_err(|_| ClientError::Idle(self.idle))?;
@@ -379,17 +388,18 @@ where
             match frame {
                 None | Some(Ok(Message::Close(_))) => return Err(ClientError::Closed),
                 Some(Err(e)) => return Err(e.into()),
-                Some(Ok(Message::Binary(bytes))) => match decode::<ServerMsg>(&bytes, SERVER_TYPES)
-                {
-                    Ok(msg) => {
-                        self.observer.received(&msg, bytes.len(), at);
-                        if let ServerMsg::Shutdown { message } = msg {
-                            return Err(ClientError::Shutdown(message));
+                Some(Ok(Message::Binary(bytes))) => {
+                    self.observer.frame(bytes.len(), at);
+                    match decode_batch::<ServerMsg>(&bytes, ServerMsg::TYPES) {
+                        Ok(msgs) => {
+                            for msg in &msgs {
+                                self.observer.received(msg, at);
+                            }
+                            self.inbox.extend(msgs);
                         }
-                        return Ok(msg);
+                        Err(e) => tracing::warn!(error = %e, "unreadable server frame skipped"),
                     }
-                    Err(e) => tracing::warn!(error = %e, "unreadable server message skipped"),
-                },
+                }
                 Some(Ok(_)) => {}
             }
         }

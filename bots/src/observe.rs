@@ -15,10 +15,15 @@ pub trait Observer: Send + 'static {
         let _ = (msg, bytes, at);
     }
 
-    /// `msg` was read: its frame was `bytes` long and came off the socket at `at` (before
-    /// it was decoded).
-    fn received(&mut self, msg: &ServerMsg, bytes: usize, at: Instant) {
-        let _ = (msg, bytes, at);
+    /// A frame `bytes` long came off the socket at `at` (before it was decoded); its
+    /// messages follow, one [`Observer::received`] each (a batch holds several).
+    fn frame(&mut self, bytes: usize, at: Instant) {
+        let _ = (bytes, at);
+    }
+
+    /// `msg` was read from a frame that came off the socket at `at`.
+    fn received(&mut self, msg: &ServerMsg, at: Instant) {
+        let _ = (msg, at);
     }
 
     /// How long to wait after the strategy has decided and before the action goes out: a

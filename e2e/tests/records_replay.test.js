@@ -31,8 +31,10 @@ function recordEvents(page) {
   const events = [];
   page.on("websocket", (ws) => ws.on("framereceived", ({ payload }) => {
     if (typeof payload === "string") return;
-    const msg = decode(payload);
-    if (msg?.type === "event") events.push(msg.event);
+    const frame = decode(payload);
+    for (const msg of Array.isArray(frame) ? frame : [frame]) {
+      if (msg?.type === "event") events.push(msg.event);
+    }
   }));
   return events;
 }

@@ -161,6 +161,7 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
         all_seats_us,
         msgs_out_per_sec: per_sec(|c| c.msgs_out),
         msgs_in_per_sec: per_sec(|c| c.msgs_in),
+        frames_in_per_sec: per_sec(|c| c.frames_in),
         bytes_out_per_sec: per_sec(|c| c.bytes_out),
         bytes_in_per_sec: per_sec(|c| c.bytes_in),
         conn_errors: to.conn_errors,
@@ -358,11 +359,12 @@ impl Progress {
                 _ => String::new(),
             };
             eprintln!(
-                "[{:>5.0} s {phase}] welcomed {} | msgs/s out {:.0} in {:.0} | actions/s {:.0} | games {} | errors conn {} proto {}{srv}",
+                "[{:>5.0} s {phase}] welcomed {} | msgs/s out {:.0} in {:.0} (frames {:.0}) | actions/s {:.0} | games {} | errors conn {} proto {}{srv}",
                 started.elapsed().as_secs_f64(),
                 now.welcomed,
                 rate(|c| c.msgs_out),
                 rate(|c| c.msgs_in),
+                rate(|c| c.frames_in),
                 rate(|c| c.actions),
                 now.games,
                 now.conn_errors,

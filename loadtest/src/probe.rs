@@ -198,11 +198,15 @@ impl Observer for ClientProbe {
         }
     }
 
-    fn received(&mut self, msg: &ServerMsg, bytes: usize, at: Instant) {
-        self.stats.msgs_in.fetch_add(1, Ordering::Relaxed);
+    fn frame(&mut self, bytes: usize, _at: Instant) {
+        self.stats.frames_in.fetch_add(1, Ordering::Relaxed);
         self.stats
             .bytes_in
             .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn received(&mut self, msg: &ServerMsg, at: Instant) {
+        self.stats.msgs_in.fetch_add(1, Ordering::Relaxed);
         match msg {
             ServerMsg::Welcome { .. } => {
                 self.stats.welcomed.fetch_add(1, Ordering::Relaxed);

@@ -42,6 +42,8 @@ pub struct Report {
     /// WebSocket messages and bytes per second, client → server and server → client.
     pub msgs_out_per_sec: f64,
     pub msgs_in_per_sec: f64,
+    /// Server → client frames per second (a batch frame carries several messages).
+    pub frames_in_per_sec: f64,
     pub bytes_out_per_sec: f64,
     pub bytes_in_per_sec: f64,
     /// Clients that failed (connection, refusal, silence): must be 0.
@@ -119,10 +121,11 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "actions/s {:.0}; msgs/s out {:.0} in {:.0}; KB/s out {:.0} in {:.0}",
+            "actions/s {:.0}; msgs/s out {:.0} in {:.0} (in {:.0} frames); KB/s out {:.0} in {:.0}",
             self.actions_per_sec,
             self.msgs_out_per_sec,
             self.msgs_in_per_sec,
+            self.frames_in_per_sec,
             self.bytes_out_per_sec / 1000.0,
             self.bytes_in_per_sec / 1000.0
         )?;

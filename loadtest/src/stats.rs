@@ -20,7 +20,9 @@ const MAX_US: u64 = 60_000_000;
 pub struct Stats {
     pub msgs_out: AtomicU64,
     pub bytes_out: AtomicU64,
+    /// Server messages read, and the frames that carried them (a batch carries several).
     pub msgs_in: AtomicU64,
+    pub frames_in: AtomicU64,
     pub bytes_in: AtomicU64,
     /// Actions the server accepted (`ok`), sent inside the measured window.
     pub actions: AtomicU64,
@@ -59,6 +61,7 @@ pub struct Counters {
     pub msgs_out: u64,
     pub bytes_out: u64,
     pub msgs_in: u64,
+    pub frames_in: u64,
     pub bytes_in: u64,
     pub actions: u64,
     pub games: u64,
@@ -112,6 +115,7 @@ impl Stats {
             msgs_out: AtomicU64::new(0),
             bytes_out: AtomicU64::new(0),
             msgs_in: AtomicU64::new(0),
+            frames_in: AtomicU64::new(0),
             bytes_in: AtomicU64::new(0),
             actions: AtomicU64::new(0),
             games: AtomicU64::new(0),
@@ -164,6 +168,7 @@ impl Stats {
             msgs_out: get(&self.msgs_out),
             bytes_out: get(&self.bytes_out),
             msgs_in: get(&self.msgs_in),
+            frames_in: get(&self.frames_in),
             bytes_in: get(&self.bytes_in),
             actions: get(&self.actions),
             games: get(&self.games),

@@ -1,4 +1,7 @@
-//! The codec: the only place that calls rmp-serde. One MessagePack value per binary frame.
+//! The codec: the only place that calls rmp-serde. One MessagePack value per binary frame:
+//! a client's frame is one message; a server's frame is one message or a **batch**, an array
+//! of messages to be handled in order (what one step of a room says to one connection goes
+//! in one frame, [`encode_batch`], [`decode_batch`]).
 //!
 //! Decoding sorts failures the way a client needs to hear about them: bytes that are not
 //! MessagePack at all, or more than one value (`malformed`), a value with no or an unknown
@@ -39,6 +42,56 @@ pub fn encode_into<T: Serialize>(
     value: &T,
 ) -> Result<(), rmp_serde::encode::Error> {
     rmp_serde::encode::write_named(buf, value)
+}
+
+/// One frame holding every message of `parts` (each already encoded), to be handled in
+/// order: the message itself when there is one, else a MessagePack array of them. The parts
+/// are copied behind the array's header, not encoded again, so a message said to many
+/// connections is still encoded once.
+pub fn encode_batch(parts: &[&[u8]]) -> Vec<u8> {
+    if let [one] = parts {
+        return one.to_vec();
+    }
+    let len: usize = parts.iter().map(|p| p.len()).sum();
+    let mut frame = Vec::with_capacity(len + 5);
+    let count = u32::try_from(parts.len()).unwrap_or(u32::MAX);
+    // Writing to a vector cannot fail.
+    let _ = rmp::encode::write_array_len(&mut frame, count);
+    for part in parts {
+        frame.extend_from_slice(part);
+    }
+    frame
+}
+
+/// Decodes a frame that may be a batch ([`encode_batch`]): its messages in order, one for a
+/// frame that holds a single message.
+///
+/// # Errors
+/// As [`decode`], for the frame or for the first message of a batch that does not decode.
+pub fn decode_batch<T: DeserializeOwned>(
+    bytes: &[u8],
+    known: &[&str],
+) -> Result<Vec<T>, DecodeError> {
+    let mut reader = bytes;
+    let Ok(count) = rmp::decode::read_array_len(&mut reader) else {
+        return decode(bytes, known).map(|one| vec![one]);
+    };
+    let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(reader));
+    let mut messages = Vec::with_capacity(count.min(64) as usize);
+    for _ in 0..count {
+        let start = usize::try_from(de.position()).unwrap_or(reader.len());
+        let message = T::deserialize(&mut de)
+            .map_err(|e| classify(reader.get(start..).unwrap_or_default(), known, &e))?;
+        messages.push(message);
+    }
+    if usize::try_from(de.position()).ok() != Some(reader.len()) {
+        return Err(DecodeError {
+            code: ErrorCode::Malformed,
+            seq: None,
+            message: "a batch must hold exactly its messages".into(),
+        });
+    }
+    Ok(messages)
 }
 
 /// The few fields read before the full decode, to classify errors and echo `seq`.
@@ -203,6 +256,56 @@ mod tests {
         })
         .unwrap();
         assert_eq!(decode_client(&bytes).unwrap_err().code, ErrorCode::BadShape);
+    }
+
+    #[test]
+    fn a_batch_decodes_to_its_messages_in_order() {
+        use crate::envelope::ServerMsg;
+        let ok = |seq| encode(&ServerMsg::Ok { seq }).unwrap();
+        let (one, two, three) = (ok(1), ok(2), ok(3));
+        let known = ServerMsg::TYPES;
+        let single = encode_batch(&[&one]);
+        assert_eq!(single, one, "a batch of one is the message itself");
+        assert_eq!(
+            decode_batch::<ServerMsg>(&single, known).unwrap(),
+            vec![ServerMsg::Ok { seq: 1 }]
+        );
+        let batch = encode_batch(&[&one, &two, &three]);
+        let back = decode_batch::<ServerMsg>(&batch, known).unwrap();
+        let seqs: Vec<_> = back
+            .iter()
+            .map(|m| match m {
+                ServerMsg::Ok { seq } => *seq,
+                _ => 0,
+            })
+            .collect();
+        assert_eq!(seqs, [1, 2, 3]);
+        let many: Vec<Vec<u8>> = (0..20).map(ok).collect();
+        let parts: Vec<&[u8]> = many.iter().map(Vec::as_slice).collect();
+        assert_eq!(
+            decode_batch::<ServerMsg>(&encode_batch(&parts), known)
+                .unwrap()
+                .len(),
+            20,
+            "past fifteen the array's header is three bytes"
+        );
+    }
+
+    #[test]
+    fn a_short_or_padded_batch_is_malformed() {
+        use crate::envelope::ServerMsg;
+        let one = encode(&ServerMsg::Ok { seq: 1 }).unwrap();
+        let batch = encode_batch(&[&one, &one]);
+        let short = &batch[..batch.len() - 1];
+        assert!(decode_batch::<ServerMsg>(short, ServerMsg::TYPES).is_err());
+        let mut padded = batch;
+        padded.push(0xc0);
+        assert_eq!(
+            decode_batch::<ServerMsg>(&padded, ServerMsg::TYPES)
+                .unwrap_err()
+                .code,
+            ErrorCode::Malformed
+        );
     }
 
     #[test]

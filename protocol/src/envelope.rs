@@ -18,8 +18,10 @@ use crate::xiangqi::{XiangqiAction, XiangqiEvent, XiangqiOptions, XiangqiView};
 
 /// The protocol version this build speaks; `hello` must name it. Version 2: Tuolaji events
 /// are enough to follow a table (`turn`, `trick_won.captured`, bottom `count`,
-/// `hand_started.round_ends_at`).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// `hand_started.round_ends_at`). Version 3: a server frame may be a batch, an array of
+/// messages (every event one step says to a connection, in one frame: a Tuolaji play is
+/// one frame to each seat, not two or three).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// A room's id, unique for the server's lifetime.
 pub type RoomId = u64;
@@ -471,6 +473,21 @@ pub enum ServerMsg {
 }
 
 impl ServerMsg {
+    /// Every server message's `type`, for [`crate::decode`] to tell an unknown one.
+    pub const TYPES: &'static [&'static str] = &[
+        "welcome",
+        "error",
+        "ok",
+        "pong",
+        "rooms",
+        "joined",
+        "left",
+        "snapshot",
+        "event",
+        "competition_changed",
+        "shutdown",
+    ];
+
     /// An error answer.
     pub fn error(seq: Option<Seq>, code: ErrorCode, message: impl Into<String>) -> ServerMsg {
         ServerMsg::Error {
@@ -576,6 +593,36 @@ mod tests {
             version: 9,
         });
         round_trip(clocks);
+    }
+
+    /// `ServerMsg::TYPES` names every variant: a message of each decodes through it.
+    #[test]
+    fn server_types_name_every_message() {
+        let msgs = [
+            ServerMsg::Ok { seq: 1 },
+            ServerMsg::error(None, ErrorCode::Malformed, "x"),
+            ServerMsg::Left {
+                seq: None,
+                room_id: 1,
+            },
+            ServerMsg::CompetitionChanged {
+                competition_id: 1,
+                version: 1,
+            },
+            ServerMsg::Shutdown {
+                message: "bye".into(),
+            },
+            ServerMsg::Pong {
+                seq: 1,
+                client_time: 2,
+                server_time: 3,
+            },
+        ];
+        for msg in msgs {
+            let bytes = encode(&msg).unwrap();
+            assert_eq!(decode::<ServerMsg>(&bytes, ServerMsg::TYPES).unwrap(), msg);
+        }
+        assert_eq!(ServerMsg::TYPES.len(), 11, "one per ServerMsg variant");
     }
 
     /// Options may be sparse: a client names only what it wants to change.

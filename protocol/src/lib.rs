@@ -1,6 +1,7 @@
 //! Every message on qipai's wire.
 //!
-//! Binary WebSocket frames, each one MessagePack value; structs are maps with field names,
+//! Binary WebSocket frames, each one MessagePack value (a server's may be an array of
+//! messages, a batch); structs are maps with field names,
 //! enums are tagged with a `type` field (or `game` where a per-game type is wrapped).
 //! `PROTOCOL.md` documents each message with an example.
 //!
@@ -20,7 +21,7 @@ pub mod outcome;
 pub mod tuolaji;
 pub mod xiangqi;
 
-pub use codec::{decode, encode, encode_into, DecodeError};
+pub use codec::{decode, decode_batch, encode, encode_batch, encode_into, DecodeError};
 pub use envelope::{
     ClientMsg, Event, GameAction, GameKind, GameOptions, PlayerId, RoomEvent, RoomId, RoomInfo,
     RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, TableTitle, View, PROTOCOL_VERSION,

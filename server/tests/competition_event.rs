@@ -94,7 +94,7 @@ fn band_note(minutes: u64) -> &'static str {
 struct Seen(Arc<Mutex<Vec<TuolajiEvent>>>);
 
 impl Observer for Seen {
-    fn received(&mut self, msg: &ServerMsg, _bytes: usize, _at: std::time::Instant) {
+    fn received(&mut self, msg: &ServerMsg, _at: std::time::Instant) {
         if let ServerMsg::Event {
             event: Event::Tuolaji(e),
             ..

@@ -269,7 +269,7 @@ async fn the_complete_session_of_the_protocol_page() {
     let mut a = Peer::connect(&server, "A").await;
     a.send(
         l,
-        r#"{"type": "hello", "protocol_version": 2, "name": "Wu"}"#,
+        r#"{"type": "hello", "protocol_version": 3, "name": "Wu"}"#,
     )
     .await;
     assert_eq!(field(&a.takes(l).await, "/type"), "welcome");
@@ -284,7 +284,7 @@ async fn the_complete_session_of_the_protocol_page() {
     let mut b = Peer::connect(&server, "B").await;
     b.send(
         l,
-        r#"{"type": "hello", "protocol_version": 2, "name": "Li"}"#,
+        r#"{"type": "hello", "protocol_version": 3, "name": "Li"}"#,
     )
     .await;
     assert_eq!(field(&b.takes(l).await, "/type"), "welcome");

@@ -80,6 +80,11 @@ async fn four_players_play_a_whole_game_past_ace() {
         assert_eq!(game_over(&p.client.log), Some(outcome));
     }
 
+    for p in &players {
+        assert_plays_come_in_one_frame(&p.client);
+    }
+    assert_plays_come_in_one_frame(&watcher);
+
     let logs: Vec<&[ServerMsg]> = players.iter().map(|p| p.client.log.as_slice()).collect();
     let events = merged(&logs);
     let game = replay(&rules_of(&fast_options()), SEED + room, &events);
@@ -138,4 +143,44 @@ async fn the_round_limit_calls_the_last_hand() {
     let outcome = game_over(&first.log).expect("over");
     assert_eq!(outcome.reason, EndReason::RoundTime);
     assert_eq!(outcome.round_points.iter().sum::<u8>(), 2);
+}
+
+/// PROTOCOL §2 (batches): a step's events reach a connection in one frame, so a play and
+/// the `turn` that follows it (or the `trick_won` a last play brings) share a frame, and
+/// events of different steps never do (a frame's events have consecutive numbers).
+fn assert_plays_come_in_one_frame(client: &Client) {
+    let events: Vec<(usize, u64, &TuolajiEvent)> = client
+        .log
+        .iter()
+        .zip(&client.frame_of)
+        .filter_map(|(m, f)| common::tuolaji::tl_event(m).map(|(seq, e)| (*f, seq, e)))
+        .collect();
+    let mut plays = 0;
+    for pair in events.windows(2) {
+        let [(frame, seq, event), (next_frame, next_seq, next)] = pair else {
+            continue;
+        };
+        if frame == next_frame {
+            assert_eq!(
+                *next_seq,
+                seq + 1,
+                "one frame, one step: {event:?} then {next:?}"
+            );
+        }
+        if matches!(
+            event,
+            TuolajiEvent::Led { .. } | TuolajiEvent::Followed { .. }
+        ) {
+            plays += 1;
+            assert_eq!(
+                frame, next_frame,
+                "{event:?} and then {next:?} in two frames"
+            );
+        }
+    }
+    assert!(plays > 100, "a whole game has plays: {plays}");
+    assert!(
+        client.frames < client.log.len(),
+        "batches carried several messages"
+    );
 }

@@ -8,7 +8,8 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use qipai_protocol::xiangqi::{XiangqiAction, XiangqiOptions};
 use qipai_protocol::{
-    encode, ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View, PROTOCOL_VERSION,
+    decode_batch, encode, ClientMsg, ErrorCode, Event, RoomId, RoomOptions, ServerMsg, View,
+    PROTOCOL_VERSION,
 };
 use qipai_server::shutdown::{self, ShutdownTrigger};
 use qipai_server::Config;
@@ -208,6 +209,12 @@ pub struct Client {
     pub token: String,
     /// Every server message this client has decoded, in order.
     pub log: Vec<ServerMsg>,
+    /// Messages of a batch frame not handed out yet.
+    inbox: std::collections::VecDeque<ServerMsg>,
+    /// Frames received (a batch frame carries several messages).
+    pub frames: usize,
+    /// For each message of `log`, the number of the frame that carried it (from 1).
+    pub frame_of: Vec<usize>,
 }
 
 impl Client {
@@ -219,6 +226,9 @@ impl Client {
             player_id: 0,
             token: String::new(),
             log: Vec::new(),
+            inbox: std::collections::VecDeque::new(),
+            frames: 0,
+            frame_of: Vec::new(),
         }
     }
 
@@ -389,20 +399,31 @@ impl Client {
             .expect("the connection closed or no message came in time")
     }
 
-    /// The next server message, or `None` when the connection closes or `wait` passes.
+    /// The next server message, or `None` when the connection closes or `wait` passes. A
+    /// batch frame's messages come one at a time, in order.
     pub async fn try_recv(&mut self, wait: Duration) -> Option<ServerMsg> {
         loop {
+            if let Some(msg) = self.inbox.pop_front() {
+                return Some(msg);
+            }
             let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
             match frame.ok()? {
                 Message::Binary(bytes) => {
-                    let msg: ServerMsg = rmp_serde::from_slice(&bytes).expect("decode");
-                    self.log.push(msg.clone());
-                    return Some(msg);
+                    let msgs = decode_batch::<ServerMsg>(&bytes, ServerMsg::TYPES).expect("decode");
+                    self.logged(&msgs);
+                    self.inbox.extend(msgs);
                 }
                 Message::Close(_) => return None,
                 _ => continue,
             }
         }
+    }
+
+    /// Writes one frame's messages into the log.
+    fn logged(&mut self, msgs: &[ServerMsg]) {
+        self.frames += 1;
+        self.log.extend(msgs.iter().cloned());
+        self.frame_of.extend(msgs.iter().map(|_| self.frames));
     }
 
     /// Skips messages until one matches.
@@ -450,8 +471,8 @@ impl Client {
                 Ok(None) | Ok(Some(Err(_))) => return true,
                 Ok(Some(Ok(Message::Close(_)))) => return true,
                 Ok(Some(Ok(Message::Binary(bytes)))) => {
-                    if let Ok(msg) = rmp_serde::from_slice::<ServerMsg>(&bytes) {
-                        self.log.push(msg);
+                    if let Ok(msgs) = decode_batch::<ServerMsg>(&bytes, ServerMsg::TYPES) {
+                        self.logged(&msgs);
                     }
                 }
                 Ok(Some(Ok(_))) => {}

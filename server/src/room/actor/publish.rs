@@ -46,12 +46,15 @@ impl<G: OnWire> Room<G> {
             .collect()
     }
 
-    /// Says each event to everybody (sent after the commit, `outgoing`): a public event is
-    /// encoded once and the same bytes go to every connection; a split event is encoded
-    /// twice.
+    /// Says the events to everybody (sent after the commit, `outgoing`), all of them in one
+    /// frame per connection (a batch, `encode_batch`): each event is encoded once for
+    /// everybody who sees it the same way, a split one twice, and a connection's frame is
+    /// those bytes behind an array's header. A connection that sees no private event gets
+    /// the frame shared by everybody else.
     pub(super) fn publish(&mut self, emits: Vec<Emit<Event>>) {
         self.remember(&emits);
         let server_time = self.clock.now().0;
+        let mut said = Vec::with_capacity(emits.len());
         for emit in emits {
             self.event_seq += 1;
             let frame = |event: Event| {
@@ -62,26 +65,37 @@ impl<G: OnWire> Room<G> {
                     event,
                 })
             };
-            let (own, others) = match emit {
-                Emit::All(e) => (None, frame(e)),
-                Emit::Split { seat, own, others } => (Some((seat, frame(own))), frame(others)),
+            said.push(match emit {
+                Emit::All(e) => Said {
+                    own: None,
+                    others: frame(e),
+                },
+                Emit::Split { seat, own, others } => Said {
+                    own: frame(own).map(|bytes| (seat.index(), bytes)),
+                    others: frame(others),
+                },
+            });
+        }
+        let shared = batch(said.iter().filter_map(|s| s.others.as_ref()));
+        for (index, occ) in self.seats.iter().enumerate() {
+            let Some(outbox) = occ.as_ref().and_then(|o| o.outbox.as_ref()) else {
+                continue;
             };
-            for (index, occ) in self.seats.iter().enumerate() {
-                let Some(outbox) = occ.as_ref().and_then(|o| o.outbox.as_ref()) else {
-                    continue;
-                };
-                let bytes = match &own {
-                    Some((seat, own)) if seat.index() == index => own,
-                    _ => &others,
-                };
-                if let Some(bytes) = bytes {
-                    self.out.push(Out::Frame(outbox.clone(), bytes.clone()));
-                }
+            let private = said
+                .iter()
+                .any(|s| matches!(&s.own, Some((seat, _)) if *seat == index));
+            let frame = if private {
+                batch(said.iter().filter_map(|s| s.to(index)))
+            } else {
+                shared.clone()
+            };
+            if let Some(bytes) = frame {
+                self.out.push(Out::Frame(outbox.clone(), bytes));
             }
-            if let Some(bytes) = &others {
-                for (_, outbox) in &self.spectators {
-                    self.out.push(Out::Frame(outbox.clone(), bytes.clone()));
-                }
+        }
+        if let Some(bytes) = &shared {
+            for (_, outbox) in &self.spectators {
+                self.out.push(Out::Frame(outbox.clone(), bytes.clone()));
             }
         }
     }
@@ -164,5 +178,35 @@ impl<G: OnWire> Room<G> {
                 })
             })
             .collect()
+    }
+}
+
+/// One event as encoded for its audiences: `own` for one seat (a split event), `others`
+/// for everybody else.
+struct Said {
+    own: Option<(usize, Bytes)>,
+    others: Option<Bytes>,
+}
+
+impl Said {
+    /// The bytes seat `index` is to get.
+    fn to(&self, index: usize) -> Option<&Bytes> {
+        match &self.own {
+            Some((seat, own)) if *seat == index => Some(own),
+            _ => self.others.as_ref(),
+        }
+    }
+}
+
+/// One frame of `parts` (a batch, or the one message itself); `None` when there is none.
+fn batch<'a>(parts: impl Iterator<Item = &'a Bytes>) -> Option<Bytes> {
+    let parts: Vec<&Bytes> = parts.collect();
+    match parts.as_slice() {
+        [] => None,
+        [one] => Some((*one).clone()),
+        _ => {
+            let slices: Vec<&[u8]> = parts.iter().map(|b| b.as_ref()).collect();
+            Some(Bytes::from(qipai_protocol::encode_batch(&slices)))
+        }
     }
 }
