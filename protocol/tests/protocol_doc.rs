@@ -4,8 +4,9 @@
 //!
 //! An example is a fenced `json` block holding one or more whole JSON values ([`values_of`]
 //! says how they are read). One abbreviated with `…` or `...` (a long list, a record's
-//! shape) is not complete and is only counted. The HTTP sections' bodies (§16, §17) are the
-//! server's JSON, not messages of the protocol: they must parse, nothing more.
+//! shape) is not complete and is only counted. The HTTP sections' bodies (§16, §17, §19,
+//! §20: every section "… over HTTP") are the server's JSON, not messages of the protocol:
+//! they must parse, nothing more.
 
 use qipai_protocol::{
     draughts::DraughtsAction, tuolaji::TuolajiAction, xiangqi, ClientMsg, ErrorCode, Event,
@@ -157,9 +158,9 @@ fn every_complete_json_example_decodes_into_the_protocol_s_types() {
                 continue;
             }
         };
-        // The HTTP API's bodies (§16, §17) are the server's JSON, not the protocol's
-        // messages; §17.4's are the WebSocket's and decode below.
-        let http = example.heading.starts_with("## 16.") || example.heading.starts_with("## 17.");
+        // The HTTP API's bodies (the sections "… over HTTP") are the server's JSON, not the
+        // protocol's messages; §17.4's are the WebSocket's and decode below.
+        let http = example.heading.contains(" over HTTP");
         if http && values.iter().all(|v| v.get("type").is_none()) {
             continue;
         }
