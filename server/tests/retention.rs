@@ -8,8 +8,8 @@ mod common;
 use std::time::Duration;
 
 use common::{http_get, metric, store_file, Client, TestServer};
-use qipai_protocol::xiangqi::{XiangqiEvent, XiangqiOptions};
-use qipai_protocol::{ClientMsg, ErrorCode, Event, PROTOCOL_VERSION};
+use qipai_protocol::xiangqi::XiangqiOptions;
+use qipai_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION};
 
 /// A server on the SQLite `file` that sweeps every 20 ms, and deems every room, session and
 /// log expired at once; room ids are counted (seeded), so later rooms have larger ids.
@@ -60,21 +60,7 @@ async fn the_sweep_deletes_what_expired_and_keeps_records_and_live_sessions() {
     let mut black = Client::hello(&server, "Black").await;
     let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
     black.join(room, Some(1)).await;
-    for (side, mv) in [
-        (0, "b2b4"),
-        (1, "a6a5"),
-        (0, "b4c4"),
-        (1, "f9e8"),
-        (0, "c4c9"),
-    ] {
-        if side == 0 {
-            red.play(mv).await;
-        } else {
-            black.play(mv).await;
-        }
-    }
-    red.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
-        .await;
+    red.mate_in_five_plies(&mut black).await;
     // The abandoned room goes once it is not the latest (the next id is counted from that).
     at_least(&server, "qipai_store_swept_total{what=\"rooms\"}", 1.0).await;
     // The game's raw log goes (a sweep ran after the game ended, and Red was not seated

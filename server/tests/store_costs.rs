@@ -16,8 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::tuolaji::{fast_options, Player, SEED};
 use common::{http_get, store_file, Client, TestServer};
-use qipai_protocol::xiangqi::{XiangqiEvent, XiangqiOptions};
-use qipai_protocol::Event;
+use qipai_protocol::xiangqi::XiangqiOptions;
 use qipai_store::retention::Sweep;
 use qipai_store::{GamesFrom, Store};
 
@@ -71,21 +70,7 @@ async fn xiangqi_mate(server: &TestServer, i: usize) {
     let mut black = Client::hello(server, &format!("Black{i}")).await;
     let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
     black.join(room, Some(1)).await;
-    for (side, mv) in [
-        (0, "b2b4"),
-        (1, "a6a5"),
-        (0, "b4c4"),
-        (1, "f9e8"),
-        (0, "c4c9"),
-    ] {
-        if side == 0 {
-            red.play(mv).await;
-        } else {
-            black.play(mv).await;
-        }
-    }
-    red.event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Over { .. })))
-        .await;
+    red.mate_in_five_plies(&mut black).await;
 }
 
 /// Waits until the store holds `n` records (the last game's is written as its room ends).

@@ -565,6 +565,31 @@ impl Client {
         }
     }
 
+    /// Red (this client) and `black`, seated at a new xiangqi table, play the five plies
+    /// b2b4 a6a5 b4c4 f9e8 c4c9 to checkmate; returns once Red has seen the game end.
+    pub async fn mate_in_five_plies(&mut self, black: &mut Client) {
+        for (red_moves, mv) in [
+            (true, "b2b4"),
+            (false, "a6a5"),
+            (true, "b4c4"),
+            (false, "f9e8"),
+            (true, "c4c9"),
+        ] {
+            if red_moves {
+                self.play(mv).await;
+            } else {
+                black.play(mv).await;
+            }
+        }
+        self.event(|e| {
+            matches!(
+                e,
+                Event::Xiangqi(qipai_protocol::xiangqi::XiangqiEvent::Over { .. })
+            )
+        })
+        .await;
+    }
+
     /// Asks for a snapshot and returns the whole `snapshot` message.
     pub async fn snapshot_msg(&mut self) -> ServerMsg {
         let seq = self.seq();
