@@ -275,10 +275,41 @@ async fn connect_from(source: IpAddr, url: &str) -> std::io::Result<TcpStream> {
     } else {
         TcpSocket::new_v6()?
     };
+    if source.is_ipv4() {
+        no_port_at_bind(&socket)?;
+    }
     socket.bind(SocketAddr::new(source, 0))?;
     let tcp = socket.connect(target).await?;
     tcp.set_nodelay(true)?;
     Ok(tcp)
+}
+
+/// Asks the kernel to choose the source port at `connect`, not at `bind`
+/// (`IP_BIND_ADDRESS_NO_PORT`). A port chosen at `bind` is held apart for that socket alone,
+/// and one that closed stays held through `TIME_WAIT`: the load tool's attackers, which
+/// open and close connections from a bound address as fast as they can, would otherwise use
+/// up the machine's ephemeral ports for every other program on it (a test suite beside the
+/// soak failed with `EADDRNOTAVAIL`). Chosen at `connect`, a port is shared by every
+/// connection to a different destination, as an unbound client's is.
+fn no_port_at_bind(socket: &TcpSocket) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let on: libc::c_int = 1;
+    // SAFETY: the descriptor is the open socket `socket` owns for the whole call, and the
+    // option's value is a live `c_int` whose size is the length passed.
+    let rc = unsafe {
+        libc::setsockopt(
+            socket.as_raw_fd(),
+            libc::IPPROTO_IP,
+            libc::IP_BIND_ADDRESS_NO_PORT,
+            std::ptr::from_ref(&on).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
 }
 
 /// Up to a second, different for each name, so that two lonely bots do not regroup in step.
