@@ -8,6 +8,7 @@
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh r              # per-action ratios against the raw stack, ~1 min
 #   . .ci/postgres.sh; loadtest/bench.sh s                        # the store's cost: off, SQLite, PostgreSQL, ~3 min
 #   SHORT=1 LT=target/debug/qipai-loadtest loadtest/bench.sh s    # the same, a few tables for a few seconds (CI)
+#   . .ci/postgres.sh; loadtest/bench.sh h                        # the store at human pace, 4,750 Tuolaji tables, ~15 min
 #
 # Writes one JSON line per run to loadtest/results/<stamp>.jsonl (prefixed by a label).
 set -euo pipefail
@@ -45,6 +46,18 @@ ceiling() { # label, server mode, then client arguments
   echo "{\"label\":\"$label\",\"ceiling\":$line}" | tee -a "$OUT"
 }
 
+# A new empty PostgreSQL database for one run, its URL printed (a run must not reopen the
+# rooms an earlier run left open in a shared database); `drop_pg URL` removes it.
+fresh_pg() {
+  local db
+  db=qipai_bench_$(date +%s%N)
+  psql "$QIPAI_TEST_POSTGRES_URL" -qc "CREATE DATABASE $db" >/dev/null
+  echo "${QIPAI_TEST_POSTGRES_URL%/*}/$db"
+}
+drop_pg() {
+  psql "$QIPAI_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS ${1##*/} WITH (FORCE)" >/dev/null || true
+}
+
 CLOSED=(--server-config loadtest/closed-loop.toml --think 0 --warmup 3 --duration 10)
 HUMAN=(--think 1000-3000 --ramp 250 --warmup 15 --duration 20)
 # Tuolaji tables deal 162 cards 40 ms apart, each card an event to all four seats: tables
@@ -54,7 +67,8 @@ HUMAN_TL=(--think 1000-3000 --ramp 50 --warmup 15 --duration 20)
 
 for p in $POINTS; do case $p in
   s) # the store's cost: each game at 20 and 250 tables in closed loop with the store off,
-    # on SQLite (a new file each run) and on PostgreSQL (QIPAI_TEST_POSTGRES_URL, set by
+    # on SQLite (a new file each run) and on PostgreSQL (a new database each run in the
+    # server at QIPAI_TEST_POSTGRES_URL, set by
     # `. .ci/postgres.sh`; without it those runs are left out), back to back, then the
     # ratios to the store off (loadtest/store_ratio.py).
     tables=(20 250) closed=("${CLOSED[@]}")
@@ -68,10 +82,33 @@ for p in $POINTS; do case $p in
       QIPAI_STORE__URL=$db run "s-$g-$t-sqlite" --game "$g" --tables "$t" "${closed[@]}"
       rm -f "$db" "$db-wal" "$db-shm"
       if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
-        QIPAI_STORE__URL=$QIPAI_TEST_POSTGRES_URL run "s-$g-$t-postgres" --game "$g" --tables "$t" "${closed[@]}"
+        pg=$(fresh_pg)
+        QIPAI_STORE__URL=$pg run "s-$g-$t-postgres" --game "$g" --tables "$t" "${closed[@]}"
+        drop_pg "$pg"
       fi
     done; done
     echo "{\"label\":\"s-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
+    python3 loadtest/store_ratio.py "$OUT"
+    ;;
+  h) # the store at human pace: 4,750 Tuolaji tables with the store off, then on SQLite
+    # (and PostgreSQL when QIPAI_TEST_POSTGRES_URL is set), back to back: p99 action -> all
+    # seats, memory per table, and the server's commit time (loadtest/store_ratio.py).
+    # SHORT: xiangqi, whose first move comes at once (a Tuolaji deal alone outlasts the run).
+    g=tuolaji tables=4750 human=("${HUMAN_TL[@]}")
+    if [ -n "${SHORT:-}" ]; then
+      g=xiangqi tables=8 human=(--think 100-300 --ramp 50 --warmup 1 --duration 2)
+    fi
+    echo "{\"label\":\"h-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
+    QIPAI_STORE__URL= run "h-$g-$tables-off" --game "$g" --tables "$tables" "${human[@]}"
+    db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
+    QIPAI_STORE__URL=$db run "h-$g-$tables-sqlite" --game "$g" --tables "$tables" "${human[@]}"
+    rm -f "$db" "$db-wal" "$db-shm"
+    if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
+      pg=$(fresh_pg)
+      QIPAI_STORE__URL=$pg run "h-$g-$tables-postgres" --game "$g" --tables "$tables" "${human[@]}"
+      drop_pg "$pg"
+    fi
+    echo "{\"label\":\"h-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
     python3 loadtest/store_ratio.py "$OUT"
     ;;
   r) # the raw stack and both games back to back at 250 tables in closed loop

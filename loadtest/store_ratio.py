@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""The store's cost from one `loadtest/bench.sh s` run (a .jsonl file): for each game and table
-count, the throughput and server CPU per action with the store off, on SQLite and on
-PostgreSQL, and each store's share of the store-off throughput and its extra CPU per action,
-with the frames the clients received per action.
+"""The store's cost from one `loadtest/bench.sh s` (or `h`) run (a .jsonl file).
+
+`s`, closed loop: for each game and table count, the throughput and server CPU per action
+with the store off, on SQLite and on PostgreSQL, each store's share of the store-off
+throughput and its extra CPU per action, the frames the clients received per action, and the
+server's commit time (p50/p99 read off `qipai_store_commit_seconds`' buckets, so "at most").
+`h`, human pace: p99 from an action to every seat with the store off and on, their ratio,
+memory per table and the commit time beside it.
 Exits 1 when a run is missing its figures or reported errors (a run that failed to start)."""
 import json
 import sys
@@ -16,16 +20,38 @@ def main(path):
         if "uptime" in row:
             print(f"# {row['label']}: {row['uptime'].strip()}")
             continue
-        if not row["label"].startswith("s-"):
+        if not row["label"].startswith(("s-", "h-")):
             continue
-        _, game, tables, store = row["label"].split("-", 3)
+        point, game, tables, store = row["label"].split("-", 3)
         r = row.get("run")
         if not isinstance(r, dict) or not r.get("actions_per_sec") or r.get("protocol_errors") or r.get("errors"):
             failed.append(row["label"])
             continue
-        runs[(game, int(tables), store)] = r
-    print("| game, tables | store | actions/s | share of off | server µs/action | extra µs/action | frames/action |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+        runs[(point, game, int(tables), store)] = r
+    closed = {k[1:]: r for k, r in runs.items() if k[0] == "s"}
+    human = {k[1:]: r for k, r in runs.items() if k[0] == "h"}
+    if closed:
+        closed_loop(closed)
+    if human:
+        human_pace(human)
+    if failed:
+        print(f"runs without figures: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def commit_ms(r):
+    """The commit time's p50 and p99 in ms, from the server's histogram, or dashes."""
+    h = (r.get("server_histograms") or {}).get("qipai_store_commit_seconds")
+    if not h or not h.get("count"):
+        return "—", "—"
+    ms = lambda v: "—" if v is None else f"≤ {v * 1000:g}"
+    return ms(h.get("p50")), ms(h.get("p99"))
+
+
+def closed_loop(runs):
+    print("| game, tables | store | actions/s | share of off | server µs/action | extra µs/action | frames/action | commit p50 ms | commit p99 ms |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for game, tables in sorted({(g, t) for g, t, _ in runs}):
         off = runs.get((game, tables, "off"))
         for store in ("off", "sqlite", "postgres"):
@@ -41,11 +67,27 @@ def main(path):
                 off_cores = (off.get("server") or {}).get("cpu_cores", 0.0)
                 extra = f"{per_action - off_cores / off['actions_per_sec'] * 1e6:+.0f}"
             frames = r.get("frames_in_per_sec", r.get("msgs_in_per_sec", 0.0)) / aps
-            print(f"| {game}, {tables} | {store} | {aps:,.0f} | {share} | {per_action:.0f} | {extra} | {frames:.1f} |")
-    if failed:
-        print(f"runs without figures: {', '.join(failed)}", file=sys.stderr)
-        return 1
-    return 0
+            c50, c99 = commit_ms(r)
+            print(f"| {game}, {tables} | {store} | {aps:,.0f} | {share} | {per_action:.0f} | {extra} | {frames:.1f} | {c50} | {c99} |")
+
+
+def human_pace(runs):
+    print()
+    print("| game, tables | store | actions/s | p99 action → all seats ms | × store off | KiB/table | commit p50 ms | commit p99 ms |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for game, tables in sorted({(g, t) for g, t, _ in runs}):
+        off = runs.get((game, tables, "off"))
+        for store in ("off", "sqlite", "postgres"):
+            r = runs.get((game, tables, store))
+            if r is None:
+                continue
+            p99 = r["all_seats_us"]["p99"] / 1000
+            times = "—"
+            if off and store != "off":
+                times = f"{p99 / (off['all_seats_us']['p99'] / 1000):.2f}"
+            kib = (r.get("server") or {}).get("rss_per_table_kib", 0.0)
+            c50, c99 = commit_ms(r)
+            print(f"| {game}, {tables} | {store} | {r['actions_per_sec']:,.0f} | {p99:.2f} | {times} | {kib:.1f} | {c50} | {c99} |")
 
 
 if __name__ == "__main__":

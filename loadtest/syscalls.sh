@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Where a closed-loop action's server CPU goes, beside the raw stack's: for the
-# ws-ceiling fan-out (1,000 connections) and each game at 250 tables (store off), the
+# ws-ceiling fan-out (1,000 connections) and each game at 250 tables (store off, then on
+# a SQLite file of its own; `QIPAI_STORE__SQLITE_SYNC` passes through), the
 # server's user and kernel CPU (/proc/PID/stat) and its sendto/recvfrom calls (perf's
 # syscall tracepoints, when perf is there) over an 8 s window inside a 12 s run, per input
 # message (an action) and per delivered message.
@@ -72,8 +73,10 @@ CP=$!
 sleep 3
 measure "raw stack, fan-out 4" $SP $CP /tmp/qipai-syscalls-ceiling.json
 
-for game in tuolaji xiangqi; do
-  QIPAI_STORE__URL= QIPAI_SERVER__ADDR=127.0.0.1:$PORT RUST_LOG=warn \
+for store in off sqlite; do for game in tuolaji xiangqi; do
+  url=
+  [ "$store" = sqlite ] && url=$(mktemp -u /tmp/qipai-syscalls-XXXXXX.db)
+  QIPAI_STORE__URL=$url QIPAI_SERVER__ADDR=127.0.0.1:$PORT RUST_LOG=warn \
     "$BIN/qipai-server" --config loadtest/closed-loop.toml >/dev/null 2>&1 &
   SP=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
@@ -81,5 +84,6 @@ for game in tuolaji xiangqi; do
     --warmup 2 --duration 10 --quiet --json-only >/tmp/qipai-syscalls-$game.json 2>/dev/null &
   LP=$!
   sleep 4
-  measure "$game, 250 tables" $SP $LP /tmp/qipai-syscalls-$game.json
-done
+  measure "$game, 250 tables, store $store" $SP $LP /tmp/qipai-syscalls-$game.json
+  [ -n "$url" ] && rm -f "$url" "$url-wal" "$url-shm"
+done; done

@@ -1,6 +1,7 @@
 //! A play run: start the tables at the ramp rate (each seat a bot client that quick-plays
 //! games one after another), let them warm up, measure a window, report.
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use crate::options::{GameMix, Options};
 use crate::probe::{ClientProbe, Rooms};
 use crate::procfs::{self, ProcSample};
 use crate::report::{Report, ServerUsage};
+use crate::server_metrics;
 use crate::stats::{Counters, Stats};
 use crate::LoadtestError;
 
@@ -117,6 +119,7 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
     }
 
     stats.open_window();
+    let metrics_from = server_metrics::scrape(&run.urls[0]).await;
     let (from, server_from, self_from) = (
         stats.counters(),
         server_pid.and_then(|p| procfs::sample(Some(p))),
@@ -136,6 +139,10 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
         procfs::sample(None),
     );
     let window = window_start.elapsed().as_secs_f64();
+    let server_histograms = match (metrics_from, server_metrics::scrape(&run.urls[0]).await) {
+        (Some(from), Some(to)) => server_metrics::window(&from, &to),
+        _ => BTreeMap::new(),
+    };
     let (ack_us, all_seats_us) = stats.latencies()?;
     seats.shutdown().await;
 
@@ -170,6 +177,7 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
         games_completed: to.games,
         welcomed: to.welcomed,
         server,
+        server_histograms,
         loadtest_cores: self_from
             .zip(self_to)
             .map_or(0.0, |(a, b)| procfs::cores(&a, &b)),

@@ -11,6 +11,7 @@
 //! - [`drive`]: the run itself: ramp up the tables, warm up, measure, report ([`run`]).
 //! - [`attack`]: a hostile client beside the reference load (`--attack KIND`).
 //! - [`idle`]: connections that only say `hello` and wait, for memory per idle connection.
+//! - [`server_metrics`]: the server's own histograms over the window, from `/metrics`.
 //! - [`report`]: the figures, as a human table and one JSON line ([`Report`]).
 
 pub mod attack;
@@ -20,6 +21,7 @@ pub mod options;
 pub mod probe;
 pub mod procfs;
 pub mod report;
+pub mod server_metrics;
 pub mod spawn;
 pub mod stats;
 

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::options::{GameMix, ThinkTime};
+use crate::server_metrics::WindowHistogram;
 use crate::stats::Latency;
 
 /// The server process during the measured window.
@@ -57,6 +58,10 @@ pub struct Report {
     pub welcomed: u64,
     /// `None` when no server pid is known.
     pub server: Option<ServerUsage>,
+    /// The server's histograms over the window (commit time, writes per commit, action to
+    /// `ok`), from its `/metrics`; empty when it did not answer (the first node's only).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub server_histograms: BTreeMap<String, WindowHistogram>,
     /// CPU cores the load test itself used in the window (it shares the machine).
     pub loadtest_cores: f64,
 }
@@ -150,6 +155,13 @@ impl fmt::Display for Report {
                 s.cpu_secs,
                 s.cpu_cores,
                 self.loadtest_cores
+            )?;
+        }
+        for (name, h) in &self.server_histograms {
+            writeln!(
+                f,
+                "server {name}: {} in the window, mean {:.6}, p50 <= {}, p90 <= {}, p99 <= {}",
+                h.count, h.mean, h.p50, h.p90, h.p99
             )?;
         }
         Ok(())
