@@ -24,6 +24,8 @@ pub mod sql;
 pub mod sqlite;
 pub mod writer;
 
+pub use sqlite::SqliteSync;
+
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
@@ -379,12 +381,22 @@ pub fn seated(seats: &[SeatRow], count: usize) -> Vec<Option<SeatRow>> {
 /// # Errors
 /// The backend's error when it cannot be opened or migrated.
 pub async fn open(url: &str) -> StoreResult<std::sync::Arc<dyn Store>> {
+    open_with(url, SqliteSync::Full).await
+}
+
+/// [`open`], a SQLite file's commits flushed to the disk as `sync` says (a PostgreSQL
+/// server's own settings decide there: `synchronous_commit`, which the URL may set for the
+/// connection with `?options=-c%20synchronous_commit%3Doff`).
+///
+/// # Errors
+/// As [`open`].
+pub async fn open_with(url: &str, sync: SqliteSync) -> StoreResult<std::sync::Arc<dyn Store>> {
     let store: std::sync::Arc<dyn Store> =
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             std::sync::Arc::new(postgres::PostgresStore::connect(url).await?)
         } else {
             let path = url.strip_prefix("sqlite://").unwrap_or(url);
-            std::sync::Arc::new(sqlite::SqliteStore::open(Path::new(path)).await?)
+            std::sync::Arc::new(sqlite::SqliteStore::open(Path::new(path), sync).await?)
         };
     let version = store.migrate().await?;
     tracing::info!(version, "store ready");

@@ -1,6 +1,7 @@
 //! The embedded backend: one SQLite file in WAL mode (readers never wait for the writer),
-//! `synchronous = FULL` so a commit is on disk before it is acknowledged. rusqlite is
-//! blocking, so every call runs on tokio's blocking pool.
+//! by default `synchronous = FULL` so a commit is on disk before it is acknowledged
+//! ([`SqliteSync`] says what the other choice keeps). rusqlite is blocking, so every call
+//! runs on tokio's blocking pool.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,32 @@ use crate::{
     StepRow, Store, StoreError, StoreResult, Write,
 };
 
+/// How far a SQLite commit has gone when it is acknowledged (`[store] sqlite_sync`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SqliteSync {
+    /// `synchronous = FULL`: the WAL is flushed to the disk (`fdatasync`) at every commit, so
+    /// an acknowledged commit survives a crash of the process, of the operating system and a
+    /// power cut. Each commit waits for the disk (about half a millisecond here,
+    /// docs/performance/2026-12-06-store-sync.md).
+    #[default]
+    Full,
+    /// `synchronous = NORMAL`: a commit is written to the WAL (the operating system's cache)
+    /// and acknowledged; the disk is flushed at checkpoints. An acknowledged commit survives
+    /// any crash of the server's process (`kill -9`, a panic, the OOM killer); a crash of the
+    /// operating system or a power cut may lose the last commits before the checkpoint, never
+    /// corrupt the file.
+    Normal,
+}
+
+impl SqliteSync {
+    fn pragma(self) -> &'static str {
+        match self {
+            SqliteSync::Full => "FULL",
+            SqliteSync::Normal => "NORMAL",
+        }
+    }
+}
+
 /// A SQLite file.
 pub struct SqliteStore {
     conn: Arc<Mutex<Connection>>,
@@ -23,11 +50,12 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (or creates) the file at `path`, creating its folder.
+    /// Opens (or creates) the file at `path`, creating its folder, its commits flushed to
+    /// the disk as `sync` says.
     ///
     /// # Errors
     /// SQLite's error when the file cannot be opened.
-    pub async fn open(path: &Path) -> StoreResult<SqliteStore> {
+    pub async fn open(path: &Path, sync: SqliteSync) -> StoreResult<SqliteStore> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Task(e.to_string()))?;
         }
@@ -35,7 +63,7 @@ impl SqliteStore {
         let conn = blocking(move || {
             let conn = Connection::open(&owned)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
-            conn.pragma_update(None, "synchronous", "FULL")?;
+            conn.pragma_update(None, "synchronous", sync.pragma())?;
             conn.pragma_update(None, "foreign_keys", "ON")?;
             conn.busy_timeout(std::time::Duration::from_secs(5))?;
             Ok(conn)
@@ -400,5 +428,32 @@ impl Store for SqliteStore {
             conn.execute("VACUUM INTO ?1", params![target])?;
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `[store] sqlite_sync` reaches the connection the writer commits on: SQLite's
+    /// `synchronous` is 2 for FULL and 1 for NORMAL.
+    #[tokio::test]
+    async fn the_sync_setting_is_the_connections() {
+        for (sync, expected) in [(SqliteSync::Full, 2), (SqliteSync::Normal, 1)] {
+            let path = std::env::temp_dir().join(format!(
+                "qipai_sqlite_sync_{}_{expected}.db",
+                std::process::id()
+            ));
+            let store = SqliteStore::open(&path, sync).await.expect("open");
+            let got = store
+                .call(|c| Ok(c.pragma_query_value(None, "synchronous", |r| r.get::<_, i64>(0))?))
+                .await
+                .expect("pragma");
+            assert_eq!(got, expected, "{sync:?}");
+            drop(store);
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+        }
     }
 }

@@ -170,6 +170,8 @@ pub struct StoreConfig {
     pub group_commit_ms: u64,
     /// The writer's probe of the backend between commits (0: never).
     pub health_check_ms: u64,
+    /// How far a SQLite commit has gone when its actions are acknowledged.
+    pub sqlite_sync: SqliteSyncConfig,
 }
 
 impl Default for StoreConfig {
@@ -178,6 +180,26 @@ impl Default for StoreConfig {
             url: String::new(),
             group_commit_ms: 0,
             health_check_ms: 1000,
+            sqlite_sync: SqliteSyncConfig::Full,
+        }
+    }
+}
+
+/// `[store] sqlite_sync`: `"full"` (a commit is on the disk, power cuts included) or
+/// `"normal"` (a commit is in the operating system's hands: survives any crash of the
+/// server, not a power cut); [`qipai_store::SqliteSync`] says what each keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SqliteSyncConfig {
+    Full,
+    Normal,
+}
+
+impl From<SqliteSyncConfig> for qipai_store::SqliteSync {
+    fn from(sync: SqliteSyncConfig) -> qipai_store::SqliteSync {
+        match sync {
+            SqliteSyncConfig::Full => qipai_store::SqliteSync::Full,
+            SqliteSyncConfig::Normal => qipai_store::SqliteSync::Normal,
         }
     }
 }
@@ -586,6 +608,17 @@ mod tests {
         assert!(none.server.trusted_proxies.is_empty());
         let bad = Config::layered(None, env(&[("QIPAI_SERVER__TRUSTED_PROXIES", "localhost")]));
         assert!(bad.unwrap_err().to_string().contains("`localhost`"));
+    }
+
+    /// `[store] sqlite_sync` is "full" unless set; "normal" is the other word it takes.
+    #[test]
+    fn the_sqlite_sync_is_full_unless_set() {
+        let c = Config::layered(None, env(&[])).unwrap();
+        assert_eq!(c.store.sqlite_sync, SqliteSyncConfig::Full);
+        let c = Config::layered(None, env(&[("QIPAI_STORE__SQLITE_SYNC", "normal")])).unwrap();
+        assert_eq!(c.store.sqlite_sync, SqliteSyncConfig::Normal);
+        let bad = Config::layered(None, env(&[("QIPAI_STORE__SQLITE_SYNC", "off")]));
+        assert!(bad.is_err());
     }
 
     #[test]

@@ -59,7 +59,7 @@ pub async fn open(config: &Config, metrics: &Metrics) -> Result<Option<Persist>,
     if url.is_empty() {
         return Ok(None);
     }
-    let store = qipai_store::open(url).await?;
+    let store = qipai_store::open_with(url, config.store.sqlite_sync.into()).await?;
     with_store(config, store, WriterConfig::default().retry, metrics)
         .await
         .map(Some)
