@@ -116,13 +116,6 @@ pub fn build(
         rated,
     } = seated;
     let kept = history.events();
-    let events: Vec<serde_json::Value> = kept
-        .iter()
-        .map(|(seat, event)| match seat {
-            None => serde_json::json!({ "event": event }),
-            Some(seat) => serde_json::json!({ "seat": seat, "event": event }),
-        })
-        .collect();
     let head = RecordHead {
         room,
         players: &players,
@@ -140,36 +133,73 @@ pub fn build(
     };
     let result = result(outcome);
     // What a list of games reads ([`list_fields`]): the body's own keys, without the events.
-    let summary = serde_json::json!({
-        "number": number,
-        "title": title,
-        "players": players,
-        "rated": rated,
-        "result": result,
-    });
-    let body = serde_json::json!({
-        "room_id": room,
-        "number": number,
-        "title": title,
-        "game": game,
-        "players": players,
-        "accounts": accounts,
-        "rated": rated,
-        "finished_ms": finished_ms,
-        "result": result,
-        "final": view,
-        "events": events,
-    });
+    let summary = Summary {
+        number,
+        title,
+        players: &players,
+        rated,
+        result: &result,
+    };
+    let body = Body {
+        room_id: room,
+        game,
+        accounts: &accounts,
+        finished_ms,
+        last: view,
+        events: kept
+            .iter()
+            .map(|(seat, event)| Kept { seat: *seat, event })
+            .collect(),
+        summary,
+    };
+    // Our own types always serialise to JSON (no map with keys that are not strings).
+    let body_json = serde_json::to_string(&body).unwrap_or_default();
+    let summary_json = serde_json::to_string(&body.summary).ok();
     RecordRow {
         room,
         game: game.to_owned(),
         finished_ms,
-        body: body.to_string(),
+        body: body_json,
         pgn,
         players,
         accounts,
-        summary: Some(summary.to_string()),
+        summary: summary_json,
     }
+}
+
+/// A record's JSON body (PROTOCOL §16), serialised straight from the room's values: a
+/// `serde_json::Value` tree of every event, built and dropped at each game's end, was most
+/// of what the store added to a short game's CPU (docs/performance/2026-12-06-store-sync.md).
+#[derive(serde::Serialize)]
+struct Body<'a> {
+    room_id: RoomId,
+    game: &'a str,
+    accounts: &'a [Option<u64>],
+    finished_ms: i64,
+    #[serde(rename = "final")]
+    last: &'a View,
+    events: Vec<Kept<'a>>,
+    /// The keys a list of games reads, which the body has too.
+    #[serde(flatten)]
+    summary: Summary<'a>,
+}
+
+/// What a list of games reads of a record ([`list_fields`]).
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    number: Option<u64>,
+    title: Option<&'a TableTitle>,
+    players: &'a [String],
+    rated: bool,
+    result: &'a serde_json::Value,
+}
+
+/// One event of a record, with the seat that alone saw it.
+#[derive(serde::Serialize)]
+struct Kept<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat: Option<u8>,
+    event: &'a Event,
 }
 
 /// Who played a finished game, seat by seat, and whether its table was rated.
