@@ -216,9 +216,20 @@ export async function playTheXiangqiBot(page) {
 
 /** Plays a move by clicking its two points. */
 export async function clickMove(page, iccs) {
-  await page.click(`[data-sq="${iccs.slice(0, 2)}"]`);
-  await page.waitForSelector(`[data-target="${iccs.slice(2, 4)}"]`);
-  await page.click(`[data-sq="${iccs.slice(2, 4)}"]`);
+  const [from, to] = [iccs.slice(0, 2), iccs.slice(2, 4)];
+  const target = `[data-target="${to}"]`;
+  // A click on a piece before the page knows the move is the player's (the `turn` is still
+  // on its way) selects nothing, and nothing would follow; so click again until the piece
+  // is selected (clicking the selected piece again keeps it selected).
+  for (let tries = 0; tries < 20; tries++) {
+    await page.click(`[data-sq="${from}"]`);
+    const shown = await page
+      .waitForSelector(`${target}, .xq-selected, .dr-selected`, { timeout: 1000 })
+      .catch(() => null);
+    if (shown) break;
+  }
+  await page.waitForSelector(target);
+  await page.click(`[data-sq="${to}"]`);
 }
 
 /** Plays a move by dragging the piece with the mouse. */
