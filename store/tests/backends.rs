@@ -1091,3 +1091,105 @@ async fn accounts_sessions_and_ratings() {
     })
     .await;
 }
+
+/// Entries linked to accounts: a link comes back with the account's name; one account per
+/// player and one player per account in a competition; unlinked, and gone with the
+/// account when it is deleted.
+#[tokio::test]
+async fn entry_links_are_kept_and_go_with_the_account() {
+    use qipai_store::accounts::{AccountWrite, NewAccount};
+    use qipai_store::competition::{CompetitionRow, CompetitionWrite as W, EntryRow, LinkRow};
+    on_both(|store, name| async move {
+        let new = |n: &str| NewAccount {
+            name: n.into(),
+            name_key: n.to_lowercase(),
+            password_hash: "$argon2id$v=19$x".into(),
+            created_ms: 10,
+        };
+        let wang = store.create_account(new("Wang")).await.expect(name);
+        let li = store.create_account(new("Li")).await.expect(name);
+        let (Some(wang), Some(li)) = (wang, li) else {
+            panic!("{name}: both accounts created");
+        };
+        let entry = |index: u32| {
+            W::Entry(EntryRow {
+                competition: 3,
+                index,
+                team: "A".into(),
+                pair_number: Some(1),
+                players: r#"["a","b"]"#.into(),
+                contacts: "[null,null]".into(),
+            })
+        };
+        let competition = W::Competition(CompetitionRow {
+            id: 3,
+            name: "杯".into(),
+            settings: "{}".into(),
+            created_ms: 1,
+        });
+        store
+            .competition_write(vec![competition, entry(0), entry(1)])
+            .await
+            .expect(name);
+        let link = |index, player, account| {
+            W::Link(LinkRow {
+                competition: 3,
+                index,
+                player,
+                account,
+                account_name: String::new(),
+                linked_ms: 20,
+            })
+        };
+        store
+            .competition_write(vec![link(0, 1, wang)])
+            .await
+            .expect(name);
+        let links = |store: Arc<dyn Store>| async move {
+            let logs = store.competitions().await.expect("competitions");
+            logs[0]
+                .links
+                .iter()
+                .map(|l| (l.index, l.player, l.account, l.account_name.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            links(Arc::clone(&store)).await,
+            [(0, 1, wang, "Wang".to_owned())],
+            "{name}"
+        );
+        let twice = store.competition_write(vec![link(0, 1, li)]).await;
+        assert!(twice.is_err(), "{name}: one account per player");
+        let again = store.competition_write(vec![link(1, 0, wang)]).await;
+        assert!(again.is_err(), "{name}: one player per account");
+        store
+            .competition_write(vec![W::Unlink {
+                competition: 3,
+                index: 0,
+                player: 1,
+            }])
+            .await
+            .expect(name);
+        assert!(links(Arc::clone(&store)).await.is_empty(), "{name}");
+        store
+            .competition_write(vec![link(1, 0, wang), link(0, 0, li)])
+            .await
+            .expect(name);
+        store
+            .account_write(vec![AccountWrite::Delete {
+                account: wang,
+                was: "\"Wang\"".into(),
+                was_in_pgn: "Wang".into(),
+                shown_as: "gone".into(),
+                at_ms: 30,
+            }])
+            .await
+            .expect(name);
+        assert_eq!(
+            links(Arc::clone(&store)).await,
+            [(0, 0, li, "Li".to_owned())],
+            "{name}: the deleted account's link went with it"
+        );
+    })
+    .await;
+}

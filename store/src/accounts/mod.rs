@@ -109,7 +109,8 @@ pub enum AccountWrite {
     /// The account deleted: its name replaced by `shown_as` (in its finished games' records
     /// too: the records' seats, the names in their events, where `was` is its name as a JSON
     /// string, quotes included, and their PGN headers, where it is `was_in_pgn`), its key
-    /// freed, its sessions ended; its ratings and history stay under its id.
+    /// freed, its sessions ended, its links to competition entries undone; its ratings and
+    /// history stay under its id.
     Delete {
         account: u64,
         was: String,
@@ -171,6 +172,10 @@ impl AccountWrite {
                 ),
                 statement(
                     "DELETE FROM account_sessions WHERE account = ?1",
+                    vec![int(*account)],
+                ),
+                statement(
+                    "DELETE FROM competition_entry_accounts WHERE account = ?1",
                     vec![int(*account)],
                 ),
             ],
