@@ -1193,3 +1193,94 @@ async fn entry_links_are_kept_and_go_with_the_account() {
     })
     .await;
 }
+
+/// The test's rating rule: each rated seat gains 10 on what the store holds (1500 when
+/// nothing), its state the rating itself.
+struct PlusTen;
+
+impl qipai_store::accounts::RatingRule for PlusTen {
+    fn rate(&self, current: &[Option<String>]) -> Vec<Option<qipai_store::accounts::NewRating>> {
+        current
+            .iter()
+            .map(|state| {
+                let before: i64 = state.as_deref().map_or(1500, |s| s.parse().expect("state"));
+                Some(qipai_store::accounts::NewRating {
+                    rating: before + 10,
+                    state: (before + 10).to_string(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Rating updates are computed in the transaction from what it reads: two games of one
+/// account in one batch apply one after the other, and so do batches committed at the same
+/// time on several connections (PostgreSQL locks the accounts until the commit).
+#[tokio::test]
+async fn rating_updates_apply_one_after_the_other() {
+    use qipai_store::accounts::{NewAccount, RatingUpdate};
+    on_both(|store, name| async move {
+        let new = |n: &str| NewAccount {
+            name: n.into(),
+            name_key: n.to_lowercase(),
+            password_hash: "$argon2id$v=19$x".into(),
+            created_ms: 10,
+        };
+        let (Some(wu), Some(li)) = (
+            store.create_account(new("Wu")).await.expect(name),
+            store.create_account(new("Li")).await.expect(name),
+        ) else {
+            panic!("{name}: accounts created");
+        };
+        let rule: Arc<dyn qipai_store::accounts::RatingRule> = Arc::new(PlusTen);
+        let game = |room: u64, accounts: Vec<Option<u64>>| {
+            Write::Rate(RatingUpdate {
+                game: "xiangqi".into(),
+                room,
+                at_ms: i64::try_from(room).expect("small"),
+                accounts,
+                rule: Arc::clone(&rule),
+            })
+        };
+        // Two games of Wu in one batch (a bot at the second).
+        store
+            .write(vec![
+                game(1, vec![Some(wu), Some(li)]),
+                game(2, vec![Some(wu), None]),
+            ])
+            .await
+            .expect(name);
+        // Eight batches at once, each a game of Wu and Li.
+        let batches = (3..11).map(|room| {
+            let store = Arc::clone(&store);
+            let write = game(room, vec![Some(li), Some(wu)]);
+            async move { store.write(vec![write]).await }
+        });
+        for done in futures_util::future::join_all(batches).await {
+            done.expect(name);
+        }
+        let history = |account| {
+            let store = Arc::clone(&store);
+            async move {
+                let points = store
+                    .rating_history(account, "xiangqi".into())
+                    .await
+                    .expect("history");
+                let mut ratings: Vec<i64> = points.iter().map(|p| p.rating).collect();
+                ratings.sort_unstable();
+                ratings
+            }
+        };
+        let wu_points: Vec<i64> = (1..=10).map(|n| 1500 + 10 * n).collect();
+        assert_eq!(
+            history(wu).await,
+            wu_points,
+            "{name}: every game counted once"
+        );
+        let li_points: Vec<i64> = (1..=9).map(|n| 1500 + 10 * n).collect();
+        assert_eq!(history(li).await, li_points, "{name}");
+        let now = store.ratings(wu).await.expect(name);
+        assert_eq!(now[0].rating, 1600, "{name}: ten games of +10 each");
+    })
+    .await;
+}

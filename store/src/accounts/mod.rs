@@ -6,11 +6,17 @@
 //! rating arrives as its model's JSON with its rounded value for ordering. Sessions are kept
 //! as the SHA-256 of their token ([`crate::hash_token`]), never the token.
 //!
-//! A rating changes only with the game that changed it: [`AccountWrite::Rated`] goes in the
-//! same transaction as that game's last step when the server writes them together.
+//! A rating changes only with the game that changed it: a [`RatingUpdate`] goes in the same
+//! transaction as that game's last step (`crate::Write::Rate`), and is computed there from
+//! the ratings that transaction reads, so two games of one account never overwrite each
+//! other's update (`rate.rs`).
 
 mod postgres;
+mod rate;
 mod sqlite;
+
+pub(crate) use rate::RATING_STATE;
+pub use rate::{NewRating, RatingRule, RatingUpdate};
 
 use crate::{sql, BoxFuture, StoreError, StoreResult};
 
