@@ -268,8 +268,40 @@ impl<G: OnWire> Room<G> {
         if self.seats.iter().any(Option::is_some) {
             self.fill_delay = None;
         }
+        self.left_during_game(log);
         self.note_over();
         Ok(())
+    }
+
+    /// Who left a seat during the game, read back from the seat changes as `note_left`
+    /// noted it before the restart: a person whose seat went to a bot or to nobody from the
+    /// game's start on (a change in the start's millisecond counts as after it: leaving
+    /// never escapes a result). The record names them there and a rated table rates them
+    /// (docs/ratings.md), after a restart as before it.
+    fn left_during_game(&mut self, log: &RoomLog) {
+        let Some(start) = log.steps.iter().find(|s| s.kind == StepKind::Start) else {
+            return;
+        };
+        let mut sitting: Vec<Option<OfRecord>> = vec![None; self.seats.len()];
+        for row in &log.seats {
+            let index = usize::from(row.seat);
+            let Some(slot) = sitting.get_mut(index) else {
+                continue;
+            };
+            if row.player.is_some() && !row.bot {
+                *slot = Some(OfRecord {
+                    name: row.name.clone(),
+                    account: row.account,
+                });
+                continue;
+            }
+            let gone = slot.take();
+            if let (Some(gone), Some(left)) = (gone, self.left_by.get_mut(index)) {
+                if row.at_ms >= start.at_ms {
+                    *left = Some(gone);
+                }
+            }
+        }
     }
 
     /// A bot summoned for a reopened room takes the seat its predecessor held.
