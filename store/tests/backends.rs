@@ -1092,22 +1092,26 @@ async fn accounts_sessions_and_ratings() {
     .await;
 }
 
+/// A new account named `name` (its key the name in small letters).
+fn account(name: &str) -> qipai_store::accounts::NewAccount {
+    qipai_store::accounts::NewAccount {
+        name: name.into(),
+        name_key: name.to_lowercase(),
+        password_hash: "$argon2id$v=19$x".into(),
+        created_ms: 10,
+    }
+}
+
 /// Entries linked to accounts: a link comes back with the account's name; one account per
 /// player and one player per account in a competition; unlinked, and gone with the
 /// account when it is deleted.
 #[tokio::test]
 async fn entry_links_are_kept_and_go_with_the_account() {
-    use qipai_store::accounts::{AccountWrite, NewAccount};
+    use qipai_store::accounts::AccountWrite;
     use qipai_store::competition::{CompetitionRow, CompetitionWrite as W, EntryRow, LinkRow};
     on_both(|store, name| async move {
-        let new = |n: &str| NewAccount {
-            name: n.into(),
-            name_key: n.to_lowercase(),
-            password_hash: "$argon2id$v=19$x".into(),
-            created_ms: 10,
-        };
-        let wang = store.create_account(new("Wang")).await.expect(name);
-        let li = store.create_account(new("Li")).await.expect(name);
+        let wang = store.create_account(account("Wang")).await.expect(name);
+        let li = store.create_account(account("Li")).await.expect(name);
         let (Some(wang), Some(li)) = (wang, li) else {
             panic!("{name}: both accounts created");
         };
@@ -1218,17 +1222,11 @@ impl qipai_store::accounts::RatingRule for PlusTen {
 /// time on several connections (PostgreSQL locks the accounts until the commit).
 #[tokio::test]
 async fn rating_updates_apply_one_after_the_other() {
-    use qipai_store::accounts::{NewAccount, RatingUpdate};
+    use qipai_store::accounts::RatingUpdate;
     on_both(|store, name| async move {
-        let new = |n: &str| NewAccount {
-            name: n.into(),
-            name_key: n.to_lowercase(),
-            password_hash: "$argon2id$v=19$x".into(),
-            created_ms: 10,
-        };
         let (Some(wu), Some(li)) = (
-            store.create_account(new("Wu")).await.expect(name),
-            store.create_account(new("Li")).await.expect(name),
+            store.create_account(account("Wu")).await.expect(name),
+            store.create_account(account("Li")).await.expect(name),
         ) else {
             panic!("{name}: accounts created");
         };
