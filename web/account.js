@@ -62,7 +62,8 @@ export class AccountPage {
       this.root.append(h("section", { class: "panel account-signed-in" },
         h("p", { id: "account-who" }, t("account.signed_in_as", { name: account.name })),
         h("p", {}, h("a", { href: `#/players/${encodeURIComponent(account.name)}`, id: "account-profile" }, t("ratings.my_profile"))),
-        h("button", { type: "button", id: "btn-sign-out", onclick: () => this.ctx.signOut() }, t("account.sign_out"))));
+        h("button", { type: "button", id: "btn-sign-out", onclick: () => this.ctx.signOut() }, t("account.sign_out"))),
+        this.entries());
       return;
     }
     this.error = h("p", { class: "form-error", id: "account-error", role: "alert" });
@@ -70,6 +71,45 @@ export class AccountPage {
       h("div", { class: "account-forms" },
         this.form("signin", "account.sign_in", "current-password"),
         this.form("signup", "account.sign_up", "new-password")));
+  }
+
+  /**
+   * The competition entries linked to the account (`GET /api/account/entries`, PROTOCOL.md
+   * §17.2b): each player, competition and next table, with a button that unlinks it.
+   */
+  entries() {
+    const list = h("ul", { id: "account-entries" });
+    const note = h("p", { class: "muted", id: "account-entries-note", role: "status" });
+    const section = h("section", { class: "panel account-entries" }, h("h3", {}, t("account.entries")), list, note);
+    const load = async () => {
+      let entries;
+      try {
+        entries = (await api("/api/account/entries")).entries;
+      } catch (err) {
+        note.textContent = errorText(err);
+        return;
+      }
+      clear(list);
+      if (!entries.length) note.textContent = t("account.entries_none");
+      for (const v of entries) {
+        const where = v.table != null && v.room != null && !v.result
+          ? t("lobby.next.table", { round: v.round, table: v.table, seat: v.seat + 1 })
+          : v.round == null ? t("lobby.next.not_paired") : "";
+        list.append(h("li", { class: "account-entry" },
+          h("span", {}, t("lobby.next.who", { name: v.player_name, team: v.team, competition: v.name })), " ", where, " ",
+          h("button", { type: "button", class: "secondary small", id: `btn-unlink-${v.competition}`, onclick: async () => {
+            try {
+              await api("/api/entry/unlink", { method: "POST", body: { competition: v.competition } });
+              note.textContent = t("account.unlinked");
+              load();
+            } catch (err) {
+              note.textContent = errorText(err);
+            }
+          } }, t("account.unlink"))));
+      }
+    };
+    load();
+    return section;
   }
 
   /** One form (`kind`: signin or signup) posting `{name, password}` to the server. */

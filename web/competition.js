@@ -609,11 +609,23 @@ export class DirectorPage {
           const v = await api(path("entries"));
           clear(players);
           players.append(h("table", { class: "comp-table", id: "entry-players-table" },
-            h("thead", {}, h("tr", {}, h("th", {}, t("comp.col.team")), h("th", {}, t("dir.codes_player")), h("th", {}, ""))),
+            h("thead", {}, h("tr", {}, h("th", {}, t("comp.col.team")), h("th", {}, t("dir.codes_player")),
+              h("th", {}, t("dir.linked_account")), h("th", {}, ""))),
             h("tbody", {}, v.entries.flatMap((e) => e.players.map((p, i) =>
-              h("tr", {}, h("td", {}, e.team), h("td", {}, p.name), h("td", {},
-                h("button", { type: "button", class: "small", id: `btn-reissue-${e.entry}-${i}`, onclick: () => this.reissue(id, e.entry, i, codeList) },
-                  t("dir.reissue")))))))));
+              h("tr", {}, h("td", {}, e.team), h("td", {}, p.name),
+                // The account the player linked (PROTOCOL.md §17.2b): its seat's session.
+                h("td", { id: `linked-${e.entry}-${i}` }, p.account?.name ?? "",
+                  p.account ? h("button", { type: "button", class: "small secondary", id: `btn-unlink-${e.entry}-${i}`, onclick: async (ev) => {
+                    try {
+                      await api(path(`entries/${e.entry}/players/${i}/unlink`), { method: "POST" });
+                      ev.target.parentElement.textContent = "";
+                    } catch (err) {
+                      this.fail(err);
+                    }
+                  } }, t("account.unlink")) : null),
+                h("td", {},
+                  h("button", { type: "button", class: "small", id: `btn-reissue-${e.entry}-${i}`, onclick: () => this.reissue(id, e.entry, i, codeList) },
+                    t("dir.reissue")))))))));
         } catch (err) {
           this.fail(err);
         }

@@ -370,18 +370,27 @@ export class Lobby {
 
   /**
    * "Your next table", for a player who opened their entry link: the competition, round,
-   * table and seat, and a button that sits them there with their code (`POST /api/entry`).
+   * table and seat, and a button that sits them there with their code (`POST /api/entry`);
+   * signed in, a button that links the entry to the account (`POST /api/entry/link`,
+   * PROTOCOL.md §17.2b). Without a code, a signed-in player's first linked entry
+   * (`GET /api/account/entries`), whose seat the account takes without the code.
    */
   async refreshNextTable() {
     const code = localStorage.getItem(ENTRY_KEY);
     const box = this.nextTable;
-    if (!code) {
+    const signedIn = Boolean(this.ctx.account?.());
+    if (!code && !signedIn) {
       box.hidden = true;
       return;
     }
     let v;
     try {
-      v = await api("/api/entry", { method: "POST", body: { code } });
+      v = code ? await api("/api/entry", { method: "POST", body: { code } })
+        : (await api("/api/account/entries")).entries[0];
+      if (!v) {
+        box.hidden = true;
+        return;
+      }
     } catch (err) {
       if (err.code === "offline") return;
       // A reissued (or mistyped) code: forget it, and say so once.
@@ -391,10 +400,18 @@ export class Lobby {
       box.append(h("h2", {}, t("lobby.next.title")), h("p", { id: "next-table-error" }, errorText(err)));
       return;
     }
-    const forget = h("button", { type: "button", class: "secondary small", id: "btn-next-forget", onclick: () => {
+    const forget = code ? h("button", { type: "button", class: "secondary small", id: "btn-next-forget", onclick: () => {
       localStorage.removeItem(ENTRY_KEY);
       box.hidden = true;
-    } }, t("lobby.next.forget"));
+    } }, t("lobby.next.forget")) : null;
+    const link = code && signedIn ? h("button", { type: "button", class: "secondary small", id: "btn-next-link", onclick: async () => {
+      try {
+        await api("/api/entry/link", { method: "POST", body: { code } });
+        this.ctx.toast(t("lobby.next.linked"));
+      } catch (err) {
+        this.ctx.toast(errorText(err));
+      }
+    } }, t("lobby.next.link")) : null;
     const lines = [h("p", { id: "next-table-who" }, t("lobby.next.who", { name: v.player_name, team: v.team, competition: v.name }))];
     if (v.round == null) lines.push(h("p", { id: "next-table-what" }, t("lobby.next.not_paired")));
     else if (v.bye) lines.push(h("p", { id: "next-table-what" }, t("lobby.next.bye", { round: v.round })));
@@ -402,11 +419,11 @@ export class Lobby {
     else {
       lines.push(h("p", { id: "next-table-what" }, t("lobby.next.table", { round: v.round, table: v.table, seat: v.seat + 1 })),
         h("button", { type: "button", class: "primary", id: "btn-next-sit",
-          onclick: () => this.enter({ type: "join", room_id: v.room, seat: v.seat, entry_code: code }) }, t("lobby.next.sit")));
+          onclick: () => this.enter({ type: "join", room_id: v.room, seat: v.seat, ...(code ? { entry_code: code } : {}) }) }, t("lobby.next.sit")));
     }
     clear(box);
     box.hidden = false;
-    box.append(h("h2", {}, t("lobby.next.title")), ...lines, forget);
+    box.append(h("h2", {}, t("lobby.next.title")), ...lines, ...[link, forget].filter(Boolean));
   }
 
   async refresh() {

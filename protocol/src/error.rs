@@ -266,6 +266,12 @@ error_codes! {
     CrossOrigin = "cross_origin",
     /// A new password shorter than 8 characters or longer than 1024 bytes (HTTP 400).
     WeakPassword = "weak_password",
+    /// The entry code's player is linked to another account (HTTP 409): that account or a
+    /// director must unlink it first.
+    EntryLinked = "entry_linked",
+    /// The account is linked to another player of the same competition (HTTP 409): a person
+    /// holds one place in a competition.
+    AccountHasEntry = "account_has_entry",
 }
 
 /// What a client needs to say a refusal in the player's own language: every
@@ -443,6 +449,8 @@ mod tests {
                 "account_required",
                 "cross_origin",
                 "weak_password",
+                "entry_linked",
+                "account_has_entry",
             ]
         );
     }

@@ -245,9 +245,11 @@ pub enum Write {
     /// A room's short number was handed out: the count goes on after it (kept at the
     /// largest), even if that room is never written.
     RoomNumber(u64),
-    /// An account's change that belongs with a game's steps: a rated game's new ratings go
-    /// in the same transaction as its last step ([`accounts::AccountWrite::Rated`]).
+    /// An account's change that belongs with a game's steps.
     Account(accounts::AccountWrite),
+    /// A rated game's ratings, computed in the transaction of its last step from the
+    /// ratings read there ([`accounts::RatingUpdate`]).
+    Rate(accounts::RatingUpdate),
 }
 
 /// An unfinished room with everything needed to rebuild it.

@@ -56,6 +56,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0009_seat_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0009_seat_accounts.sql"),
     },
+    Migration {
+        version: 10,
+        sqlite: include_str!("../migrations/sqlite/0010_entry_accounts.sql"),
+        postgres: include_str!("../migrations/postgres/0010_entry_accounts.sql"),
+    },
 ];
 
 /// The latest version.

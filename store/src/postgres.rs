@@ -12,6 +12,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, R
 use tokio_postgres::types::{IsNull, Type};
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
+use crate::accounts::RatingUpdate;
 use crate::migrate::{MIGRATIONS, VERSION_TABLE};
 use crate::retention::{self, Sweep, Swept};
 use crate::sql;
@@ -129,6 +130,57 @@ async fn write_batch(tx: &deadpool_postgres::Transaction<'_>, batch: &[Write]) -
         .zip(&prepared)
         .map(|(s, statement)| tx.execute_raw(statement, s.values.iter()));
     futures_util::future::try_join_all(runs).await?;
+    let updates: Vec<&RatingUpdate> = batch
+        .iter()
+        .filter_map(|w| match w {
+            Write::Rate(update) => Some(update),
+            _ => None,
+        })
+        .collect();
+    if !updates.is_empty() {
+        rate(tx, &updates).await?;
+    }
+    Ok(())
+}
+
+/// Applies rated games' rules to their seats' ratings as `tx` reads them, after the batch's
+/// other writes. Every account rated in the batch is locked first, in one statement and in
+/// the order of their ids, until the commit: a transaction of another connection (or node)
+/// rating one of them waits for this one to commit and then reads what it wrote, and two
+/// such transactions never wait for each other in a circle.
+async fn rate(
+    tx: &deadpool_postgres::Transaction<'_>,
+    updates: &[&RatingUpdate],
+) -> StoreResult<()> {
+    let mut ids: Vec<i64> = updates.iter().flat_map(|u| u.accounts()).map(i).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    tx.query(
+        "SELECT id FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+        &[&ids],
+    )
+    .await?;
+    let read = tx
+        .prepare_cached(&sql::postgres(crate::accounts::RATING_STATE))
+        .await?;
+    for update in updates {
+        let mut current = Vec::with_capacity(update.accounts.len());
+        for account in &update.accounts {
+            current.push(match account {
+                Some(a) => tx
+                    .query_opt(&read, &[&i(*a), &update.game])
+                    .await?
+                    .map(|r| r.get::<_, String>(0)),
+                None => None,
+            });
+        }
+        for write in update.writes(&current) {
+            for s in write.statements() {
+                tx.execute_raw(sql::postgres(s.sql).as_str(), s.values.iter())
+                    .await?;
+            }
+        }
+    }
     Ok(())
 }
 

@@ -168,5 +168,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
         }
         Write::RoomNumber(n) => vec![statement(ROOM_NUMBER, vec![int(*n)])],
         Write::Account(a) => a.statements(),
+        // Read, then written: each backend runs it after the batch's other statements.
+        Write::Rate(_) => Vec::new(),
     }
 }

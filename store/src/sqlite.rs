@@ -127,7 +127,39 @@ impl rusqlite::ToSql for sql::Value<'_> {
 /// Writes `batch` in `tx`, each statement prepared once per connection (`prepare_cached`).
 fn write_batch(tx: &rusqlite::Transaction<'_>, batch: &[Write]) -> rusqlite::Result<()> {
     for write in batch {
+        if let Write::Rate(update) = write {
+            rate(tx, update)?;
+        }
         for s in sql::statements(write) {
+            tx.prepare_cached(s.sql)?
+                .execute(rusqlite::params_from_iter(&s.values))?;
+        }
+    }
+    Ok(())
+}
+
+/// Applies a rated game's rule to its seats' ratings as `tx` reads them: after every
+/// earlier write of the batch, and with no other transaction between (the store's one
+/// connection runs one at a time).
+fn rate(
+    tx: &rusqlite::Transaction<'_>,
+    update: &crate::accounts::RatingUpdate,
+) -> rusqlite::Result<()> {
+    let current = {
+        let mut read = tx.prepare_cached(crate::accounts::RATING_STATE)?;
+        update
+            .accounts
+            .iter()
+            .map(|account| match account {
+                Some(a) => read
+                    .query_row(rusqlite::params![i(*a), update.game], |r| r.get(0))
+                    .optional(),
+                None => Ok(None),
+            })
+            .collect::<rusqlite::Result<Vec<Option<String>>>>()?
+    };
+    for write in update.writes(&current) {
+        for s in write.statements() {
             tx.prepare_cached(s.sql)?
                 .execute(rusqlite::params_from_iter(&s.values))?;
         }

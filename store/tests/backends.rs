@@ -1091,3 +1091,194 @@ async fn accounts_sessions_and_ratings() {
     })
     .await;
 }
+
+/// A new account named `name` (its key the name in small letters).
+fn account(name: &str) -> qipai_store::accounts::NewAccount {
+    qipai_store::accounts::NewAccount {
+        name: name.into(),
+        name_key: name.to_lowercase(),
+        password_hash: "$argon2id$v=19$x".into(),
+        created_ms: 10,
+    }
+}
+
+/// Entries linked to accounts: a link comes back with the account's name; one account per
+/// player and one player per account in a competition; unlinked, and gone with the
+/// account when it is deleted.
+#[tokio::test]
+async fn entry_links_are_kept_and_go_with_the_account() {
+    use qipai_store::accounts::AccountWrite;
+    use qipai_store::competition::{CompetitionRow, CompetitionWrite as W, EntryRow, LinkRow};
+    on_both(|store, name| async move {
+        let wang = store.create_account(account("Wang")).await.expect(name);
+        let li = store.create_account(account("Li")).await.expect(name);
+        let (Some(wang), Some(li)) = (wang, li) else {
+            panic!("{name}: both accounts created");
+        };
+        let entry = |index: u32| {
+            W::Entry(EntryRow {
+                competition: 3,
+                index,
+                team: "A".into(),
+                pair_number: Some(1),
+                players: r#"["a","b"]"#.into(),
+                contacts: "[null,null]".into(),
+            })
+        };
+        let competition = W::Competition(CompetitionRow {
+            id: 3,
+            name: "杯".into(),
+            settings: "{}".into(),
+            created_ms: 1,
+        });
+        store
+            .competition_write(vec![competition, entry(0), entry(1)])
+            .await
+            .expect(name);
+        let link = |index, player, account| {
+            W::Link(LinkRow {
+                competition: 3,
+                index,
+                player,
+                account,
+                account_name: String::new(),
+                linked_ms: 20,
+            })
+        };
+        store
+            .competition_write(vec![link(0, 1, wang)])
+            .await
+            .expect(name);
+        let links = |store: Arc<dyn Store>| async move {
+            let logs = store.competitions().await.expect("competitions");
+            logs[0]
+                .links
+                .iter()
+                .map(|l| (l.index, l.player, l.account, l.account_name.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            links(Arc::clone(&store)).await,
+            [(0, 1, wang, "Wang".to_owned())],
+            "{name}"
+        );
+        let twice = store.competition_write(vec![link(0, 1, li)]).await;
+        assert!(twice.is_err(), "{name}: one account per player");
+        let again = store.competition_write(vec![link(1, 0, wang)]).await;
+        assert!(again.is_err(), "{name}: one player per account");
+        store
+            .competition_write(vec![W::Unlink {
+                competition: 3,
+                index: 0,
+                player: 1,
+            }])
+            .await
+            .expect(name);
+        assert!(links(Arc::clone(&store)).await.is_empty(), "{name}");
+        store
+            .competition_write(vec![link(1, 0, wang), link(0, 0, li)])
+            .await
+            .expect(name);
+        store
+            .account_write(vec![AccountWrite::Delete {
+                account: wang,
+                was: "\"Wang\"".into(),
+                was_in_pgn: "Wang".into(),
+                shown_as: "gone".into(),
+                at_ms: 30,
+            }])
+            .await
+            .expect(name);
+        assert_eq!(
+            links(Arc::clone(&store)).await,
+            [(0, 0, li, "Li".to_owned())],
+            "{name}: the deleted account's link went with it"
+        );
+    })
+    .await;
+}
+
+/// The test's rating rule: each rated seat gains 10 on what the store holds (1500 when
+/// nothing), its state the rating itself.
+struct PlusTen;
+
+impl qipai_store::accounts::RatingRule for PlusTen {
+    fn rate(&self, current: &[Option<String>]) -> Vec<Option<qipai_store::accounts::NewRating>> {
+        current
+            .iter()
+            .map(|state| {
+                let before: i64 = state.as_deref().map_or(1500, |s| s.parse().expect("state"));
+                Some(qipai_store::accounts::NewRating {
+                    rating: before + 10,
+                    state: (before + 10).to_string(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Rating updates are computed in the transaction from what it reads: two games of one
+/// account in one batch apply one after the other, and so do batches committed at the same
+/// time on several connections (PostgreSQL locks the accounts until the commit).
+#[tokio::test]
+async fn rating_updates_apply_one_after_the_other() {
+    use qipai_store::accounts::RatingUpdate;
+    on_both(|store, name| async move {
+        let (Some(wu), Some(li)) = (
+            store.create_account(account("Wu")).await.expect(name),
+            store.create_account(account("Li")).await.expect(name),
+        ) else {
+            panic!("{name}: accounts created");
+        };
+        let rule: Arc<dyn qipai_store::accounts::RatingRule> = Arc::new(PlusTen);
+        let game = |room: u64, accounts: Vec<Option<u64>>| {
+            Write::Rate(RatingUpdate {
+                game: "xiangqi".into(),
+                room,
+                at_ms: i64::try_from(room).expect("small"),
+                accounts,
+                rule: Arc::clone(&rule),
+            })
+        };
+        // Two games of Wu in one batch (a bot at the second).
+        store
+            .write(vec![
+                game(1, vec![Some(wu), Some(li)]),
+                game(2, vec![Some(wu), None]),
+            ])
+            .await
+            .expect(name);
+        // Eight batches at once, each a game of Wu and Li.
+        let batches = (3..11).map(|room| {
+            let store = Arc::clone(&store);
+            let write = game(room, vec![Some(li), Some(wu)]);
+            async move { store.write(vec![write]).await }
+        });
+        for done in futures_util::future::join_all(batches).await {
+            done.expect(name);
+        }
+        let history = |account| {
+            let store = Arc::clone(&store);
+            async move {
+                let points = store
+                    .rating_history(account, "xiangqi".into())
+                    .await
+                    .expect("history");
+                let mut ratings: Vec<i64> = points.iter().map(|p| p.rating).collect();
+                ratings.sort_unstable();
+                ratings
+            }
+        };
+        let wu_points: Vec<i64> = (1..=10).map(|n| 1500 + 10 * n).collect();
+        assert_eq!(
+            history(wu).await,
+            wu_points,
+            "{name}: every game counted once"
+        );
+        let li_points: Vec<i64> = (1..=9).map(|n| 1500 + 10 * n).collect();
+        assert_eq!(history(li).await, li_points, "{name}");
+        let now = store.ratings(wu).await.expect(name);
+        assert_eq!(now[0].rating, 1600, "{name}: ten games of +10 each");
+    })
+    .await;
+}

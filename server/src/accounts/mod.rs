@@ -318,8 +318,9 @@ impl Accounts {
     }
 
     /// Deletes the account signed in with `token` after checking its password: its name
-    /// becomes `deleted player ID` (its key free for anyone), its sessions end, its ratings
-    /// and records stay under its id.
+    /// becomes `deleted player ID` (its key free for anyone), its sessions end, its links to
+    /// competition entries are undone, its ratings and records stay under its id. Returns
+    /// the account as it was.
     ///
     /// # Errors
     /// As [`Accounts::session`] and [`Accounts::sign_in`].
@@ -330,7 +331,7 @@ impl Accounts {
         addr: IpAddr,
         hashing: &Hashing,
         store: Option<&dyn Store>,
-    ) -> Result<(), WireError> {
+    ) -> Result<Account, WireError> {
         let account = self.session(token, store).await?;
         let store = store.ok_or_else(no_store)?;
         self.check_password(&account.name, password, addr, hashing, store)
@@ -349,7 +350,8 @@ impl Accounts {
                 at_ms: unix_ms(),
             }])
             .await
-            .map_err(store_error)
+            .map_err(store_error)?;
+        Ok(account)
     }
 
     /// Whether a guest may call themselves `name`: not when it, or a look-alike, is a

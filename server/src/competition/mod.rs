@@ -10,6 +10,8 @@
 //! - [`auth`]: directors' credential and sessions.
 //! - [`entry_form`]: a registration form's bytes read in its encoding (UTF-8 with or
 //!   without BOM, UTF-16, GBK/GB18030).
+//! - [`links`]: an entry's player linked to an account, whose session then takes the
+//!   player's seat without the entry code.
 //! - [`tables`]: a round's tables opened with their seats reserved, watched to their end,
 //!   lateness applied, results recorded.
 //! - [`view`]: what the API shows: JSON and CSV.
@@ -25,6 +27,7 @@
 pub mod auth;
 mod desk;
 pub mod entry_form;
+pub mod links;
 pub mod stored;
 pub mod tables;
 pub mod view;
@@ -157,6 +160,9 @@ pub struct Held {
     /// the order of its players). The codes themselves are kept nowhere: a director sees
     /// each once, when it is issued (tournaments.md "Who sits where").
     pub code_hashes: BTreeMap<u32, Vec<Vec<u8>>>,
+    /// The entries' players linked to an account, by (entry index, player): the account's
+    /// session takes the player's seat without the code ([`links`]).
+    pub links: BTreeMap<(u32, usize), links::Linked>,
 }
 
 /// An entry code just issued: the only time it exists in clear (the answer to the import
@@ -517,6 +523,7 @@ impl Competitions {
             correction_meta: Vec::new(),
             round_started_ms: BTreeMap::new(),
             code_hashes: BTreeMap::new(),
+            links: BTreeMap::new(),
         };
         let write = CompetitionWrite::Competition(CompetitionRow {
             id,
@@ -613,8 +620,9 @@ impl Competitions {
     }
 
     /// A new entry code for player `player` of entry `entry`: the old one stops working
-    /// (here, and at the entry's open tables: see `tables::reissued`). Returns the code, in
-    /// clear this once.
+    /// (here, and at the entry's open tables: see `tables::entrants_changed`), and the player's
+    /// link to an account, made with the old code, is undone. Returns the code, in clear
+    /// this once.
     ///
     /// # Errors
     /// `unknown_competition`; `bad_request_body` for no such entry or player.
@@ -647,11 +655,20 @@ impl Competitions {
             if let Some(h) = hashes.get_mut(player) {
                 *h = code_hash(&code);
             }
-            let write = CompetitionWrite::EntryContacts {
+            let mut writes = vec![CompetitionWrite::EntryContacts {
                 competition: id,
                 index: entry,
                 contacts: entry_row(id, e, &hashes).contacts,
-            };
+            }];
+            // The link was made by proving the old code: whoever linked it with a code
+            // that leaked must not keep the seat (the holder links again with the new one).
+            if mine.links.remove(&(entry, player)).is_some() {
+                writes.push(CompetitionWrite::Unlink {
+                    competition: id,
+                    index: entry,
+                    player: u32::try_from(player).unwrap_or(u32::MAX),
+                });
+            }
             let issued = IssuedCode {
                 competition: id,
                 entry,
@@ -662,7 +679,7 @@ impl Competitions {
                 code,
             };
             mine.code_hashes.insert(entry, hashes);
-            Ok((issued, vec![write]))
+            Ok((issued, writes))
         })
         .await
     }

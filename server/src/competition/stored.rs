@@ -411,6 +411,17 @@ impl Held {
             correction_meta,
             round_started_ms,
             code_hashes,
+            links: log
+                .links
+                .into_iter()
+                .map(|l| {
+                    let linked = super::links::Linked {
+                        account: l.account,
+                        name: l.account_name,
+                    };
+                    ((l.index, l.player as usize), linked)
+                })
+                .collect(),
         };
         Ok((held, in_clear))
     }
@@ -471,6 +482,7 @@ mod tests {
                 author: "director".into(),
                 at_ms: 3,
             }],
+            links: Vec::new(),
         }
     }
 

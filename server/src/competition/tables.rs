@@ -176,7 +176,8 @@ fn lateness_limit(c: &Competition) -> u64 {
     }
 }
 
-/// Who sits where at a pairing's table (each seat taken with its player's entry code),
+/// Who sits where at a pairing's table (each seat taken with its player's entry code, or by
+/// the session of the account the player linked),
 /// and which entry (0: first-named) each seat is. Xiangqi: Red (seat 0) is the first-named
 /// entry, or the second in a later game with the colours `swapped`. Tuolaji: seats 0+2 the
 /// first pair, 1+3 the second.
@@ -192,6 +193,7 @@ fn seating(h: &Held, p: &Pairing, swapped: bool) -> (Vec<ReservedSeat>, Vec<usiz
                     .map(|(i, p)| ReservedSeat {
                         name: p.name.clone(),
                         code_hash: h.code_hash(e.id, i).to_vec(),
+                        account: h.links.get(&(e.id.0, i)).map(|l| l.account),
                     })
                     .collect()
             })
@@ -203,6 +205,7 @@ fn seating(h: &Held, p: &Pairing, swapped: bool) -> (Vec<ReservedSeat>, Vec<usiz
         v.get(i).cloned().unwrap_or_else(|| ReservedSeat {
             name: String::new(),
             code_hash: Vec::new(),
+            account: None,
         })
     };
     match c.settings.event {
@@ -224,13 +227,14 @@ pub fn seat_of(event: Event, side: usize, player: usize) -> usize {
     }
 }
 
-/// Entry `entry` of competition `id` has a new code: its tables still being played get
-/// their entrants as they are now, so that the old code stops working there at once (a
-/// player already seated stays).
+/// Entry `entry` of competition `id` has a new code, or a player of it was linked to an
+/// account or unlinked: its tables still being played get their entrants as they are now,
+/// so that an old code or link stops working there at once, and a new link works (a player
+/// already seated stays).
 ///
 /// # Errors
 /// `unknown_competition`.
-pub async fn reissued<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), WireError> {
+pub async fn entrants_changed<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), WireError> {
     let entry = EntryId(entry);
     let open = shared
         .competitions()
@@ -241,7 +245,10 @@ pub async fn reissued<H: Host>(shared: &H, id: u64, entry: u32) -> Result<(), Wi
                 .flat_map(|r| r.pairings.iter().map(move |p| (r.number, p)))
                 .filter(|(_, p)| p.result.is_none() && (p.first == entry || p.second == entry))
                 .filter_map(|(n, p)| {
-                    Some((h.tables.get(&(n, p.table))?.room?, seating(h, p, false).0))
+                    let extra = h.tables.get(&(n, p.table))?;
+                    // A match goes on with the colours changed each game.
+                    let swapped = extra.games.len() % 2 == 1;
+                    Some((extra.room?, seating(h, p, swapped).0))
                 })
                 .collect::<Vec<_>>()
         })

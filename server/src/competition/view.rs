@@ -90,10 +90,19 @@ pub fn entries(h: &Held, contacts: bool) -> Value {
                 .players
                 .iter()
                 .enumerate()
-                .map(|(i, p)| match (&p.contact, contacts) {
-                    (Some(c), true) => json!({ "name": p.name, "player": i, "phone": c.0.phone, "joined_group": c.0.joined_group }),
-                    (None, true) => json!({ "name": p.name, "player": i }),
-                    _ => json!({ "name": p.name }),
+                .map(|(i, p)| {
+                    let mut v = match (&p.contact, contacts) {
+                        (Some(c), true) => json!({ "name": p.name, "player": i, "phone": c.0.phone, "joined_group": c.0.joined_group }),
+                        (None, true) => json!({ "name": p.name, "player": i }),
+                        _ => return json!({ "name": p.name }),
+                    };
+                    // Directors see which players are linked to an account (its id and
+                    // name, nothing else of it).
+                    v["account"] = json!(h
+                        .links
+                        .get(&(e.id.0, i))
+                        .map(|l| json!({ "id": l.account, "name": l.name })));
+                    v
                 })
                 .collect();
             json!({ "entry": e.id.0, "team": e.team.0, "pair_number": e.pair_number, "players": players })

@@ -74,7 +74,7 @@ pub fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 /// Refuses a write from another site's page.
-fn from_this_site(headers: &HeaderMap) -> Result<(), Refusal> {
+pub(crate) fn from_this_site(headers: &HeaderMap) -> Result<(), Refusal> {
     if same_origin(headers) {
         return Ok(());
     }
@@ -198,7 +198,7 @@ pub async fn delete(
     from_this_site(req.headers())?;
     let token = token(req.headers());
     let p: Password = parse_json(&read_body(req).await?)?;
-    shared
+    let account = shared
         .accounts
         .delete(
             token.as_deref(),
@@ -208,5 +208,6 @@ pub async fn delete(
             store(&shared),
         )
         .await?;
+    crate::gateway::entry_links_api::account_deleted(&shared, account.id).await;
     Ok(signed_out())
 }

@@ -281,7 +281,7 @@ async fn changes(shared: &App, after: Option<u64>) -> u64 {
 }
 
 /// The status of an open room, for the live table status.
-fn room_status(shared: &App, room: u64) -> Option<&'static str> {
+pub(crate) fn room_status(shared: &App, room: u64) -> Option<&'static str> {
     use qipai_protocol::RoomStatus;
     shared
         .lobby
@@ -301,12 +301,12 @@ fn query<'a>(req: &'a Request, key: &str) -> Option<&'a str> {
     })
 }
 
-fn competition_id(s: &str) -> Result<u64, WireError> {
+pub(crate) fn competition_id(s: &str) -> Result<u64, WireError> {
     s.parse().map_err(|_| not_found(s))
 }
 
 /// The director of the request's session (`director_required` without one).
-async fn director(shared: &App, headers: &HeaderMap) -> Result<String, WireError> {
+pub(crate) async fn director(shared: &App, headers: &HeaderMap) -> Result<String, WireError> {
     let token = token(headers);
     shared
         .competitions
@@ -425,7 +425,7 @@ pub async fn reissue(
     let entry: u32 = entry.parse().map_err(|_| body_error("entry: a number"))?;
     let player: usize = player.parse().map_err(|_| body_error("player: a number"))?;
     let issued = comps.reissue(id, entry, player).await?;
-    crate::competition::tables::reissued(shared.as_ref(), id, entry).await?;
+    crate::competition::tables::entrants_changed(shared.as_ref(), id, entry).await?;
     let codes_csv = view::codes_csv(std::slice::from_ref(&issued));
     Ok(ok(&json!({ "code": issued, "codes_csv": codes_csv })))
 }

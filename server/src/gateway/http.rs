@@ -42,6 +42,7 @@ use crate::base::sockets::{HttpTicket, Tier, RESERVE_HEAD_MS};
 use crate::gateway::account_api as account;
 use crate::gateway::client::Client;
 use crate::gateway::competition_api as comp;
+use crate::gateway::entry_links_api as links;
 use crate::gateway::ratings_api as ratings;
 use crate::gateway::records_api as records;
 use crate::gateway::refusal::{self, Refusal};
@@ -74,6 +75,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/players/{name}/profile", get(ratings::profile))
         .route("/api/leaderboard/{game}", get(ratings::leaderboard))
         .route("/api/entry", post(comp::entry))
+        .route("/api/entry/link", post(links::link))
+        .route("/api/entry/unlink", post(links::unlink))
+        .route("/api/account/entries", get(links::account_entries))
         .route("/api/account", get(account::me))
         .route("/api/account/games", get(records::account_games))
         .route("/api/account/signup", post(account::sign_up))
@@ -107,6 +111,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             &format!("{D}/competitions/{{id}}/entries/{{entry}}/players/{{player}}/code"),
             post(comp::reissue),
+        )
+        .route(
+            &format!("{D}/competitions/{{id}}/entries/{{entry}}/players/{{player}}/unlink"),
+            post(links::director_unlink),
         )
         .route(
             &format!("{D}/competitions/{{id}}/rounds"),

@@ -10,6 +10,7 @@ pub mod competition_api;
 pub mod competition_watch;
 pub mod connection;
 pub mod entry_form;
+pub mod entry_links_api;
 pub mod http;
 pub mod listener;
 pub mod player;

@@ -116,7 +116,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | ErrorCode::RoundRecorded
         | ErrorCode::AlreadyEntered
         | ErrorCode::DuplicatePlayer
-        | ErrorCode::NameTaken => StatusCode::CONFLICT,
+        | ErrorCode::NameTaken
+        | ErrorCode::EntryLinked
+        | ErrorCode::AccountHasEntry => StatusCode::CONFLICT,
         ErrorCode::BadEntryCode | ErrorCode::CrossOrigin => StatusCode::FORBIDDEN,
         _ => StatusCode::BAD_REQUEST,
     }

@@ -185,8 +185,9 @@ pub struct Who {
     pub outbox: Outbox,
 }
 
-/// A reserved seat (a competition's table): who sits there, and the SHA-256 of the code
-/// code, the only way to take the seat.
+/// A reserved seat (a competition's table): who sits there, the SHA-256 of their entry
+/// code, and the account their entry is linked to: the code, or that account's session,
+/// takes the seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReservedSeat {
     /// The holder's name as the table's owner registered it (shown at the seat, whatever
@@ -194,6 +195,9 @@ pub struct ReservedSeat {
     pub name: String,
     /// `qipai_store::hash_token` of the code, as [`normalize_code`] gives it.
     pub code_hash: Vec<u8>,
+    /// The account the holder linked their entry to (`competition::links`), whose signed-in
+    /// session takes the seat without the code.
+    pub account: Option<u64>,
 }
 
 /// An entry code as typed: without spaces or dashes, in capitals (codes are printed in
@@ -259,8 +263,8 @@ pub enum Command {
     /// `error` without `seq`: `code`, `message`), then `left`; the room closes, marked
     /// closed in the store, so no game is played there later.
     Close { code: ErrorCode, message: String },
-    /// A table whose seats are reserved: its seats as they are now (a code was reissued:
-    /// the old one stops working at once). Ignored by a room whose seats are not reserved.
+    /// A table whose seats are reserved: its seats as they are now (a code was reissued,
+    /// or an entry linked to an account or unlinked: the change counts at once). Ignored by a room whose seats are not reserved.
     ReserveSeats { seats: Arc<[ReservedSeat]> },
     /// A competition's table whose round is published but not started (tournaments.md "The
     /// day itself"): while `held`, players may sit but the game does not start when every

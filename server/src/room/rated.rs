@@ -1,11 +1,14 @@
-//! Rated tables (docs/ratings.md): who may sit at one, and the new ratings its result gives,
-//! which go into the store in the same transaction as the game's last step (`durable`), so
-//! a crash either keeps both or replays the step and rates the game then, never twice.
+//! Rated tables (docs/ratings.md): who may sit at one, and the rule by which its result moves
+//! its accounts' ratings. The rule goes into the store with the game's last step
+//! (`durable`), which applies it in that transaction to the ratings it reads there: a crash
+//! either keeps both or replays the step and rates the game then, never twice, and two
+//! games of one account ending together apply one after the other.
+
+use std::sync::Arc;
 
 use qipai_games::rating::{self, Rated, Rating};
-use qipai_protocol::{ErrorCode, Outcome, RoomOptions, WireError};
-use qipai_store::accounts::{AccountWrite, RatingRow};
-use qipai_store::Store;
+use qipai_protocol::{ErrorCode, GameKind, Outcome, RoomOptions, WireError};
+use qipai_store::accounts::{NewRating, RatingRule, RatingUpdate};
 
 /// The table's bots' level, for the games whose bots have levels.
 fn bot_level(options: &RoomOptions) -> Option<&str> {
@@ -62,76 +65,95 @@ pub struct RatedSeat {
     pub bot: bool,
 }
 
-/// The writes that rate a finished table: each account's new rating at the game, with its
-/// history point. Empty when the table is casual or does not count (the game ended without
-/// a result, a seat is neither an account nor a bot with a fixed rating, the ratings could
-/// not be read); why is logged.
-pub async fn after_game(
-    store: &dyn Store,
+/// The update that rates a finished table, to be written with its last step: each account's
+/// new rating at the game, with its history point, computed by the store in that commit
+/// from the ratings it reads there ([`RatingUpdate`]), so that two games of one account
+/// ending together never overwrite each other's update. `None` when the table is casual or
+/// does not count (the game ended without a result, a seat is neither an account nor a bot
+/// with a fixed rating); why is logged.
+pub fn after_game(
     options: &RoomOptions,
     seats: &[RatedSeat],
     outcome: Option<&Outcome>,
     room: u64,
     at_ms: i64,
-) -> Vec<AccountWrite> {
+) -> Option<RatingUpdate> {
     if !options.rated() {
-        return Vec::new();
+        return None;
     }
-    let Some(outcome) = outcome else {
-        return Vec::new();
-    };
+    let outcome = outcome?.clone();
     let game = options.game();
     let bot = rating::table_bot_rating(game, bot_level(options));
-    let mut rated = Vec::with_capacity(seats.len());
+    let mut fixed = Vec::with_capacity(seats.len());
     for seat in seats {
-        let one = match (seat.account, seat.bot, bot) {
-            (Some(account), _, _) => match current(store, account, game.name()).await {
-                Ok(r) => Rated::Player(r.unwrap_or_else(|| Rating::newcomer(game))),
-                Err(error) => {
-                    tracing::error!(room, account, %error, "rated table: ratings unreadable, not rated");
-                    return Vec::new();
-                }
-            },
-            (None, true, Some(bot)) => Rated::Bot(bot),
+        fixed.push(match (seat.account, seat.bot, bot) {
+            (Some(_), _, _) => None,
+            (None, true, Some(bot)) => Some(bot),
             _ => {
                 tracing::info!(
                     room,
                     "rated table: a seat without an account or a rated bot, not rated"
                 );
-                return Vec::new();
+                return None;
             }
-        };
-        rated.push(one);
+        });
     }
-    let after = match rating::rate(game, &rated, outcome) {
-        Ok(after) => after,
-        Err(why) => {
-            tracing::info!(room, ?why, "rated table: not rated");
-            return Vec::new();
-        }
-    };
-    seats
-        .iter()
-        .zip(after)
-        .filter_map(|(seat, new)| Some((seat.account?, new?)))
-        .map(|(account, new)| AccountWrite::Rated {
-            rating: RatingRow {
-                account,
-                game: game.name().to_owned(),
-                rating: new.rating.round() as i64,
-                state: serde_json::to_string(&new).unwrap_or_default(),
-                updated_ms: at_ms,
-            },
+    Some(RatingUpdate {
+        game: game.name().to_owned(),
+        room,
+        at_ms,
+        accounts: seats.iter().map(|s| s.account).collect(),
+        rule: Arc::new(TableRating {
+            game,
+            bots: fixed,
+            outcome,
             room,
-        })
-        .collect()
+        }),
+    })
 }
 
-/// The account's rating at `game` as stored (`None`: never rated there).
-async fn current(store: &dyn Store, account: u64, game: &str) -> Result<Option<Rating>, String> {
-    let rows = store.ratings(account).await.map_err(|e| e.to_string())?;
-    rows.into_iter()
-        .find(|r| r.game == game)
-        .map(|r| serde_json::from_str::<Rating>(&r.state).map_err(|e| e.to_string()))
-        .transpose()
+/// The rating rule of one finished table: its game's model applied to its outcome.
+struct TableRating {
+    game: GameKind,
+    /// Per seat: the fixed rating of the bot there, `None` for an account's seat.
+    bots: Vec<Option<Rating>>,
+    outcome: Outcome,
+    room: u64,
+}
+
+impl RatingRule for TableRating {
+    fn rate(&self, current: &[Option<String>]) -> Vec<Option<NewRating>> {
+        let unrated = || vec![None; self.bots.len()];
+        let mut rated = Vec::with_capacity(self.bots.len());
+        for (bot, stored) in self.bots.iter().zip(current) {
+            rated.push(match (bot, stored) {
+                (Some(bot), _) => Rated::Bot(*bot),
+                (None, None) => Rated::Player(Rating::newcomer(self.game)),
+                (None, Some(state)) => match serde_json::from_str::<Rating>(state) {
+                    Ok(r) => Rated::Player(r),
+                    Err(error) => {
+                        let room = self.room;
+                        tracing::error!(room, %error, "rated table: a stored rating unreadable, not rated");
+                        return unrated();
+                    }
+                },
+            });
+        }
+        match rating::rate(self.game, &rated, &self.outcome) {
+            Ok(after) => after
+                .into_iter()
+                .map(|new| {
+                    new.map(|new| NewRating {
+                        rating: new.rating.round() as i64,
+                        state: serde_json::to_string(&new).unwrap_or_default(),
+                    })
+                })
+                .collect(),
+            Err(why) => {
+                let room = self.room;
+                tracing::info!(room, ?why, "rated table: not rated");
+                unrated()
+            }
+        }
+    }
 }

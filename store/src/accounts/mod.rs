@@ -6,11 +6,17 @@
 //! rating arrives as its model's JSON with its rounded value for ordering. Sessions are kept
 //! as the SHA-256 of their token ([`crate::hash_token`]), never the token.
 //!
-//! A rating changes only with the game that changed it: [`AccountWrite::Rated`] goes in the
-//! same transaction as that game's last step when the server writes them together.
+//! A rating changes only with the game that changed it: a [`RatingUpdate`] goes in the same
+//! transaction as that game's last step (`crate::Write::Rate`), and is computed there from
+//! the ratings that transaction reads, so two games of one account never overwrite each
+//! other's update (`rate.rs`).
 
 mod postgres;
+mod rate;
 mod sqlite;
+
+pub(crate) use rate::RATING_STATE;
+pub use rate::{NewRating, RatingRule, RatingUpdate};
 
 use crate::{sql, BoxFuture, StoreError, StoreResult};
 
@@ -109,7 +115,8 @@ pub enum AccountWrite {
     /// The account deleted: its name replaced by `shown_as` (in its finished games' records
     /// too: the records' seats, the names in their events, where `was` is its name as a JSON
     /// string, quotes included, and their PGN headers, where it is `was_in_pgn`), its key
-    /// freed, its sessions ended; its ratings and history stay under its id.
+    /// freed, its sessions ended, its links to competition entries undone; its ratings and
+    /// history stay under its id.
     Delete {
         account: u64,
         was: String,
@@ -171,6 +178,10 @@ impl AccountWrite {
                 ),
                 statement(
                     "DELETE FROM account_sessions WHERE account = ?1",
+                    vec![int(*account)],
+                ),
+                statement(
+                    "DELETE FROM competition_entry_accounts WHERE account = ?1",
                     vec![int(*account)],
                 ),
             ],

@@ -88,6 +88,22 @@ pub struct CorrectionRow {
     pub at_ms: i64,
 }
 
+/// An entry's player linked to an account: the account's session takes the player's
+/// reserved seat without the entry code, and the account lists the entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkRow {
+    pub competition: u64,
+    /// The entry's index.
+    pub index: u32,
+    /// The player's place in the entry (0 or 1 for a pair).
+    pub player: u32,
+    pub account: u64,
+    /// The account's name, as read back (not written: the account keeps it).
+    pub account_name: String,
+    /// Unix time in milliseconds.
+    pub linked_ms: i64,
+}
+
 /// A director's session: the hash of its token ([`crate::hash_token`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirectorSessionRow {
@@ -155,6 +171,15 @@ pub enum CompetitionWrite {
     Settings {
         competition: u64,
         settings: String,
+    },
+    /// An entry's player linked to an account (one account per player; one player per
+    /// account in a competition: the store refuses a second).
+    Link(LinkRow),
+    /// The link of an entry's player undone (by its account, a director, or a new code).
+    Unlink {
+        competition: u64,
+        index: u32,
+        player: u32,
     },
     DirectorLogin(DirectorSessionRow),
     DirectorLogout {
@@ -316,6 +341,26 @@ impl CompetitionWrite {
                 "UPDATE competitions SET settings = ?2 WHERE id = ?1",
                 vec![int(*competition), Text(settings)],
             )],
+            CompetitionWrite::Link(l) => vec![statement(
+                "INSERT INTO competition_entry_accounts (competition, idx, player, account, \
+                 linked_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                vec![
+                    int(l.competition),
+                    small(l.index),
+                    small(l.player),
+                    int(l.account),
+                    Int(l.linked_ms),
+                ],
+            )],
+            CompetitionWrite::Unlink {
+                competition,
+                index,
+                player,
+            } => vec![statement(
+                "DELETE FROM competition_entry_accounts \
+                 WHERE competition = ?1 AND idx = ?2 AND player = ?3",
+                vec![int(*competition), small(*index), small(*player)],
+            )],
             CompetitionWrite::DirectorLogin(s) => vec![statement(
                 "INSERT INTO director_sessions (token_hash, director, created_ms, expires_ms) \
                  VALUES (?1, ?2, ?3, ?4)",
@@ -346,6 +391,8 @@ pub struct CompetitionLog {
     pub pairings: Vec<PairingRow>,
     /// In the order they were made.
     pub corrections: Vec<CorrectionRow>,
+    /// The entries' players linked to accounts, by entry, then player.
+    pub links: Vec<LinkRow>,
 }
 
 fn u(n: i64) -> u64 {
@@ -390,14 +437,32 @@ fn take_for<T>(
     out
 }
 
-/// Assembles the logs from each table's rows, every list sorted by competition first.
-fn assemble(
+/// Every link with its account's name, for either backend (`sql::postgres` for `$N`).
+pub(crate) const LINKS: &str = "SELECT l.competition, l.idx, l.player, l.account, a.name, \
+    l.linked_ms FROM competition_entry_accounts l JOIN accounts a ON a.id = l.account \
+    ORDER BY l.competition, l.idx, l.player";
+
+/// Every table's rows, each list sorted by competition first.
+struct Rows {
     competitions: Vec<CompetitionRow>,
     entries: Vec<EntryRow>,
     rounds: Vec<RoundRow>,
     pairings: Vec<PairingRow>,
     corrections: Vec<CorrectionRow>,
-) -> Vec<CompetitionLog> {
+    links: Vec<LinkRow>,
+}
+
+/// Assembles the logs from each table's rows.
+fn assemble(rows: Rows) -> Vec<CompetitionLog> {
+    let Rows {
+        competitions,
+        entries,
+        rounds,
+        pairings,
+        corrections,
+        links,
+    } = rows;
+    let mut links = links.into_iter().peekable();
     let mut entries = entries.into_iter().peekable();
     let mut rounds = rounds.into_iter().peekable();
     let mut pairings = pairings.into_iter().peekable();
@@ -412,6 +477,7 @@ fn assemble(
                 rounds: take_for(&mut rounds, id, |r| r.competition),
                 pairings: take_for(&mut pairings, id, |r| r.competition),
                 corrections: take_for(&mut corrections, id, |r| r.competition),
+                links: take_for(&mut links, id, |r| r.competition),
                 competition: c,
             }
         })

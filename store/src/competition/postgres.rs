@@ -4,7 +4,7 @@ use tokio_postgres::{Row, Transaction};
 
 use super::{
     assemble, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite, CorrectionRow,
-    DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+    DirectorSessionRow, EntryRow, LinkRow, PairingRow, RoundRow, Rows, LINKS,
 };
 use crate::postgres::PostgresStore;
 use crate::{BoxFuture, StoreResult};
@@ -129,13 +129,27 @@ impl CompetitionStore for PostgresStore {
                     at_ms: r.get(7),
                 })
                 .collect();
-            Ok(assemble(
+            let links = client
+                .query(crate::sql::postgres(LINKS).as_str(), &[])
+                .await?
+                .iter()
+                .map(|r| LinkRow {
+                    competition: u(r.get(0)),
+                    index: u32_at(r, 1),
+                    player: u32_at(r, 2),
+                    account: u(r.get(3)),
+                    account_name: r.get(4),
+                    linked_ms: r.get(5),
+                })
+                .collect();
+            Ok(assemble(Rows {
                 competitions,
                 entries,
                 rounds,
                 pairings,
                 corrections,
-            ))
+                links,
+            }))
         })
     }
 

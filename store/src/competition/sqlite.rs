@@ -4,7 +4,7 @@ use rusqlite::{params, OptionalExtension, Row, Transaction};
 
 use super::{
     assemble, u, CompetitionLog, CompetitionRow, CompetitionStore, CompetitionWrite, CorrectionRow,
-    DirectorSessionRow, EntryRow, PairingRow, RoundRow,
+    DirectorSessionRow, EntryRow, LinkRow, PairingRow, RoundRow, Rows, LINKS,
 };
 use crate::sqlite::SqliteStore;
 use crate::{BoxFuture, StoreResult};
@@ -99,13 +99,24 @@ fn load(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<CompetitionLog>> {
             })
         },
     )?;
-    Ok(assemble(
+    let links = all(conn, LINKS, |r| {
+        Ok(LinkRow {
+            competition: u(r.get(0)?),
+            index: r.get(1)?,
+            player: r.get(2)?,
+            account: u(r.get(3)?),
+            account_name: r.get(4)?,
+            linked_ms: r.get(5)?,
+        })
+    })?;
+    Ok(assemble(Rows {
         competitions,
         entries,
         rounds,
         pairings,
         corrections,
-    ))
+        links,
+    }))
 }
 
 impl CompetitionStore for SqliteStore {

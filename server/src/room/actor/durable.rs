@@ -268,8 +268,40 @@ impl<G: OnWire> Room<G> {
         if self.seats.iter().any(Option::is_some) {
             self.fill_delay = None;
         }
+        self.left_during_game(log);
         self.note_over();
         Ok(())
+    }
+
+    /// Who left a seat during the game, read back from the seat changes as `note_left`
+    /// noted it before the restart: a person whose seat went to a bot or to nobody from the
+    /// game's start on (a change in the start's millisecond counts as after it: leaving
+    /// never escapes a result). The record names them there and a rated table rates them
+    /// (docs/ratings.md), after a restart as before it.
+    fn left_during_game(&mut self, log: &RoomLog) {
+        let Some(start) = log.steps.iter().find(|s| s.kind == StepKind::Start) else {
+            return;
+        };
+        let mut sitting: Vec<Option<OfRecord>> = vec![None; self.seats.len()];
+        for row in &log.seats {
+            let index = usize::from(row.seat);
+            let Some(slot) = sitting.get_mut(index) else {
+                continue;
+            };
+            if row.player.is_some() && !row.bot {
+                *slot = Some(OfRecord {
+                    name: row.name.clone(),
+                    account: row.account,
+                });
+                continue;
+            }
+            let gone = slot.take();
+            if let (Some(gone), Some(left)) = (gone, self.left_by.get_mut(index)) {
+                if row.at_ms >= start.at_ms {
+                    *left = Some(gone);
+                }
+            }
+        }
     }
 
     /// A bot summoned for a reopened room takes the seat its predecessor held.
@@ -381,7 +413,7 @@ impl<G: OnWire> Room<G> {
     /// when there are none.
     pub(super) async fn hand_over(&mut self) {
         self.queue_seats();
-        self.queue_end().await;
+        self.queue_end();
         let id = self.id;
         let pending = self.journal.as_ref().is_some_and(|j| !j.queue.is_empty());
         if !pending {
@@ -547,17 +579,17 @@ impl<G: OnWire> Room<G> {
     }
 
     /// The game is over: its result (the final public view, as JSON) is logged once, with
-    /// its record and, at a rated table, its accounts' new ratings (`rated`): all of them in
-    /// the same commit as the game's last step.
-    async fn queue_end(&mut self) {
-        let Some(store) = self
+    /// its record and, at a rated table, the update of its accounts' ratings (`rated`,
+    /// computed by the store in that commit): all of them in the same commit as the game's
+    /// last step.
+    fn queue_end(&mut self) {
+        let ends = self
             .journal
             .as_ref()
-            .filter(|j| !j.logged_end && self.game.is_over())
-            .map(|j| Arc::clone(j.writer.store()))
-        else {
+            .is_some_and(|j| !j.logged_end && self.game.is_over());
+        if !ends {
             return;
-        };
+        }
         let view = G::wire_view(self.game.view(Viewer::Spectator, self.clock.now()));
         let result = serde_json::to_string(&view).unwrap_or_else(|_| "null".into());
         let room = self.id;
@@ -575,15 +607,13 @@ impl<G: OnWire> Room<G> {
                 bot: account.is_none() && o.as_ref().is_some_and(|o| o.bot),
             })
             .collect();
-        let ratings = crate::room::rated::after_game(
-            store.as_ref(),
+        let rating = crate::room::rated::after_game(
             &self.options,
             &seats,
             outcome.as_ref(),
             room,
             finished_ms,
-        )
-        .await;
+        );
         let seated = crate::room::record::Seated {
             players,
             accounts,
@@ -607,7 +637,7 @@ impl<G: OnWire> Room<G> {
                 finished_ms,
             });
             j.queue.push(Write::Record(record));
-            j.queue.extend(ratings.into_iter().map(Write::Account));
+            j.queue.extend(rating.map(Write::Rate));
         }
     }
 }

@@ -260,8 +260,9 @@ impl<G: OnWire> Room<G> {
     }
 }
 
-/// Reserved seats (a competition's table): the seat reserved for the holder of `code`,
-/// the only one its holder may take (bots never sit).
+/// Reserved seats (a competition's table): the seat reserved for the holder of `code`, or
+/// without a code for the player whose entry is linked to the session's account: the only
+/// one its holder may take (bots never sit).
 fn reserved_seat(
     seats: &[ReservedSeat],
     who: &Who,
@@ -277,23 +278,33 @@ fn reserved_seat(
     if who.bot {
         return Err(reserved());
     }
-    let Some(code) = code.map(crate::room::normalize_code) else {
-        return Err(wire(
-            ErrorCode::BadEntryCode,
-            "the seats of this table are reserved: give your entry code (entry_code) to take yours",
-        ));
+    let mine = match code.map(crate::room::normalize_code) {
+        Some(code) => {
+            let hash = qipai_store::hash_token(&code);
+            seats
+                .iter()
+                .position(|e| !code.is_empty() && e.code_hash == hash)
+                .ok_or_else(|| {
+                    wire(
+                        ErrorCode::BadEntryCode,
+                        "that entry code reserves no seat at this table",
+                    )
+                })?
+        }
+        // The session's account was learned from its cookie or token, never from the
+        // client's word: it proves who the player is as the code would.
+        None => who
+            .account
+            .and_then(|a| seats.iter().position(|e| e.account == Some(a)))
+            .ok_or_else(|| {
+                wire(
+                    ErrorCode::BadEntryCode,
+                    "the seats of this table are reserved: give your entry code (entry_code), \
+                     or sign in to the account your entry is linked to",
+                )
+            })?,
     };
-    let hash = qipai_store::hash_token(&code);
-    let mine = seats
-        .iter()
-        .position(|e| !code.is_empty() && e.code_hash == hash)
-        .and_then(|i| u8::try_from(i).ok())
-        .ok_or_else(|| {
-            wire(
-                ErrorCode::BadEntryCode,
-                "that entry code reserves no seat at this table",
-            )
-        })?;
+    let mine = u8::try_from(mine).map_err(|_| reserved())?;
     match asked {
         Some(a) if a != mine => Err(reserved()),
         _ => Ok(mine),
