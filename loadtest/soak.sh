@@ -13,7 +13,8 @@
 #   SOAK_SECONDS=600 KILL_EVERY_SECONDS=120 TABLES=100 loadtest/soak.sh
 #   QIPAI_BIN_DIR=target/debug loadtest/soak.sh --short   # CI: 60 s, a kill every 20 s, 20 tables
 #
-# Writes loadtest/results/soak-<stamp>.csv (the samples) and .jsonl (each period's load run)
+# Writes loadtest/results/soak-<stamp>.csv (the samples), .jsonl (each period's load run) and
+# .log (the server's warnings and errors)
 # and prints the summary of loadtest/soak_report.py, which also draws the SVG named by
 # SOAK_SVG (docs/performance/ keeps the hour's).
 set -euo pipefail
@@ -36,6 +37,8 @@ STAMP=$(date -u +%Y-%m-%dT%H%M%S)
 mkdir -p loadtest/results
 CSV=${SOAK_OUT:-loadtest/results/soak-$STAMP}.csv
 RUNS=${SOAK_OUT:-loadtest/results/soak-$STAMP}.jsonl
+# The server's log (warnings and errors, every restart appended), kept beside the samples.
+LOG=${SOAK_OUT:-loadtest/results/soak-$STAMP}.log
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 URL=ws://127.0.0.1:$PORT/ws
 DB=$WORK/qipai.db
@@ -76,10 +79,10 @@ EOF
 }
 
 start_server() {
-    "$BIN/qipai-server" >>"$WORK/server.log" 2>&1 &
+    RUST_LOG=${RUST_LOG:-warn} "$BIN/qipai-server" >>"$LOG" 2>&1 &
     SERVER=$!
     echo "$SERVER" >"$WORK/server.pid"
-    healthy || { echo "soak: the server did not come up; its log:" >&2; tail -20 "$WORK/server.log" >&2; exit 1; }
+    healthy || { echo "soak: the server did not come up; its log:" >&2; tail -20 "$LOG" >&2; exit 1; }
 }
 
 echo "t_s,pid,rss_kib,fds,threads,store_bytes" >"$CSV"
