@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Where a closed-loop action's server CPU goes, beside the raw stack's: for the
-# ws-ceiling fan-out (1,000 connections) and each game at 250 tables (store off, then on
-# a SQLite file of its own; `QIPAI_STORE__SQLITE_SYNC` passes through), the
+# ws-ceiling fan-out (1,000 connections; left out without CEILING) and each game (GAMES,
+# default both) at TABLES tables (default 250), with the store off and then on a SQLite file
+# of its own (STORES, default both; `QIPAI_STORE__SQLITE_SYNC` passes through), the
 # server's user and kernel CPU (/proc/PID/stat) and its sendto/recvfrom calls (perf's
 # syscall tracepoints, when perf is there) over an 8 s window inside a 12 s run, per input
 # message (an action) and per delivered message.
 #
 #   CEILING=/path/to/ws-ceiling loadtest/syscalls.sh
+#   BIN=target/debug TABLES=20 GAMES=tuolaji loadtest/syscalls.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)"
 BIN=${BIN:-target/release}
-CEILING=${CEILING:?the ws-ceiling binary}
+CEILING=${CEILING:-}
+TABLES=${TABLES:-250}
+GAMES=${GAMES:-tuolaji xiangqi}
+STORES=${STORES:-off sqlite}
 PORT=$((20000 + RANDOM % 20000))
 TICK=$(getconf CLK_TCK)
 
@@ -64,26 +69,28 @@ measure() { # label, server pid, client pid, the client's JSON file
 echo "| run | inputs/s | delivered per input | user µs per input | kernel µs per input | sendto per input | recvfrom per input | delivered per sendto |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 
-"$CEILING" server --addr 127.0.0.1:$PORT --mode fanout4 --read-buf 4096 --max-secs 60 2>/dev/null &
-SP=$!
-sleep 0.5
-"$CEILING" client --addr 127.0.0.1:$PORT --mode fanout4 --conns 1000 --batch 250 --warmup 2 \
-  --duration 10 --server-pid $SP >/tmp/qipai-syscalls-ceiling.json &
-CP=$!
-sleep 3
-measure "raw stack, fan-out 4" $SP $CP /tmp/qipai-syscalls-ceiling.json
+if [ -n "$CEILING" ]; then
+  "$CEILING" server --addr 127.0.0.1:$PORT --mode fanout4 --read-buf 4096 --max-secs 60 2>/dev/null &
+  SP=$!
+  sleep 0.5
+  "$CEILING" client --addr 127.0.0.1:$PORT --mode fanout4 --conns 1000 --batch 250 --warmup 2 \
+    --duration 10 --server-pid $SP >/tmp/qipai-syscalls-ceiling.json &
+  CP=$!
+  sleep 3
+  measure "raw stack, fan-out 4" $SP $CP /tmp/qipai-syscalls-ceiling.json
+fi
 
-for store in off sqlite; do for game in tuolaji xiangqi; do
+for store in $STORES; do for game in $GAMES; do
   url=
   [ "$store" = sqlite ] && url=$(mktemp -u /tmp/qipai-syscalls-XXXXXX.db)
   QIPAI_STORE__URL=$url QIPAI_SERVER__ADDR=127.0.0.1:$PORT RUST_LOG=warn \
     "$BIN/qipai-server" --config loadtest/closed-loop.toml >/dev/null 2>&1 &
   SP=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.2; done
-  "$BIN/qipai-loadtest" --url "ws://127.0.0.1:$PORT/ws" --game $game --tables 250 --think 0 \
+  "$BIN/qipai-loadtest" --url "ws://127.0.0.1:$PORT/ws" --game $game --tables "$TABLES" --think 0 \
     --warmup 2 --duration 10 --quiet --json-only >/tmp/qipai-syscalls-$game.json 2>/dev/null &
   LP=$!
   sleep 4
-  measure "$game, 250 tables, store $store" $SP $LP /tmp/qipai-syscalls-$game.json
+  measure "$game, $TABLES tables, store $store" $SP $LP /tmp/qipai-syscalls-$game.json
   [ -n "$url" ] && rm -f "$url" "$url-wal" "$url-shm"
 done; done

@@ -5,6 +5,7 @@
 
 use qipai_bots::tuolaji::read;
 use qipai_bots::{SeatView, Table, TuolajiTable};
+use qipai_games::cards::{Card, Suit};
 use qipai_games::tuolaji::{TuolajiGame, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{AutoReason, Phase, TuolajiAction, TuolajiEvent, TuolajiView};
@@ -94,11 +95,11 @@ fn check(game: &TuolajiGame, views: &[SeatView], now: Millis, at: &str) {
 
 /// Level cards the seat could show: all its copies of its most held level card.
 fn some_bid(view: &TuolajiView) -> Option<TuolajiAction> {
-    let level = view.level_rank.as_deref()?;
+    let level = view.level_rank?;
     let hand = view.hand.as_ref()?;
-    let card = ["s", "h", "c", "d"]
+    let card = Suit::ALL
         .into_iter()
-        .map(|suit| format!("{level}{suit}"))
+        .map(|suit| Card::new(level, suit))
         .max_by_key(|card| hand.iter().filter(|c| *c == card).count())?;
     let n = hand.iter().filter(|c| **c == card).count();
     (n > 0).then(|| TuolajiAction::Bid {
@@ -109,15 +110,12 @@ fn some_bid(view: &TuolajiView) -> Option<TuolajiAction> {
 /// Every card of the leader's longest plain suit at once: a throw that often fails.
 fn some_throw(view: &TuolajiView) -> Option<TuolajiAction> {
     let order = read::order(view)?;
-    let hand = read::cards(view.hand.as_ref()?)?;
-    let suit = ["s", "h", "c", "d"]
-        .into_iter()
-        .filter_map(read::suit)
-        .max_by_key(|&s| {
-            hand.iter()
-                .filter(|&&c| !order.is_trump(c) && c.suit() == Some(s))
-                .count()
-        })?;
+    let hand = view.hand.as_ref()?;
+    let suit = Suit::ALL.into_iter().max_by_key(|&s| {
+        hand.iter()
+            .filter(|&&c| !order.is_trump(c) && c.suit() == Some(s))
+            .count()
+    })?;
     let cards: Vec<_> = hand
         .iter()
         .copied()
@@ -125,18 +123,14 @@ fn some_throw(view: &TuolajiView) -> Option<TuolajiAction> {
         .collect();
     // 第十一条1: an ambiguous throw is declared (here as its first valid split).
     let splits = qipai_games::tuolaji::declare::valid_splits(&order, &cards).ok()?;
-    let text = |c: &[qipai_games::cards::Card]| c.iter().map(ToString::to_string).collect();
     let declared = (splits.len() > 1)
         .then(|| {
             splits
                 .first()
-                .map(|s| s.iter().map(|u| text(u.cards())).collect())
+                .map(|s| s.iter().map(|u| u.cards().to_vec()).collect())
         })
         .flatten();
-    (cards.len() > 1).then_some(TuolajiAction::Lead {
-        cards: text(&cards),
-        declared,
-    })
+    (cards.len() > 1).then_some(TuolajiAction::Lead { cards, declared })
 }
 
 /// One seeded game: hints, bids, failed throws, time-outs and a seat left and taken

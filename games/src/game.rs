@@ -7,7 +7,7 @@
 
 use std::ops::{Add, Sub};
 
-use qipai_protocol::{ErrorCode, Outcome};
+use qipai_protocol::{Card, ErrorCode, Outcome};
 
 /// The ruling type of a game that takes none: no value of it exists, so nothing can be
 /// handed to [`Game::rule`] (and a logged one could not be read back).
@@ -143,7 +143,7 @@ pub trait Coded {
     fn code(&self) -> ErrorCode;
 
     /// With `declare_structure`: the valid splits of the throw, for the client to choose.
-    fn splits(&self) -> Option<Vec<Vec<Vec<String>>>> {
+    fn splits(&self) -> Option<Vec<Vec<Vec<Card>>>> {
         None
     }
 

@@ -11,8 +11,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use qipai_games::cards::Card;
 use qipai_games::tuolaji::suggest::candidate_actions;
-use qipai_games::tuolaji::view::{action_out, fold};
+use qipai_games::tuolaji::view::fold;
 use qipai_games::tuolaji::{Phase, TuolajiGame, TuolajiGameError, TuolajiRules, TuolajiSettings};
 use qipai_games::{Emit, Game, Millis, Received, Seat, Viewer};
 use qipai_protocol::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiView};
@@ -89,17 +90,16 @@ impl Followers {
 fn random_bid(f: &Followers, rng: &mut ChaCha8Rng) -> (Seat, TuolajiAction) {
     let seat = rng.random_range(0..4u8);
     let view = &f.views[usize::from(seat)];
-    let level = view.level_rank.clone().unwrap_or_default();
-    let held: Vec<&String> = view
+    let held: Vec<&Card> = view
         .hand
         .iter()
         .flatten()
-        .filter(|c| c.starts_with(level.as_str()))
+        .filter(|c| c.rank().is_some() && c.rank() == view.level_rank)
         .collect();
     let cards = match held.get(rng.random_range(0..held.len().max(1))) {
         Some(pick) => {
             let same = held.iter().filter(|c| **c == *pick).count();
-            vec![(*pick).clone(); rng.random_range(1..=same)]
+            vec![**pick; rng.random_range(1..=same)]
         }
         None => Vec::new(),
     };
@@ -194,7 +194,7 @@ fn play_table(seed: u64, hands: u32) -> (usize, usize, usize, usize) {
             if candidates.is_empty() {
                 continue;
             }
-            let action = action_out(&candidates[rng.random_range(0..candidates.len())]);
+            let action = candidates[rng.random_range(0..candidates.len())].clone();
             match game.apply(seat, action, Received::at(now)) {
                 Ok(out) => ("an action", out),
                 // The finished trick is on show: nobody leads before its pause ends.

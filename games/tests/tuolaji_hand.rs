@@ -2,7 +2,7 @@
 //! and trump, the bottom exchange, turns, failed throws and the bottom multiplier of the
 //! last trick (第八条–第十二条, 第十六条, 表1).
 
-use qipai_games::cards::{parse_cards, Card, Rank, Suit};
+use qipai_games::cards::{parse_cards, Card, Points, Rank, Suit};
 use qipai_games::tuolaji::hand::{Hand, HandAction, HandEvent, Phase, Position};
 use qipai_games::tuolaji::scoring::LevelChange;
 use qipai_games::tuolaji::{TuolajiError, TuolajiRules};

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use qipai_games::cards::{three_decks, Card, CardCounts, Rank};
+use qipai_games::cards::{three_decks, Card, CardCounts, Points, Rank};
 use qipai_games::tuolaji::hand::{Hand, HandAction, HandEvent, Phase};
 use qipai_games::tuolaji::level::{next_dealer, Team};
 use qipai_games::tuolaji::matchplay::{Match, MatchEnd};

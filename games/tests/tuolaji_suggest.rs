@@ -1,6 +1,6 @@
 //! Golden tests for suggestions (the time-out action) and candidate leads for bots.
 
-use qipai_games::cards::{parse_cards, Card, CardCounts, Rank, Suit};
+use qipai_games::cards::{parse_cards, Card, CardCounts, Points, Rank, Suit};
 use qipai_games::tuolaji::hand::{Hand, HandAction, Phase, Position};
 use qipai_games::tuolaji::suggest::{candidate_actions, candidate_leads, suggest};
 use qipai_games::tuolaji::{Order, TuolajiRules};

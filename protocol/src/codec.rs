@@ -6,12 +6,14 @@
 //! Decoding sorts failures the way a client needs to hear about them: bytes that are not
 //! MessagePack at all, or more than one value (`malformed`), a value with no or an unknown
 //! `type` (`unknown_type`),
-//! and a known `type` with missing or mistyped fields (`bad_shape`). When the frame carries a
+//! a known `type` with missing or mistyped fields (`bad_shape`), and a card, suit or rank
+//! that is not in the notation (`bad_card`, [`NotationError`]). When the frame carries a
 //! readable `seq`, the error echoes it.
 
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
+use crate::card::NotationError;
 use crate::error::ErrorCode;
 
 /// Why a frame could not be decoded, with the request's `seq` when it could be read.
@@ -159,6 +161,11 @@ fn classify(bytes: &[u8], known: &[&str], error: &rmp_serde::decode::Error) -> D
             seq,
             message: format!("unknown message type `{}`", truncate(ty)),
         },
+        Some(_) if is_notation(error) => DecodeError {
+            code: ErrorCode::BadCard,
+            seq,
+            message: error.to_string(),
+        },
         Some(ty) => DecodeError {
             code: ErrorCode::BadShape,
             seq,
@@ -169,6 +176,12 @@ fn classify(bytes: &[u8], known: &[&str], error: &rmp_serde::decode::Error) -> D
             ),
         },
     }
+}
+
+/// Whether `error` is a card, suit or rank that is not in the notation: the frame has the
+/// right shape, and its cards are refused as the rules would refuse them.
+fn is_notation(error: &rmp_serde::decode::Error) -> bool {
+    matches!(error, rmp_serde::decode::Error::Syntax(m) if NotationError::is_its_message(m))
 }
 
 /// Keeps echoed client text short.
@@ -256,6 +269,34 @@ mod tests {
         })
         .unwrap();
         assert_eq!(decode_client(&bytes).unwrap_err().code, ErrorCode::BadShape);
+    }
+
+    /// A card, suit or rank outside the notation is `bad_card` with the request's `seq`,
+    /// as the rules refused it when cards travelled as strings; a card of the wrong type
+    /// (not text) is still `bad_shape`.
+    #[test]
+    fn a_card_not_in_the_notation_is_bad_card() {
+        let frame = |action: serde_json::Value| {
+            encode(&serde_json::json!({"type": "tuolaji", "seq": 5, "action": action})).unwrap()
+        };
+        for action in [
+            serde_json::json!({"type": "bid", "cards": ["2x"]}),
+            serde_json::json!({"type": "lead", "cards": ["As"], "declared": [["Zz"]]}),
+            serde_json::json!({"type": "name_trump", "suit": "x"}),
+            serde_json::json!({"type": "follow", "cards": ["9h", "10h"]}),
+        ] {
+            let err = decode_client(&frame(action.clone())).unwrap_err();
+            assert_eq!(
+                (err.code, err.seq),
+                (ErrorCode::BadCard, Some(5)),
+                "{action}"
+            );
+            assert!(err.message.starts_with('`'), "{}", err.message);
+        }
+        let err = decode_client(&frame(serde_json::json!({"type": "bid", "cards": [7]})));
+        assert_eq!(err.unwrap_err().code, ErrorCode::BadShape);
+        let good = frame(serde_json::json!({"type": "follow", "cards": ["9h", "SJ"]}));
+        assert!(decode_client(&good).is_ok());
     }
 
     #[test]

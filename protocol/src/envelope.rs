@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::card::Card;
 use crate::draughts::{DraughtsAction, DraughtsEvent, DraughtsOptions, DraughtsView};
 use crate::error::ErrorCode;
 use crate::tuolaji::{TuolajiAction, TuolajiEvent, TuolajiOptions, TuolajiView};
@@ -409,7 +410,7 @@ pub enum ServerMsg {
         /// With `declare_structure` only: the throw's valid splits, each a list of units
         /// (card lists), for the player to declare one of (第十一条1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        splits: Option<Vec<Vec<Vec<String>>>>,
+        splits: Option<Vec<Vec<Vec<Card>>>>,
         /// What the client needs to say the refusal in the player's language (
         /// PROTOCOL.md lists each code's fields). Left out when there is none.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -297,7 +297,7 @@ pub struct ErrorDetails {
     /// Tuolaji: the cards that matter (the ones the player holds of the led type, the ones
     /// not held, the unit a declaration splits), in the card notation (`9h`, `SJ`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cards: Option<Vec<String>>,
+    pub cards: Option<Vec<crate::card::Card>>,
     /// How many were required (cards, bid cards).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required: Option<u32>,

@@ -6,6 +6,7 @@
 //! `PROTOCOL.md` documents each message with an example.
 //!
 //! - [`envelope`]: [`ClientMsg`] and [`ServerMsg`], the lobby's and rooms' shared types.
+//! - [`card`]: [`Card`], [`Suit`] and [`Rank`], small values written in the card notation.
 //! - [`codec`]: the only caller of rmp-serde; classifies decoding errors.
 //! - [`error`]: [`ErrorCode`], the stable error codes, and [`WireError`].
 //! - [`outcome`]: [`Outcome`], how any game ended (winning seats and reason).
@@ -13,6 +14,7 @@
 //! - [`tuolaji`]: Tuolaji options, actions, the per-seat view and events.
 //! - [`xiangqi`]: xiangqi options, actions, view and events.
 
+pub mod card;
 pub mod codec;
 pub mod draughts;
 pub mod envelope;
@@ -21,6 +23,7 @@ pub mod outcome;
 pub mod tuolaji;
 pub mod xiangqi;
 
+pub use card::{Card, NotationError, Rank, Suit};
 pub use codec::{decode, decode_batch, encode, encode_batch, encode_into, DecodeError};
 pub use envelope::{
     ClientMsg, Event, GameAction, GameKind, GameOptions, PlayerId, RoomEvent, RoomId, RoomInfo,

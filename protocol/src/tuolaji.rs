@@ -1,13 +1,15 @@
 //! Tuolaji (三副牌拖拉机) on the wire: room options, actions, the per-seat view and events.
 //!
-//! Cards travel as their notation strings: rank then suit letter, ranks `2`–`9`, `T`, `J`,
+//! Cards travel as their notation ([`Card`]): rank then suit letter, ranks `2`–`9`, `T`, `J`,
 //! `Q`, `K`, `A`, suits `s h c d`, the jokers `SJ` (small) and `BJ` (big): `"Ts"`, `"Kh"`.
-//! A suit alone is its letter (`"h"`), a level rank its rank letter (`"2"`, `"T"`, `"A"`),
-//! seats are the numbers 0–3 in play order (0+2 and 1+3 are partners), and a team's level is
+//! A suit alone is its letter (`"h"`, [`Suit`]), a level rank its rank letter (`"2"`, `"T"`,
+//! `"A"`, [`Rank`]), seats are the numbers 0–3 in play order (0+2 and 1+3 are partners), and a team's level is
 //! a number: 2–14 for 2…A, 15 and above once past A. Times are milliseconds on the server's
 //! clock (the one every `server_time` uses).
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::card::{Card, Rank, Suit};
 
 /// A Tuolaji room's options. Every field may be left out for the server's default
 /// (`config/default.toml`, section `[tuolaji]`).
@@ -81,20 +83,20 @@ pub struct TuolajiOptions {
 pub enum TuolajiAction {
     /// 第十条: show identical level-rank cards of one suit to bid, strengthen one's own bid
     /// or counter-bid (反揭); during the deal and the bid window after it.
-    Bid { cards: Vec<String> },
+    Bid { cards: Vec<Card> },
     /// 第八条2: nobody bid; the dealer names the trump suit.
-    NameTrump { suit: String },
+    NameTrump { suit: Suit },
     /// 第九条2: the dealer puts back six cards as the bottom.
-    PutBack { cards: Vec<String> },
+    PutBack { cards: Vec<Card> },
     /// 第十一条1: lead one unit or a throw. `declared` optionally splits a throw into units
     /// (拐拖/俘虏); without it the canonical decomposition is used.
     Lead {
-        cards: Vec<String>,
+        cards: Vec<Card>,
         #[serde(default)]
-        declared: Option<Vec<Vec<String>>>,
+        declared: Option<Vec<Vec<Card>>>,
     },
     /// 第十一条2: follow the current trick with as many cards as were led.
-    Follow { cards: Vec<String> },
+    Follow { cards: Vec<Card> },
 }
 
 /// What the table is waiting for.
@@ -134,11 +136,11 @@ pub enum Phase {
 pub struct BidShown {
     pub seat: u8,
     /// The suit bid for trump.
-    pub suit: String,
+    pub suit: Suit,
     /// `bid`, `strengthen` or `counter_bid`.
     pub kind: BidKind,
     /// The cards shown (they stay in the bidder's hand).
-    pub cards: Vec<String>,
+    pub cards: Vec<Card>,
 }
 
 /// What an accepted bid did.
@@ -157,7 +159,7 @@ pub enum BidKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Play {
     pub seat: u8,
-    pub cards: Vec<String>,
+    pub cards: Vec<Card>,
 }
 
 /// A trick as everybody sees it.
@@ -165,7 +167,7 @@ pub struct Play {
 pub struct TrickView {
     pub leader: u8,
     /// The lead split into units (what followers must answer).
-    pub units: Vec<Vec<String>>,
+    pub units: Vec<Vec<Card>>,
     /// Every play so far, the lead first.
     pub plays: Vec<Play>,
     /// Who won it, once all four have played.
@@ -194,7 +196,7 @@ pub struct HandResult {
     /// All of the above: P of 表2.
     pub defenders_points: i32,
     /// The bottom the dealer put back, now shown to everybody.
-    pub bottom: Vec<String>,
+    pub bottom: Vec<Card>,
     /// 表1: the last trick's multiplier.
     pub bottom_multiplier: u32,
     pub last_trick_winner: u8,
@@ -278,7 +280,7 @@ pub struct TuolajiView {
     /// The hand's number in this game, from 1 (0 before the first deal).
     pub hand_number: u32,
     /// The viewer's own cards, sorted; `None` for spectators.
-    pub hand: Option<Vec<String>>,
+    pub hand: Option<Vec<Card>>,
     /// How many cards each seat holds.
     pub card_counts: [u32; 4],
     /// How many cards have been drawn in this hand's deal (156 when done).
@@ -288,25 +290,25 @@ pub struct TuolajiView {
     /// The dealer; unknown during the first hand's bidding.
     pub dealer: Option<u8>,
     /// The level rank (级牌) of this hand.
-    pub level_rank: Option<String>,
+    pub level_rank: Option<Rank>,
     /// The trump suit, once fixed.
-    pub trump: Option<String>,
+    pub trump: Option<Suit>,
     /// Every accepted bid of this hand, oldest first.
     pub bids: Vec<BidShown>,
     pub current_trick: Option<TrickView>,
     /// The last finished trick, until the next lead.
     pub previous_trick: Option<TrickView>,
     /// The viewer's own played cards this hand, in order (empty for spectators).
-    pub played: Vec<String>,
+    pub played: Vec<Card>,
     /// 第十一条3: the point cards the defenders have won.
-    pub defenders_point_cards: Vec<String>,
+    pub defenders_point_cards: Vec<Card>,
     /// The defenders' points so far (tricks and penalties).
     pub defenders_points: i32,
     /// Both teams' levels: index 0 for seats 0+2, 1 for seats 1+3.
     pub levels: [u8; 2],
     /// The bottom: to the dealer while it holds it (between taking and putting back), to
     /// the dealer afterwards as put back, and to everybody once the hand is over.
-    pub bottom: Option<Vec<String>>,
+    pub bottom: Option<Vec<Card>>,
     /// Seats the server is playing, and why.
     pub auto: [Option<AutoReason>; 4],
     /// The last finished hand's result (shown until the next one ends).
@@ -323,7 +325,7 @@ pub struct TuolajiView {
     /// (the `cards` of a `bid` action), fewest cards first in suit order s h c d; empty
     /// otherwise and for spectators. Kept up to date by the `legal_bids` event.
     #[serde(default)]
-    pub legal_bids: Vec<Vec<String>>,
+    pub legal_bids: Vec<Vec<Card>>,
 }
 
 /// What happened at a Tuolaji table. Events that show hidden cards reach only their owner;
@@ -343,19 +345,19 @@ pub enum TuolajiEvent {
         first_drawer: u8,
         /// Known from the start in later hands; bidding chooses it in the first.
         dealer: Option<u8>,
-        level_rank: String,
+        level_rank: Rank,
         levels: [u8; 2],
         /// 五(一)3: when the round ends, if it has a time limit.
         #[serde(default)]
         round_ends_at: Option<u64>,
     },
     /// `seat` drew a card: `card` to that seat only, `null` to the others.
-    Dealt { seat: u8, card: Option<String> },
+    Dealt { seat: u8, card: Option<Card> },
     /// `seat` drew several cards at once (a deal without pauses, `deal_interval_ms` 0):
     /// `cards` to that seat only, `[]` to the others; `count` to everybody.
     DealtCards {
         seat: u8,
-        cards: Vec<String>,
+        cards: Vec<Card>,
         count: u32,
     },
     /// The last card is drawn; bidding stays open until `closes_at`.
@@ -363,14 +365,14 @@ pub enum TuolajiEvent {
     /// An accepted bid with the cards shown.
     Bid(BidShown),
     /// Bidding closed; `trump` is `null` when nobody bid and the dealer must name it.
-    BiddingClosed { dealer: u8, trump: Option<String> },
+    BiddingClosed { dealer: u8, trump: Option<Suit> },
     /// Nobody bid; the dealer named the trump suit.
-    TrumpNamed { dealer: u8, suit: String },
+    TrumpNamed { dealer: u8, suit: Suit },
     /// The dealer took the bottom: the cards to the dealer only, `[]` to the others;
     /// `count` (how many, 6) to everybody.
     BottomTaken {
         dealer: u8,
-        cards: Vec<String>,
+        cards: Vec<Card>,
         #[serde(default)]
         count: u32,
     },
@@ -378,7 +380,7 @@ pub enum TuolajiEvent {
     /// `count` to everybody. The dealer leads.
     BottomPutBack {
         dealer: u8,
-        cards: Vec<String>,
+        cards: Vec<Card>,
         #[serde(default)]
         count: u32,
     },
@@ -386,8 +388,8 @@ pub enum TuolajiEvent {
     /// holds a higher unit; `penalty` changes the defenders' points.
     ThrowFailed {
         seat: u8,
-        attempted: Vec<String>,
-        forced: Vec<String>,
+        attempted: Vec<Card>,
+        forced: Vec<Card>,
         beaten_by: u8,
         penalty: i32,
         defenders_points: i32,
@@ -395,11 +397,11 @@ pub enum TuolajiEvent {
     /// `seat` led `cards`, split into `units`.
     Led {
         seat: u8,
-        cards: Vec<String>,
-        units: Vec<Vec<String>>,
+        cards: Vec<Card>,
+        units: Vec<Vec<Card>>,
     },
     /// `seat` followed.
-    Followed { seat: u8, cards: Vec<String> },
+    Followed { seat: u8, cards: Vec<Card> },
     /// `winner` took the trick worth `points`; the defenders now have `defenders_points`.
     TrickWon {
         winner: u8,
@@ -408,7 +410,7 @@ pub enum TuolajiEvent {
         /// 第十一条3: the trick's point cards the defenders took with it, in play order
         /// (empty when the dealer's side won it).
         #[serde(default)]
-        captured: Vec<String>,
+        captured: Vec<Card>,
     },
     /// Every card is played: the result, and when the next hand is dealt (if the game goes on).
     HandOver {
@@ -436,7 +438,7 @@ pub enum TuolajiEvent {
     /// 第十条: `seat`'s legal bids changed (a card it drew, a bid, the deal or the bid window
     /// over): to `seat` only, `bids` is every bid it could make now (as the view's
     /// `legal_bids`); everybody else gets `bids: []`. Sent before the step's `turn`.
-    LegalBids { seat: u8, bids: Vec<Vec<String>> },
+    LegalBids { seat: u8, bids: Vec<Vec<Card>> },
 }
 
 #[cfg(test)]
@@ -445,6 +447,10 @@ mod tests {
     use crate::codec::{decode, encode};
     use crate::envelope::{ClientMsg, Event, RoomOptions, ServerMsg};
 
+    fn cards(text: &str) -> Vec<Card> {
+        text.split(' ').map(|c| c.parse().unwrap()).collect()
+    }
+
     /// Actions, events (including the flattened `bid`) and sparse options survive
     /// MessagePack with their `type`/`game` tags.
     #[test]
@@ -452,8 +458,8 @@ mod tests {
         let msg = ClientMsg::Tuolaji {
             seq: 4,
             action: TuolajiAction::Lead {
-                cards: vec!["As".into(), "Ks".into(), "Ks".into()],
-                declared: Some(vec![vec!["As".into()], vec!["Ks".into(), "Ks".into()]]),
+                cards: cards("As Ks Ks"),
+                declared: Some(vec![cards("As"), cards("Ks Ks")]),
             },
         };
         let bytes = encode(&msg).unwrap();
@@ -465,9 +471,9 @@ mod tests {
             server_time: 3,
             event: Event::Tuolaji(TuolajiEvent::Bid(BidShown {
                 seat: 1,
-                suit: "h".into(),
+                suit: Suit::Hearts,
                 kind: BidKind::CounterBid,
-                cards: vec!["2h".into(), "2h".into()],
+                cards: cards("2h 2h"),
             })),
         };
         let back: ServerMsg = rmp_serde::from_slice(&encode(&event).unwrap()).unwrap();

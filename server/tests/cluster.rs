@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use common::records::Rng;
 use common::tuolaji::{next_action, patient_env, seat_view};
 use common::{redis_db, spawn_listening, Client, Endpoint};
-use qipai_protocol::tuolaji::{TuolajiAction, TuolajiOptions};
+use qipai_protocol::tuolaji::{Card, TuolajiAction, TuolajiOptions};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
 use qipai_protocol::{ClientMsg, ErrorCode, GameKind, RoomId, ServerMsg, View, PROTOCOL_VERSION};
 
@@ -247,7 +247,7 @@ async fn tl_actions(clients: &mut [Client], rng: &mut Rng, n: usize, to_hand_end
 }
 
 /// Each Tuolaji seat's own cards and the cards played, as their snapshots show them.
-async fn tl_state(clients: &mut [Client]) -> Vec<(u32, Option<Vec<String>>, Vec<String>)> {
+async fn tl_state(clients: &mut [Client]) -> Vec<(u32, Option<Vec<Card>>, Vec<Card>)> {
     let mut out = Vec::new();
     for c in clients.iter_mut() {
         let (_, v) = seat_view(c).await;
@@ -449,7 +449,7 @@ impl Games {
 /// Both games before a node went.
 struct Before {
     xq: XiangqiView,
-    tl: Vec<(u32, Option<Vec<String>>, Vec<String>)>,
+    tl: Vec<(u32, Option<Vec<Card>>, Vec<Card>)>,
     at: Instant,
 }
 

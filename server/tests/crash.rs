@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use common::records::Rng;
 use common::tuolaji::{next_action, patient_env, remove_cards, seat_view};
 use common::{spawn_listening, Client, Endpoint};
-use qipai_protocol::tuolaji::{Phase, Play, TuolajiAction, TuolajiView};
+use qipai_protocol::tuolaji::{Card, Phase, Play, TuolajiAction, TuolajiView};
 use qipai_protocol::xiangqi::{Side, Status, XiangqiAction, XiangqiOptions, XiangqiView};
 use qipai_protocol::{ClientMsg, ErrorCode, ServerMsg, View};
 
@@ -410,7 +410,7 @@ fn table_state(v: &TuolajiView) -> impl PartialEq + std::fmt::Debug {
     (
         format!("{:?}", v.phase),
         v.dealer,
-        v.trump.clone(),
+        v.trump,
         v.hand.as_deref().map(sorted),
         format!("{:?}", v.bids),
         v.dealt,
@@ -644,7 +644,7 @@ struct Tuolaji {
     /// The hand the acknowledged actions below belong to.
     hand: u32,
     /// The cards each seat played in this hand, acknowledged.
-    acked_played: [Vec<String>; 4],
+    acked_played: [Vec<Card>; 4],
     /// Acknowledged bids in this hand.
     acked_bids: usize,
     in_flight: Option<(usize, TuolajiAction)>,
@@ -662,21 +662,21 @@ async fn all_views(clients: &mut [Client]) -> Vec<(u64, TuolajiView)> {
     views
 }
 
-fn sorted(cards: &[String]) -> Vec<String> {
+fn sorted(cards: &[Card]) -> Vec<Card> {
     let mut cards = cards.to_vec();
     cards.sort();
     cards
 }
 
 /// `hand` without `cards` (as multisets), sorted.
-fn without(hand: &[String], cards: &[String]) -> Vec<String> {
+fn without(hand: &[Card], cards: &[Card]) -> Vec<Card> {
     let mut rest = hand.to_vec();
     remove_cards(&mut rest, cards);
     sorted(&rest)
 }
 
 /// The cards an action takes out of the hand.
-fn cards_of(action: &TuolajiAction) -> &[String] {
+fn cards_of(action: &TuolajiAction) -> &[Card] {
     match action {
         TuolajiAction::PutBack { cards }
         | TuolajiAction::Lead { cards, .. }

@@ -79,7 +79,7 @@ async fn racing_counter_bids_are_ordered_by_the_room() {
         .expect("a seed with two possible counter-bids");
     let most = most_identical_twos(seed);
     let bid = |seat: u8, n: usize| TuolajiAction::Bid {
-        cards: vec![Card::new(Rank::Two, most[usize::from(seat)].1).to_string(); n],
+        cards: vec![Card::new(Rank::Two, most[usize::from(seat)].1); n],
     };
     let server = server_with_seed(seed).await;
     let (mut players, _watcher) = seated(&server).await;
@@ -117,8 +117,14 @@ async fn views(players: &mut [Player]) -> Vec<TuolajiView> {
 
 /// `seat` tries `action`: refused with `code`, and no seat's view changes.
 async fn refused(players: &mut [Player], seat: u8, action: TuolajiAction, code: ErrorCode) {
+    let raw = serde_json::to_value(&action).expect("an action is JSON");
+    refused_raw(players, seat, raw, code).await;
+}
+
+/// [`refused`] for an action as a client could write it, outside the protocol's types.
+async fn refused_raw(players: &mut [Player], seat: u8, action: serde_json::Value, code: ErrorCode) {
     let before = views(players).await;
-    let answer = players[usize::from(seat)].act(action.clone()).await;
+    let answer = players[usize::from(seat)].act_raw(action.clone()).await;
     match answer {
         Err((c, message)) => {
             assert_eq!(c, code, "{action:?}: {message}");
@@ -130,25 +136,13 @@ async fn refused(players: &mut [Player], seat: u8, action: TuolajiAction, code: 
 }
 
 fn order_of(view: &TuolajiView) -> Order {
-    let trump = view
-        .trump
-        .as_deref()
-        .and_then(|t| Suit::from_letter(t.chars().next()?))
-        .expect("a trump suit");
-    let level = view
-        .level_rank
-        .as_deref()
-        .and_then(|l| Rank::from_letter(l.chars().next()?))
-        .expect("a level rank");
+    let trump = view.trump.expect("a trump suit");
+    let level = view.level_rank.expect("a level rank");
     Order::new(trump, level)
 }
 
 fn cards(view: &TuolajiView) -> Vec<Card> {
-    view.hand
-        .iter()
-        .flatten()
-        .map(|c| c.parse().expect("a card"))
-        .collect()
+    view.hand.clone().unwrap_or_default()
 }
 
 /// Wrong turn, an illegal follow, an invalid throw declaration, a bottom of the wrong size,
@@ -168,16 +162,17 @@ async fn every_kind_of_refusal_has_a_code_and_changes_nothing() {
         .expect("a suit");
     let held = hand.iter().filter(|h| **h == missing).count();
     let bid = TuolajiAction::Bid {
-        cards: vec![missing.to_string(); held + 1],
+        cards: vec![missing; held + 1],
     };
     refused(&mut players, 0, bid, ErrorCode::CardsNotHeld).await;
-    let bad = TuolajiAction::Bid {
-        cards: vec!["2x".into()],
-    };
-    refused(&mut players, 0, bad, ErrorCode::BadCard).await;
+    // A card or suit outside the notation: refused by the codec as the rules refused it.
+    let bad = serde_json::json!({"type": "bid", "cards": ["2x"]});
+    refused_raw(&mut players, 0, bad, ErrorCode::BadCard).await;
+    let bad = serde_json::json!({"type": "name_trump", "suit": "x"});
+    refused_raw(&mut players, 0, bad, ErrorCode::BadCard).await;
     let seq = watcher
         .tl(TuolajiAction::Bid {
-            cards: vec!["2s".into()],
+            cards: vec![Card::new(Rank::Two, Suit::Spades)],
         })
         .await;
     assert_eq!(watcher.error_for(Some(seq)).await.0, ErrorCode::NotSeated);
@@ -215,7 +210,7 @@ async fn every_kind_of_refusal_has_a_code_and_changes_nothing() {
 
     // 第十一条1: the dealer leads; nobody else may.
     let view = players[usize::from(other)].view().await;
-    let other_card = view.hand.clone().expect("a hand")[0].clone();
+    let other_card = view.hand.clone().expect("a hand")[0];
     let lead = TuolajiAction::Lead {
         cards: vec![other_card],
         declared: None,
@@ -232,8 +227,8 @@ async fn every_kind_of_refusal_has_a_code_and_changes_nothing() {
         .find(|(a, b)| a != b && order.card_type(*a) == order.card_type(*b))
         .expect("two different cards of one type");
     let mismatch = TuolajiAction::Lead {
-        cards: vec![a.to_string(), b.to_string()],
-        declared: Some(vec![vec![a.to_string()], vec![a.to_string()]]),
+        cards: vec![a, b],
+        declared: Some(vec![vec![a], vec![a]]),
     };
     refused(
         &mut players,
@@ -243,15 +238,15 @@ async fn every_kind_of_refusal_has_a_code_and_changes_nothing() {
     )
     .await;
     let not_a_unit = TuolajiAction::Lead {
-        cards: vec![a.to_string(), b.to_string()],
-        declared: Some(vec![vec![a.to_string(), b.to_string()]]),
+        cards: vec![a, b],
+        declared: Some(vec![vec![a, b]]),
     };
     refused(&mut players, dealer, not_a_unit, ErrorCode::NotAUnit).await;
 
     // The dealer leads a single; the next seat must follow it (第十一条2).
     players[usize::from(dealer)]
         .act(TuolajiAction::Lead {
-            cards: vec![a.to_string()],
+            cards: vec![a],
             declared: None,
         })
         .await
@@ -267,23 +262,21 @@ async fn every_kind_of_refusal_has_a_code_and_changes_nothing() {
         .iter()
         .find(|c| order.card_type(**c) != led)
         .expect("and another type");
-    let revoke = TuolajiAction::Follow {
-        cards: vec![off.to_string()],
-    };
+    let revoke = TuolajiAction::Follow { cards: vec![*off] };
     refused(&mut players, other, revoke, ErrorCode::MustFollowType).await;
     let two = TuolajiAction::Follow {
-        cards: theirs.iter().take(2).map(Card::to_string).collect(),
+        cards: theirs.iter().take(2).copied().collect(),
     };
     refused(&mut players, other, two, ErrorCode::WrongCardCount).await;
     let third = (other + 1) % 4;
     let early = TuolajiAction::Follow {
-        cards: vec![cards(&players[usize::from(third)].view().await)[0].to_string()],
+        cards: vec![cards(&players[usize::from(third)].view().await)[0]],
     };
     refused(&mut players, third, early, ErrorCode::NotYourTurn).await;
     // Spectators never act, in any phase.
     let seq = watcher
         .tl(TuolajiAction::Follow {
-            cards: vec!["2s".into()],
+            cards: vec![Card::new(Rank::Two, Suit::Spades)],
         })
         .await;
     assert_eq!(watcher.error_for(Some(seq)).await.0, ErrorCode::NotSeated);
@@ -308,30 +301,28 @@ async fn a_bid_during_the_deal_stands() {
     let card = loop {
         let msg = first.recv().await;
         let level_card = match tl_event(&msg) {
-            Some((_, TuolajiEvent::Dealt { seat: 0, card })) => card.clone(),
+            Some((_, TuolajiEvent::Dealt { seat: 0, card })) => *card,
             Some((_, TuolajiEvent::DealtCards { seat: 0, cards, .. })) => {
-                cards.iter().find(|c| c.starts_with('2')).cloned()
+                cards.iter().find(|c| c.rank() == Some(Rank::Two)).copied()
             }
             Some((_, TuolajiEvent::DealDone { .. })) => panic!("no level card for seat 0"),
             _ => None,
         };
-        if let Some(c) = level_card.filter(|c| c.starts_with('2')) {
+        if let Some(c) = level_card.filter(|c| c.rank() == Some(Rank::Two)) {
             break c;
         }
     };
     let mut me = Player::new(first, 0);
-    me.act(TuolajiAction::Bid {
-        cards: vec![card.clone()],
-    })
-    .await
-    .expect("a bid during the deal");
+    me.act(TuolajiAction::Bid { cards: vec![card] })
+        .await
+        .expect("a bid during the deal");
     me.client
         .until(|m| matches!(tl_event(m), Some((_, TuolajiEvent::DealDone { .. }))))
         .await;
     let events = common::tuolaji::tl_events(&me.client.log);
     let bid_at = events
         .iter()
-        .position(|e| matches!(e, TuolajiEvent::Bid(b) if b.seat == 0 && b.cards == [card.clone()]))
+        .position(|e| matches!(e, TuolajiEvent::Bid(b) if b.seat == 0 && b.cards == [card]))
         .expect("the bid was announced");
     let done_at = events
         .iter()
@@ -374,7 +365,7 @@ async fn a_failed_throw_is_announced_with_the_forced_unit_and_the_penalty() {
             Some((low, next))
         })
         .expect("two different plain cards of one suit");
-    let throw = vec![low.to_string(), next.to_string()];
+    let throw = vec![low, next];
     players[usize::from(dealer)]
         .act(TuolajiAction::Lead {
             cards: throw.clone(),
@@ -403,11 +394,7 @@ async fn a_failed_throw_is_announced_with_the_forced_unit_and_the_penalty() {
     };
     assert_eq!(seat, dealer);
     assert_eq!(attempted.len(), 2);
-    assert_eq!(
-        forced,
-        [low.to_string()],
-        "the lowest beatable unit is forced"
-    );
+    assert_eq!(forced, [low], "the lowest beatable unit is forced");
     assert_eq!((penalty, defenders_points), (20, 20));
     let led = watcher
         .event(|e| matches!(e, qipai_protocol::Event::Tuolaji(TuolajiEvent::Led { .. })))

@@ -7,27 +7,18 @@ mod common;
 
 use common::tuolaji::{fast_options, Player, SEED};
 use common::{Client, TestServer};
-use qipai_games::cards::{Card, Rank, Suit};
+use qipai_games::cards::{Card, Suit};
 use qipai_games::tuolaji::declare::valid_splits;
 use qipai_games::tuolaji::{CardType, Order};
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiView};
 use qipai_protocol::ErrorCode;
 
-fn text(cards: &[Card]) -> Vec<String> {
-    cards.iter().map(ToString::to_string).collect()
-}
-
 /// The card order and the hand a seat's view shows.
 fn order_and_hand(view: &TuolajiView) -> (Order, Vec<Card>) {
-    let letter = |s: &Option<String>| s.as_deref().and_then(|t| t.chars().next());
-    let trump = letter(&view.trump)
-        .and_then(Suit::from_letter)
-        .expect("trump");
-    let level = letter(&view.level_rank)
-        .and_then(Rank::from_letter)
-        .expect("level");
-    let hand = view.hand.iter().flatten().map(|c| c.parse().expect("card"));
-    (Order::new(trump, level), hand.collect())
+    let trump = view.trump.expect("trump");
+    let level = view.level_rank.expect("level");
+    let hand = view.hand.clone().unwrap_or_default();
+    (Order::new(trump, level), hand)
 }
 
 /// Four players at a table dealt from `seed`, played by their hints up to the first lead;
@@ -101,8 +92,8 @@ async fn declarations_are_checked_over_the_socket() {
 
         // "A declaration may not split a unit": a pair declared as two singles.
         let split_pair = TuolajiAction::Lead {
-            cards: text(&[pair, pair]),
-            declared: Some(vec![text(&[pair]), text(&[pair])]),
+            cards: vec![pair, pair],
+            declared: Some(vec![vec![pair], vec![pair]]),
         };
         let (code, message) = players[usize::from(leader)]
             .act(split_pair)
@@ -112,7 +103,7 @@ async fn declarations_are_checked_over_the_socket() {
 
         // 第十一条1: the ambiguous throw undeclared.
         let undeclared = TuolajiAction::Lead {
-            cards: text(&throw),
+            cards: throw.clone(),
             declared: None,
         };
         let (code, message) = players[usize::from(leader)]
@@ -126,9 +117,9 @@ async fn declarations_are_checked_over_the_socket() {
         // Declared as one of its valid splits, the throw is a lead (it may still fail).
         let declared = splits
             .first()
-            .map(|s| s.iter().map(|u| text(u.cards())).collect());
+            .map(|s| s.iter().map(|u| u.cards().to_vec()).collect());
         let lead = TuolajiAction::Lead {
-            cards: text(&throw),
+            cards: throw.clone(),
             declared,
         };
         players[usize::from(leader)]

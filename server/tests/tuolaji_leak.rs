@@ -23,11 +23,11 @@ struct Knowledge {
     dealt: [usize; 4],
     dealer: Option<u8>,
     /// The client's own cards, by its own events.
-    own: Vec<String>,
+    own: Vec<Card>,
     hands: u32,
 }
 
-fn sorted(mut cards: Vec<String>) -> Vec<String> {
+fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
     cards.sort();
     cards
 }
@@ -51,15 +51,15 @@ impl Knowledge {
 
     /// `seat` drew `count` cards, `shown` to this client: they must be the seat's next cards
     /// of the engine's deal, shown to their receiver only.
-    fn drew(&mut self, seat: u8, shown: &[String], count: usize) {
+    fn drew(&mut self, seat: u8, shown: &[Card], count: usize) {
         let deal = self.deal.as_ref().expect("a hand started");
         let index = usize::from(seat);
-        let truth: Vec<String> = (0..DRAWN)
+        let truth: Vec<Card> = (0..DRAWN)
             .filter_map(|i| deal.draw(i))
             .filter(|(to, _)| to.0 == seat)
             .skip(self.dealt[index])
             .take(count)
-            .map(|(_, card)| card.to_string())
+            .map(|(_, card)| card)
             .collect();
         assert_eq!(truth.len(), count, "seat {seat} drew more than its cards");
         self.dealt[index] += count;
@@ -92,7 +92,7 @@ impl Knowledge {
                 let drawn = self.dealt.iter().sum();
                 let (to, _) = deal.draw(drawn).expect("a card to deal");
                 assert_eq!(*seat, to.0, "dealt to the wrong seat");
-                let shown: Vec<String> = card.iter().cloned().collect();
+                let shown: Vec<Card> = card.iter().copied().collect();
                 self.drew(*seat, &shown, 1);
             }
             TuolajiEvent::DealtCards { seat, cards, count } => {
@@ -101,14 +101,7 @@ impl Knowledge {
             TuolajiEvent::BiddingClosed { dealer, .. } => self.dealer = Some(*dealer),
             TuolajiEvent::BottomTaken { dealer, cards, .. } => {
                 if self.is_me(*dealer) {
-                    let bottom: Vec<String> = self
-                        .deal
-                        .as_ref()
-                        .expect("a deal")
-                        .bottom()
-                        .iter()
-                        .map(Card::to_string)
-                        .collect();
+                    let bottom: Vec<Card> = self.deal.as_ref().expect("a deal").bottom().to_vec();
                     assert_eq!(sorted(cards.clone()), sorted(bottom.clone()));
                     self.own.extend(bottom);
                 } else {

@@ -32,7 +32,7 @@ pub fn name_trump(hand: &CardCounts, level: Rank) -> Suit {
 /// level cards the seat holds and whose trumps clearly exceed a random share. Never
 /// against the partner's standing bid.
 pub fn choose_bid(seat: u8, view: &TuolajiView) -> Option<TuolajiAction> {
-    let level = read::rank(view.level_rank.as_deref()?)?;
+    let level = view.level_rank?;
     let hand = read::holding(view)?;
     let size = hand.len() as i32;
     let done = matches!(view.phase, Phase::Bidding { .. });
@@ -52,13 +52,11 @@ pub fn choose_bid(seat: u8, view: &TuolajiView) -> Option<TuolajiAction> {
         .max_by_key(|&(_, n, st)| (st, n))?;
     let wanted = match standing {
         None => strength >= par + if done { 2 } else { 6 },
-        Some(b) if b.seat == seat => {
-            read::suit(&b.suit) == Some(suit) && usize::from(count) > b.cards.len()
-        }
+        Some(b) if b.seat == seat => b.suit == suit && usize::from(count) > b.cards.len(),
         Some(b) if read::team(b.seat) == read::team(seat) => false,
         Some(b) => usize::from(count) > b.cards.len() && strength >= par + 4,
     };
-    let cards = vec![Card::new(level, suit).to_string(); usize::from(count)];
+    let cards = vec![Card::new(level, suit); usize::from(count)];
     // Whether the rule accepts it is the rule's to say (第十条): the server sent the list.
     (wanted && view.legal_bids.contains(&cards)).then_some(TuolajiAction::Bid { cards })
 }

@@ -4,7 +4,6 @@
 //! when it pays and keeps big trumps for the last trick. A pure function of the seat's view
 //! and the events it saw.
 
-use qipai_games::cards::Card;
 use qipai_protocol::tuolaji::{Phase, TuolajiAction, TuolajiEvent};
 
 use super::bidding::{choose_bid, name_trump};
@@ -42,34 +41,26 @@ impl TuolajiBot {
         match v.phase {
             Phase::Dealing | Phase::Bidding { .. } => choose_bid(seat, v),
             Phase::NamingTrump { .. } => {
-                let level = read::rank(v.level_rank.as_deref()?)?;
-                let suit = name_trump(&read::holding(v)?, level);
-                Some(TuolajiAction::NameTrump {
-                    suit: suit.letter().to_string(),
-                })
+                let suit = name_trump(&read::holding(v)?, v.level_rank?);
+                Some(TuolajiAction::NameTrump { suit })
             }
             Phase::Bottom { .. } => {
                 let cards = choose_bottom(&read::order(v)?, &read::holding(v)?);
-                Some(TuolajiAction::PutBack {
-                    cards: cards.iter().map(ToString::to_string).collect(),
-                })
+                Some(TuolajiAction::PutBack { cards })
             }
             Phase::Leading { .. } => {
                 let s = Situation::new(seat, v, &self.memory)?;
                 let lead = choose_lead(&s)?;
-                let text = |c: &[Card]| c.iter().map(ToString::to_string).collect();
                 Some(TuolajiAction::Lead {
-                    cards: text(&lead.cards),
-                    declared: lead.declared.map(|d| d.iter().map(|u| text(u)).collect()),
+                    cards: lead.cards,
+                    declared: lead.declared,
                 })
             }
             Phase::Following { .. } => {
                 let s = Situation::new(seat, v, &self.memory)?;
                 let lead = read::lead_units(&s.order, v)?;
                 let cards = choose_follow(&s, &lead)?;
-                Some(TuolajiAction::Follow {
-                    cards: cards.iter().map(ToString::to_string).collect(),
-                })
+                Some(TuolajiAction::Follow { cards })
             }
             Phase::Waiting
             | Phase::TrickPause { .. }

@@ -23,12 +23,7 @@ fn bottom_stake(s: &Situation, lead: &[Unit]) -> i32 {
     if s.cards_left() != n {
         return 0;
     }
-    let bottom = s
-        .view
-        .bottom
-        .as_deref()
-        .and_then(read::cards)
-        .map_or(15, |b| points(&b));
+    let bottom = s.view.bottom.as_deref().map_or(15, points);
     let multiplier = qipai_games::tuolaji::bottom_multiplier(lead) as i32;
     bottom * multiplier
 }
@@ -87,8 +82,8 @@ pub fn choose_follow(s: &Situation, lead: &[Unit]) -> Option<Vec<Card>> {
     let plays: Vec<(u8, Vec<Card>)> = trick
         .plays
         .iter()
-        .map(|p| Some((p.seat, read::cards(&p.cards)?)))
-        .collect::<Option<_>>()?;
+        .map(|p| (p.seat, p.cards.clone()))
+        .collect();
     let existing: i32 = plays.iter().map(|(_, c)| points(c)).sum();
     let mut after = Vec::new();
     let mut next = read::next_seat(s.seat);

@@ -7,8 +7,6 @@ use qipai_games::cards::{three_decks, CardCounts, Rank, Suit};
 use qipai_games::tuolaji::{CardType, Order};
 use qipai_protocol::tuolaji::TuolajiEvent;
 
-use super::read;
-
 /// The four card types, as indices into [`Memory::voids`].
 fn type_index(ty: CardType) -> usize {
     match ty {
@@ -51,24 +49,22 @@ impl Memory {
         match event {
             TuolajiEvent::HandStarted { level_rank, .. } => {
                 *self = Memory {
-                    level: read::rank(level_rank),
+                    level: Some(*level_rank),
                     ..Memory::default()
                 };
             }
             TuolajiEvent::BiddingClosed {
                 trump: Some(suit), ..
             }
-            | TuolajiEvent::TrumpNamed { suit, .. } => self.trump = read::suit(suit),
+            | TuolajiEvent::TrumpNamed { suit, .. } => self.trump = Some(*suit),
             TuolajiEvent::Led { cards, .. } => {
-                let cards = read::cards(cards).unwrap_or_default();
-                self.led = self.order().and_then(|o| o.type_of(&cards));
+                self.led = self.order().and_then(|o| o.type_of(cards));
                 self.tricks_seen += 1;
-                for c in cards {
+                for &c in cards {
                     self.played.add(c);
                 }
             }
             TuolajiEvent::Followed { seat, cards } => {
-                let cards = read::cards(cards).unwrap_or_default();
                 if let (Some(order), Some(led)) = (self.order(), self.led) {
                     if cards.iter().any(|&c| order.card_type(c) != led) {
                         if let Some(v) = self.voids.get_mut(usize::from(*seat)) {
@@ -76,7 +72,7 @@ impl Memory {
                         }
                     }
                 }
-                for c in cards {
+                for &c in cards {
                     self.played.add(c);
                 }
             }

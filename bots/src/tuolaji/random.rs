@@ -37,10 +37,6 @@ impl RandomTuolaji {
     }
 }
 
-fn text(cards: &[qipai_games::cards::Card]) -> Vec<String> {
-    cards.iter().map(ToString::to_string).collect()
-}
-
 impl Strategy for RandomTuolaji {
     type View = SeatView;
     type Event = TuolajiEvent;
@@ -55,23 +51,19 @@ impl Strategy for RandomTuolaji {
         match v.phase {
             Phase::NamingTrump { .. } => {
                 let suit = self.pick(&Suit::ALL)?;
-                Some(TuolajiAction::NameTrump {
-                    suit: suit.letter().to_string(),
-                })
+                Some(TuolajiAction::NameTrump { suit })
             }
             Phase::Bottom { .. } => {
                 let mut cards = hand.to_vec();
                 cards.shuffle(&mut self.rng);
                 cards.truncate(6);
-                Some(TuolajiAction::PutBack {
-                    cards: text(&cards),
-                })
+                Some(TuolajiAction::PutBack { cards })
             }
             Phase::Leading { .. } => {
                 let leads = candidate_leads(&read::order(v)?, &hand, 400);
                 let cards = self.pick(&leads)?;
                 Some(TuolajiAction::Lead {
-                    cards: text(&cards),
+                    cards,
                     declared: None,
                 })
             }
@@ -80,9 +72,7 @@ impl Strategy for RandomTuolaji {
                 let lead = read::lead_units(&order, v)?;
                 let follows = candidate_follows(&order, &lead, &hand, FOLLOWS);
                 let cards = self.pick(&follows)?;
-                Some(TuolajiAction::Follow {
-                    cards: text(&cards),
-                })
+                Some(TuolajiAction::Follow { cards })
             }
             _ => None,
         }

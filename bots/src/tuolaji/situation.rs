@@ -1,7 +1,7 @@
 //! What a seat knows when it plays a card: its cards, the order, the cards still unseen,
 //! who deals, and how much each card is worth keeping.
 
-use qipai_games::cards::{Card, CardCounts, Rank};
+use qipai_games::cards::{Card, CardCounts, Points, Rank};
 use qipai_games::tuolaji::{CardType, Order};
 use qipai_protocol::tuolaji::TuolajiView;
 
@@ -26,11 +26,7 @@ impl<'a> Situation<'a> {
     pub fn new(seat: u8, view: &'a TuolajiView, memory: &'a Memory) -> Option<Situation<'a>> {
         let order = read::order(view)?;
         let hand = read::holding(view)?;
-        let known = view
-            .bottom
-            .as_deref()
-            .and_then(read::counts)
-            .unwrap_or_default();
+        let known = view.bottom.as_deref().map(read::counts).unwrap_or_default();
         let unseen = memory.unseen(&hand, &known);
         let dealing_side = view
             .dealer

@@ -75,10 +75,7 @@ fn may_bid(view: &TuolajiView) -> bool {
 
 /// The most identical level cards of one suit in the seat's hand.
 fn most_level_cards(view: &TuolajiView) -> usize {
-    let (Some(level), Some(held)) = (
-        view.level_rank.as_deref().and_then(read::rank),
-        read::holding(view),
-    ) else {
+    let (Some(level), Some(held)) = (view.level_rank, read::holding(view)) else {
         return 0;
     };
     held.iter()

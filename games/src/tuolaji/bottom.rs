@@ -1,7 +1,7 @@
 //! The bottom exchange (留底, 第九条2): the dealer takes the six bottom cards and puts back
 //! any six of the cards they then hold, face down.
 
-use crate::cards::{Card, CardCounts};
+use crate::cards::{Card, CardCounts, Points};
 
 use super::deal::BOTTOM_SIZE;
 use super::error::TuolajiError;

@@ -265,7 +265,7 @@ fn count(n: usize) -> u32 {
 
 fn with_cards(details: ErrorDetails, cards: &[Card]) -> ErrorDetails {
     ErrorDetails {
-        cards: Some(cards.iter().map(ToString::to_string).collect()),
+        cards: Some(cards.to_vec()),
         ..details
     }
 }
@@ -325,7 +325,7 @@ mod tests {
             d.units,
             Some(vec!["pair_tractor:2".to_owned(), "pair".to_owned()])
         );
-        assert_eq!(d.cards, Some(vec!["9h".to_owned(), "9h".to_owned()]));
+        assert_eq!(d.cards, Some(parse_cards("9h 9h").unwrap()));
         let all = TuolajiError::MustPlayAllOfType {
             ty: CardType::Trump,
             held: parse_cards("SJ").unwrap(),

@@ -37,7 +37,7 @@ pub fn fold(view: &mut TuolajiView, viewer: Viewer, event: &TuolajiEvent) {
             view.dealt = 0;
             view.first_drawer = Some(*first_drawer);
             view.dealer = *dealer;
-            view.level_rank = Some(level_rank.clone());
+            view.level_rank = Some(*level_rank);
             view.trump = None;
             view.bids.clear();
             view.current_trick = None;
@@ -71,11 +71,11 @@ pub fn fold(view: &mut TuolajiView, viewer: Viewer, event: &TuolajiEvent) {
         TuolajiEvent::Bid(shown) => view.bids.push(shown.clone()),
         TuolajiEvent::BiddingClosed { dealer, trump } => {
             view.dealer = Some(*dealer);
-            view.trump = trump.clone();
+            view.trump = *trump;
         }
         TuolajiEvent::TrumpNamed { dealer, suit } => {
             view.dealer = Some(*dealer);
-            view.trump = Some(suit.clone());
+            view.trump = Some(*suit);
         }
         TuolajiEvent::BottomTaken {
             dealer,
@@ -155,7 +155,7 @@ pub fn fold(view: &mut TuolajiView, viewer: Viewer, event: &TuolajiEvent) {
 }
 
 /// `seat` played `cards` into the current trick.
-fn play(view: &mut TuolajiView, me: Option<u8>, seat: u8, cards: &[String]) {
+fn play(view: &mut TuolajiView, me: Option<u8>, seat: u8, cards: &[Card]) {
     if let Some(trick) = view.current_trick.as_mut() {
         trick.plays.push(Play {
             seat,
@@ -165,7 +165,7 @@ fn play(view: &mut TuolajiView, me: Option<u8>, seat: u8, cards: &[String]) {
     add_count(view, seat, -(cards.len() as i64));
     if me == Some(seat) {
         give_up(view, cards);
-        view.played.extend(cards.iter().cloned());
+        view.played.extend_from_slice(cards);
     }
 }
 
@@ -176,20 +176,16 @@ fn add_count(view: &mut TuolajiView, seat: u8, by: i64) {
 }
 
 /// The viewer's own cards with `cards` added, in the cards' order.
-fn take_in(view: &mut TuolajiView, cards: &[String]) {
+fn take_in(view: &mut TuolajiView, cards: &[Card]) {
     let Some(hand) = view.hand.as_mut() else {
         return;
     };
-    let counts: CardCounts = hand
-        .iter()
-        .chain(cards)
-        .filter_map(|c| c.parse::<Card>().ok())
-        .collect();
-    *hand = counts.to_vec().iter().map(Card::to_string).collect();
+    let counts: CardCounts = hand.iter().chain(cards).copied().collect();
+    *hand = counts.to_vec();
 }
 
 /// The viewer's own cards with one of each of `cards` taken out.
-fn give_up(view: &mut TuolajiView, cards: &[String]) {
+fn give_up(view: &mut TuolajiView, cards: &[Card]) {
     let Some(hand) = view.hand.as_mut() else {
         return;
     };

@@ -23,7 +23,7 @@ use super::combination::{Unit, UnitKind};
 use super::error::TuolajiError;
 use super::order::{CardType, Order};
 use super::shape::{Instance, Shape};
-use crate::cards::{Card, CardCounts};
+use crate::cards::{Card, CardCounts, Points};
 
 /// The memo key: shape key, lead unit index, room left in it.
 type StateKey = (u128, usize, usize);

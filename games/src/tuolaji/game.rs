@@ -23,6 +23,8 @@ use qipai_protocol::tuolaji::{
 };
 use qipai_protocol::ErrorCode;
 
+use crate::cards::Card;
+
 use super::error::TuolajiError;
 use super::hand::HandEvent;
 use super::level::Team;
@@ -30,9 +32,7 @@ use super::matchplay::Match;
 use super::options::TuolajiRules;
 use super::ruling::TuolajiRuling;
 use super::suggest::suggest;
-use super::view::{
-    action_in, event_out, legal_bids, levels_out, outcome_out, result_out, turn, NotationError,
-};
+use super::view::{event_out, levels_out, outcome_out, result_out, turn};
 use crate::competition::lateness::{started_units, tuolaji_lateness, TuolajiLateness};
 use crate::{Coded, Emit, Game, Millis, Received, Seat, Viewer};
 
@@ -68,9 +68,6 @@ pub enum TuolajiGameError {
     /// The rules refuse it (the message names the article).
     #[error(transparent)]
     Rule(#[from] TuolajiError),
-    /// A card or suit is not in the notation.
-    #[error(transparent)]
-    Notation(#[from] NotationError),
     /// Seats are still empty.
     #[error("the game has not started: seats are still empty")]
     NotStarted,
@@ -83,24 +80,16 @@ impl Coded for TuolajiGameError {
     fn code(&self) -> ErrorCode {
         match self {
             TuolajiGameError::Rule(e) => e.code(),
-            TuolajiGameError::Notation(_) => ErrorCode::BadCard,
             TuolajiGameError::NotStarted => ErrorCode::NotStarted,
             TuolajiGameError::TrickOnTable { .. } => ErrorCode::TrickOnTable,
         }
     }
 
-    fn splits(&self) -> Option<Vec<Vec<Vec<String>>>> {
+    fn splits(&self) -> Option<Vec<Vec<Vec<Card>>>> {
         match self {
-            TuolajiGameError::Rule(TuolajiError::DeclareStructure { splits }) => Some(
-                splits
-                    .iter()
-                    .map(|s| {
-                        s.iter()
-                            .map(|u| u.iter().map(ToString::to_string).collect())
-                            .collect()
-                    })
-                    .collect(),
-            ),
+            TuolajiGameError::Rule(TuolajiError::DeclareStructure { splits }) => {
+                Some(splits.clone())
+            }
             _ => None,
         }
     }
@@ -130,7 +119,7 @@ fn hand_started(number: u32, game: &Match) -> Emit<TuolajiEvent> {
         hand_number: number,
         first_drawer: hand.first_drawer().0,
         dealer: hand.dealer().map(|s| s.0),
-        level_rank: hand.level().letter().to_string(),
+        level_rank: hand.level(),
         levels: levels_out(game.levels()),
         round_ends_at: game.round_ends_at().map(|m| m.0),
     })
@@ -176,7 +165,7 @@ pub struct TuolajiGame {
     /// The last `turn` announced: the phase, and the seat to act with its hint.
     last_turn: Option<(WirePhase, Option<(Seat, TuolajiAction)>)>,
     /// Each seat's legal bids as last sent (the `legal_bids` event).
-    last_bids: [Vec<Vec<String>>; 4],
+    last_bids: [Vec<Vec<Card>>; 4],
     /// A competition's table: when its round started and how long a lateness "minute" is
     /// ([`TuolajiRuling::RoundStarted`]).
     round_started: Option<(Millis, u64)>,
@@ -354,7 +343,7 @@ impl TuolajiGame {
         };
         // 第十条: each seat whose legal bids changed learns them, privately.
         for (seat, sent) in (0u8..).zip(self.last_bids.iter_mut()) {
-            let bids = legal_bids(game.hand(), Seat(seat));
+            let bids = game.hand().legal_bids(Seat(seat));
             if *sent != bids {
                 *sent = bids.clone();
                 out.push(Emit::Split {
@@ -495,7 +484,7 @@ fn gather_dealt(out: Vec<Emit<TuolajiEvent>>) -> Vec<Emit<TuolajiEvent>> {
     if out.iter().filter(|e| is_dealt(e)).nth(1).is_none() {
         return out;
     }
-    let mut cards: [Vec<String>; 4] = Default::default();
+    let mut cards: [Vec<Card>; 4] = Default::default();
     let mut counts = [0u32; 4];
     let mut gathered = Vec::with_capacity(out.len());
     let mut at = None;
@@ -611,7 +600,6 @@ impl Game for TuolajiGame {
         if self.abandoned.is_some() {
             return Err(TuolajiError::MatchOver.into());
         }
-        let action = action_in(action)?;
         let now = received.at;
         let game = self.game.as_mut().ok_or(TuolajiGameError::NotStarted)?;
         if let Some(at) = self.trick_pause.filter(|at| now < *at) {

@@ -1,7 +1,7 @@
 //! Fast legal actions: what the server plays for a seat whose time ran out, and what bots
 //! choose from. Every suggestion is accepted by [`Hand::apply`] (a property test checks it).
 
-use crate::cards::{Card, CardCounts, Suit};
+use crate::cards::{Card, CardCounts, Points, Suit};
 use crate::Seat;
 
 use super::combination::UnitKind;

@@ -4,7 +4,7 @@
 
 use super::combination::{split_into_kinds, Unit, UnitKind};
 use super::order::{CardType, Order};
-use crate::cards::Card;
+use crate::cards::{Card, Points};
 use crate::Seat;
 
 /// A trick in play. The caller checks each play (`check_follow`) before recording it;

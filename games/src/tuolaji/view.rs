@@ -1,13 +1,15 @@
-//! The wire forms of a Tuolaji table: engine actions from the protocol's strings, engine
-//! events, results and tricks into the protocol's types, and the per-seat view that shows
-//! exactly what `rules/tuolaji.md` "What each seat may see" allows (第十一条4, 第十五条).
+//! The wire forms of a Tuolaji table: engine events, results and tricks into the protocol's
+//! types, and the per-seat view that shows exactly what `rules/tuolaji.md` "What each seat
+//! may see" allows (第十一条4, 第十五条). Actions, cards, suits and ranks are the
+//! protocol's own values, so they cross as they are: the codec has already refused any card
+//! that is not in the notation (`bad_card`).
 
 use qipai_protocol::tuolaji::{
     self as wire, BidShown, Phase as WirePhase, Play, TrickView, TuolajiAction, TuolajiEvent,
     TuolajiView,
 };
 
-use crate::cards::{Card, ParseCardError, Suit};
+use crate::cards::Card;
 use crate::{Game, Millis, Seat, Viewer};
 
 pub use super::fold::fold;
@@ -17,91 +19,10 @@ use super::suggest::suggest;
 
 use super::bid::BidKind;
 use super::deal::BOTTOM_SIZE;
-use super::hand::{Hand, HandAction, HandEvent, HandResult, Phase, TrickRecord};
+use super::hand::{HandEvent, HandResult, Phase, TrickRecord};
 use super::level::{Levels, Team};
 use super::matchplay::{MatchEnd, MatchOutcome};
 use super::scoring::LevelChange;
-
-/// Why an action's text could not be read; nothing changes.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NotationError {
-    #[error(transparent)]
-    Card(#[from] ParseCardError),
-    #[error("`{0}` is not a suit: write s, h, c or d")]
-    Suit(String),
-}
-
-fn cards_in(text: &[String]) -> Result<Vec<Card>, ParseCardError> {
-    text.iter().map(|c| c.parse()).collect()
-}
-
-/// The wire form of cards: their notation.
-pub fn cards_out(cards: &[Card]) -> Vec<String> {
-    cards.iter().map(Card::to_string).collect()
-}
-
-/// The wire form of a suit: its notation letter.
-pub fn suit_out(suit: Suit) -> String {
-    suit.letter().to_string()
-}
-
-/// Reads a wire action into the engine's.
-///
-/// # Errors
-/// [`NotationError`] naming the first card or suit that is not in the notation.
-pub fn action_in(action: TuolajiAction) -> Result<HandAction, NotationError> {
-    Ok(match action {
-        TuolajiAction::Bid { cards } => HandAction::Bid {
-            cards: cards_in(&cards)?,
-        },
-        TuolajiAction::NameTrump { suit } => {
-            let mut chars = suit.chars();
-            let parsed = match (chars.next(), chars.next()) {
-                (Some(c), None) => Suit::from_letter(c),
-                _ => None,
-            };
-            HandAction::NameTrump {
-                suit: parsed.ok_or(NotationError::Suit(suit))?,
-            }
-        }
-        TuolajiAction::PutBack { cards } => HandAction::PutBack {
-            cards: cards_in(&cards)?,
-        },
-        TuolajiAction::Lead { cards, declared } => HandAction::Lead {
-            cards: cards_in(&cards)?,
-            declared: declared
-                .map(|units| units.iter().map(|u| cards_in(u)).collect())
-                .transpose()?,
-        },
-        TuolajiAction::Follow { cards } => HandAction::Follow {
-            cards: cards_in(&cards)?,
-        },
-    })
-}
-
-/// The wire form of an engine action (hints, replays).
-pub fn action_out(action: &HandAction) -> TuolajiAction {
-    match action {
-        HandAction::Bid { cards } => TuolajiAction::Bid {
-            cards: cards_out(cards),
-        },
-        HandAction::NameTrump { suit } => TuolajiAction::NameTrump {
-            suit: suit_out(*suit),
-        },
-        HandAction::PutBack { cards } => TuolajiAction::PutBack {
-            cards: cards_out(cards),
-        },
-        HandAction::Lead { cards, declared } => TuolajiAction::Lead {
-            cards: cards_out(cards),
-            declared: declared
-                .as_ref()
-                .map(|units| units.iter().map(|u| cards_out(u)).collect()),
-        },
-        HandAction::Follow { cards } => TuolajiAction::Follow {
-            cards: cards_out(cards),
-        },
-    }
-}
 
 /// Both levels as numbers, NorthSouth (seats 0+2) first.
 pub fn levels_out(levels: Levels) -> [u8; 2] {
@@ -119,13 +40,13 @@ fn bid_kind_out(kind: BidKind) -> wire::BidKind {
 fn trick_out(trick: &TrickRecord) -> TrickView {
     TrickView {
         leader: trick.leader.0,
-        units: trick.units.iter().map(|u| cards_out(u)).collect(),
+        units: trick.units.clone(),
         plays: trick
             .plays
             .iter()
             .map(|(seat, cards)| Play {
                 seat: seat.0,
-                cards: cards_out(cards),
+                cards: cards.to_vec(),
             })
             .collect(),
         winner: trick.winner.map(|s| s.0),
@@ -145,7 +66,7 @@ pub fn result_out(result: &HandResult, levels: Levels) -> wire::HandResult {
         penalty_points: result.score.penalty_points,
         bottom_points: result.score.bottom_points,
         defenders_points: result.defenders_points,
-        bottom: cards_out(&result.bottom),
+        bottom: result.bottom.to_vec(),
         bottom_multiplier: result.bottom_multiplier,
         last_trick_winner: result.last_trick_winner.0,
         change: wire::LevelChange {
@@ -177,33 +98,33 @@ pub fn event_out(event: &HandEvent) -> Option<TuolajiEvent> {
     Some(match event {
         HandEvent::Dealt { seat, card } => TuolajiEvent::Dealt {
             seat: seat.0,
-            card: card.map(|c| c.to_string()),
+            card: *card,
         },
         HandEvent::DealDone { closes_at } => TuolajiEvent::DealDone {
             closes_at: closes_at.0,
         },
         HandEvent::Bid { bid, kind, cards } => TuolajiEvent::Bid(BidShown {
             seat: bid.seat.0,
-            suit: suit_out(bid.suit),
+            suit: bid.suit,
             kind: bid_kind_out(*kind),
-            cards: cards_out(cards),
+            cards: cards.to_vec(),
         }),
         HandEvent::BiddingClosed { dealer, trump } => TuolajiEvent::BiddingClosed {
             dealer: dealer.0,
-            trump: trump.map(suit_out),
+            trump: *trump,
         },
         HandEvent::TrumpNamed { dealer, suit } => TuolajiEvent::TrumpNamed {
             dealer: dealer.0,
-            suit: suit_out(*suit),
+            suit: *suit,
         },
         HandEvent::BottomTaken { dealer, cards } => TuolajiEvent::BottomTaken {
             dealer: dealer.0,
-            cards: cards_out(cards),
+            cards: cards.to_vec(),
             count: BOTTOM_SIZE as u32,
         },
         HandEvent::BottomPutBack { dealer, cards } => TuolajiEvent::BottomPutBack {
             dealer: dealer.0,
-            cards: cards_out(cards),
+            cards: cards.to_vec(),
             count: BOTTOM_SIZE as u32,
         },
         HandEvent::ThrowFailed {
@@ -215,20 +136,20 @@ pub fn event_out(event: &HandEvent) -> Option<TuolajiEvent> {
             defenders_points,
         } => TuolajiEvent::ThrowFailed {
             seat: seat.0,
-            attempted: cards_out(attempted),
-            forced: cards_out(forced),
+            attempted: attempted.to_vec(),
+            forced: forced.to_vec(),
             beaten_by: beaten_by.0,
             penalty: *penalty,
             defenders_points: *defenders_points,
         },
         HandEvent::Led { seat, cards, units } => TuolajiEvent::Led {
             seat: seat.0,
-            cards: cards_out(cards),
-            units: units.iter().map(|u| cards_out(u)).collect(),
+            cards: cards.to_vec(),
+            units: units.clone(),
         },
         HandEvent::Followed { seat, cards } => TuolajiEvent::Followed {
             seat: seat.0,
-            cards: cards_out(cards),
+            cards: cards.to_vec(),
         },
         HandEvent::TrickWon {
             winner,
@@ -239,16 +160,10 @@ pub fn event_out(event: &HandEvent) -> Option<TuolajiEvent> {
             winner: winner.0,
             points: *points,
             defenders_points: *defenders_points,
-            captured: cards_out(captured),
+            captured: captured.to_vec(),
         },
         HandEvent::TimedOut { .. } | HandEvent::HandOver { .. } => return None,
     })
-}
-
-/// 第十条: the wire form of every bid `seat` could make now ([`Hand::legal_bids`]): the
-/// view's `legal_bids` and the `legal_bids` event's.
-pub(super) fn legal_bids(hand: &Hand, seat: Seat) -> Vec<Vec<String>> {
-    hand.legal_bids(seat).iter().map(|c| cards_out(c)).collect()
 }
 
 /// What the table waits for: the phase with its deadline, and the seat that must act with
@@ -294,9 +209,7 @@ pub(super) fn turn(table: &TuolajiGame) -> (WirePhase, Option<(Seat, TuolajiActi
         },
     };
     // Nobody acts while a finished trick is on show.
-    let to_act = suggest(hand)
-        .filter(|_| table.trick_pause.is_none())
-        .map(|(seat, action)| (seat, action_out(&action)));
+    let to_act = suggest(hand).filter(|_| table.trick_pause.is_none());
     (phase, to_act)
 }
 
@@ -352,30 +265,30 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiV
     TuolajiView {
         phase,
         hand_number: table.hand_number,
-        hand: seat.map(|s| cards_out(&hand.holding(s).to_vec())),
+        hand: seat.map(|s| hand.holding(s).to_vec()),
         card_counts: hand.card_counts().map(|n| n as u32),
         dealt: hand.dealt() as u32,
         first_drawer: Some(hand.first_drawer().0),
         dealer: hand.dealer().map(|s| s.0),
-        level_rank: Some(level.letter().to_string()),
-        trump: hand.trump().map(suit_out),
+        level_rank: Some(level),
+        trump: hand.trump(),
         bids: hand
             .bids()
             .iter()
             .map(|(bid, kind)| BidShown {
                 seat: bid.seat.0,
-                suit: suit_out(bid.suit),
+                suit: bid.suit,
                 kind: bid_kind_out(*kind),
-                cards: vec![Card::new(level, bid.suit).to_string(); usize::from(bid.count)],
+                cards: vec![Card::new(level, bid.suit); usize::from(bid.count)],
             })
             .collect(),
         current_trick: hand.current_trick().map(trick_out),
         previous_trick: hand.previous_trick().map(trick_out),
-        played: seat.map_or_else(Vec::new, |s| cards_out(hand.played(s))),
-        defenders_point_cards: cards_out(hand.defenders_point_cards()),
+        played: seat.map_or_else(Vec::new, |s| hand.played(s).to_vec()),
+        defenders_point_cards: hand.defenders_point_cards().to_vec(),
         defenders_points: hand.score().total(),
         levels: levels_out(game.levels()),
-        bottom: bottom_shown.then(|| cards_out(hand.bottom())),
+        bottom: bottom_shown.then(|| hand.bottom().to_vec()),
         auto: table.auto,
         // Levels move only when a hand ends, so today's are those after the last result.
         last_result: game.history().last().map(|r| result_out(r, game.levels())),
@@ -384,6 +297,6 @@ pub fn table_view(table: &TuolajiGame, viewer: Viewer, _now: Millis) -> TuolajiV
         last_hand: table.last_call_made,
         outcome: table.table_outcome(),
         hint,
-        legal_bids: seat.map_or_else(Vec::new, |s| legal_bids(hand, s)),
+        legal_bids: seat.map_or_else(Vec::new, |s| hand.legal_bids(s)),
     }
 }

@@ -339,6 +339,13 @@ impl Reader {
                     self.refuse(player, seq, code, message)
                 }
             },
+            // A card outside the notation is refused by the codec as the room refused it
+            // when cards were strings: answered, not counted against the connection (PROTOCOL
+            // §13, errors about a game action).
+            Err(e) if e.code == ErrorCode::BadCard && player.has_said_hello() => {
+                player.send(&ServerMsg::error(e.seq, e.code, e.message));
+                Verdict::Continue
+            }
             Err(e) => self.refuse(player, e.seq, e.code, e.message),
         }
     }

@@ -317,7 +317,7 @@ mod tests {
         let dealt = |card: Option<&str>| {
             Event::Tuolaji(TuolajiEvent::Dealt {
                 seat: 2,
-                card: card.map(str::to_owned),
+                card: card.map(|c| c.parse().expect("a card")),
             })
         };
         let offered = |by: Side| Event::Xiangqi(XiangqiEvent::DrawOffered { by });
@@ -350,11 +350,14 @@ mod tests {
     /// holds much more than it keeps.
     #[test]
     fn history_keeps_chunks_small_and_reads_back_in_order() {
-        use qipai_protocol::tuolaji::TuolajiEvent;
+        use qipai_protocol::tuolaji::{Card, TuolajiEvent};
         let dealt = |n: usize| {
-            Event::Tuolaji(TuolajiEvent::Dealt {
+            Event::Tuolaji(TuolajiEvent::DealtCards {
                 seat: (n % 4) as u8,
-                card: Some(format!("{}{}", "A".repeat(n % 7), n)),
+                cards: (0..n % 7)
+                    .filter_map(|i| Card::from_index((n + i) % 54))
+                    .collect(),
+                count: n as u32,
             })
         };
         let mut history = History::default();
@@ -376,14 +379,16 @@ mod tests {
     /// An event larger than a chunk is kept whole, and the open chunk shrinks back after it.
     #[test]
     fn history_keeps_an_event_larger_than_a_chunk() {
-        use qipai_protocol::tuolaji::TuolajiEvent;
-        let big = Event::Tuolaji(TuolajiEvent::Dealt {
+        use qipai_protocol::tuolaji::{Card, Rank, Suit, TuolajiEvent};
+        let king = Card::new(Rank::King, Suit::Spades);
+        let big = Event::Tuolaji(TuolajiEvent::DealtCards {
             seat: 1,
-            card: Some("K".repeat(3 * CHUNK)),
+            cards: vec![king; CHUNK],
+            count: 1,
         });
         let small = Event::Tuolaji(TuolajiEvent::Dealt {
             seat: 1,
-            card: Some("Qh".into()),
+            card: Some(king),
         });
         let mut history = History::default();
         for event in [&small, &big, &small] {
@@ -401,17 +406,13 @@ mod tests {
     #[test]
     fn history_of_a_deal_is_kept_compressed() {
         use qipai_games::Seat;
-        use qipai_protocol::tuolaji::TuolajiEvent;
-        const SUITS: [char; 4] = ['s', 'h', 'c', 'd'];
-        const RANKS: [&str; 13] = [
-            "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
-        ];
+        use qipai_protocol::tuolaji::{Card, Rank, Suit, TuolajiEvent};
         let mut history = History::default();
         let mut encoded = 0;
         for n in 0..624usize {
             let seat = (n % 4) as u8;
-            let card = format!("{}{}", RANKS[(n * 7) % 13], SUITS[(n * 3) % 4]);
-            let dealt = |card: Option<String>| Event::Tuolaji(TuolajiEvent::Dealt { seat, card });
+            let card = Card::new(Rank::ALL[(n * 7) % 13], Suit::ALL[(n * 3) % 4]);
+            let dealt = |card: Option<Card>| Event::Tuolaji(TuolajiEvent::Dealt { seat, card });
             let own = dealt(Some(card));
             encoded += qipai_protocol::encode(&(Some(seat), &own)).map_or(0, |b| b.len());
             history.push(&[Emit::Split {

@@ -206,6 +206,22 @@ impl Player {
     /// Sends `action` and waits for its answer; other messages wait in `pending`.
     pub async fn act(&mut self, action: TuolajiAction) -> Result<(), (ErrorCode, String)> {
         let seq = self.client.tl(action).await;
+        self.answer(seq).await
+    }
+
+    /// Sends an action as a client could write it, whatever the protocol's types allow (a
+    /// card outside the notation, say), and waits for its answer as [`Player::act`] does.
+    pub async fn act_raw(&mut self, action: serde_json::Value) -> Result<(), (ErrorCode, String)> {
+        let seq = self.client.seq();
+        let frame = serde_json::json!({"type": "tuolaji", "seq": seq, "action": action});
+        self.client
+            .send_raw(qipai_protocol::encode(&frame).expect("encode"))
+            .await;
+        self.answer(seq).await
+    }
+
+    /// The answer to request `seq`; other messages wait in `pending`.
+    async fn answer(&mut self, seq: u64) -> Result<(), (ErrorCode, String)> {
         loop {
             match self.client.recv().await {
                 ServerMsg::Ok { seq: s } if s == seq => return Ok(()),
@@ -298,7 +314,7 @@ pub fn merged(logs: &[&[ServerMsg]]) -> Vec<TuolajiEvent> {
 }
 
 /// Takes `cards` out of `own` (as multisets; the order of what stays is not kept).
-pub fn remove_cards(own: &mut Vec<String>, cards: &[String]) {
+pub fn remove_cards(own: &mut Vec<Card>, cards: &[Card]) {
     for c in cards {
         let i = own
             .iter()
@@ -308,19 +324,15 @@ pub fn remove_cards(own: &mut Vec<String>, cards: &[String]) {
     }
 }
 
-fn cards(text: &[String]) -> Vec<Card> {
-    text.iter().map(|c| c.parse().expect("a card")).collect()
-}
-
 /// The next `count` cards the engine deals to `seat`, dealing round the table as far as
 /// needed and keeping the other seats' cards for their own events.
 fn deal_to(
     game: &mut Match,
     now: Millis,
-    undealt: &mut [VecDeque<String>; 4],
+    undealt: &mut [VecDeque<Card>; 4],
     seat: u8,
     count: usize,
-) -> Vec<String> {
+) -> Vec<Card> {
     let index = usize::from(seat);
     while undealt[index].len() < count {
         let dealt = game.deal_next(now).expect("a card to deal");
@@ -331,7 +343,7 @@ fn deal_to(
         else {
             panic!("the engine dealt {dealt:?}")
         };
-        undealt[s.index()].push_back(c.to_string());
+        undealt[s.index()].push_back(*c);
     }
     undealt[index].drain(..count).collect()
 }
@@ -344,7 +356,7 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
     let mut now = Millis(0);
     // Cards the engine dealt to each seat that no event has shown yet (a burst's
     // `dealt_cards` come seat by seat, the engine deals round the table).
-    let mut undealt: [VecDeque<String>; 4] = Default::default();
+    let mut undealt: [VecDeque<Card>; 4] = Default::default();
     for event in events {
         if let TuolajiEvent::HandStarted { hand_number, .. } = event {
             let hand_seed = hand_seed(seed, *hand_number);
@@ -363,7 +375,7 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
         };
         match event {
             TuolajiEvent::Dealt { seat, card } => {
-                let shown: Vec<String> = card.iter().cloned().collect();
+                let shown: Vec<Card> = card.iter().copied().collect();
                 assert_eq!(deal_to(g, now, &mut undealt, *seat, 1), shown);
             }
             TuolajiEvent::DealtCards { seat, cards, count } => {
@@ -376,7 +388,7 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
                 g,
                 b.seat,
                 HandAction::Bid {
-                    cards: cards(&b.cards),
+                    cards: b.cards.clone(),
                 },
                 now,
             ),
@@ -386,20 +398,12 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
                 }
                 g.close_bidding(now).expect("bidding closes");
             }
-            TuolajiEvent::TrumpNamed { dealer, suit } => act(
-                g,
-                *dealer,
-                HandAction::NameTrump {
-                    suit: qipai_games::cards::Suit::from_letter(
-                        suit.chars().next().expect("a suit"),
-                    )
-                    .expect("a suit"),
-                },
-                now,
-            ),
+            TuolajiEvent::TrumpNamed { dealer, suit } => {
+                act(g, *dealer, HandAction::NameTrump { suit: *suit }, now)
+            }
             TuolajiEvent::BottomPutBack {
                 dealer, cards: c, ..
-            } => act(g, *dealer, HandAction::PutBack { cards: cards(c) }, now),
+            } => act(g, *dealer, HandAction::PutBack { cards: c.clone() }, now),
             TuolajiEvent::Led {
                 seat,
                 cards: c,
@@ -408,13 +412,13 @@ pub fn replay(rules: &Rules, seed: u64, events: &[TuolajiEvent]) -> Match {
                 g,
                 *seat,
                 HandAction::Lead {
-                    cards: cards(c),
-                    declared: (units.len() > 1).then(|| units.iter().map(|u| cards(u)).collect()),
+                    cards: c.clone(),
+                    declared: (units.len() > 1).then(|| units.clone()),
                 },
                 now,
             ),
             TuolajiEvent::Followed { seat, cards: c } => {
-                act(g, *seat, HandAction::Follow { cards: cards(c) }, now)
+                act(g, *seat, HandAction::Follow { cards: c.clone() }, now)
             }
             _ => {}
         }

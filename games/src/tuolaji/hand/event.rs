@@ -1,6 +1,6 @@
-//! What a seat may ask a hand to do ([`HandAction`]), what a hand tells the table
-//! ([`HandEvent`]), the moment it is at ([`Phase`]) and how it ended ([`HandResult`]). All
-//! are serde-tagged so the protocol can carry them as they are.
+//! What a seat may ask a hand to do ([`HandAction`], the protocol's action), what a hand
+//! tells the table ([`HandEvent`]), the moment it is at ([`Phase`]) and how it ended
+//! ([`HandResult`]). All are serde-tagged so the protocol can carry them as they are.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,35 +10,18 @@ use crate::{Millis, Seat};
 use super::super::bid::{Bid, BidKind};
 use super::super::scoring::{DefendersScore, LevelChange};
 
-/// An action of one seat in a hand.
+/// An action of one seat in a hand: the protocol's action itself (its cards, suits and
+/// ranks are the engine's), so what a client sends reaches the rules with nothing converted.
 ///
 /// # Format
 /// ```text
 /// {"type":"bid","cards":["5h","5h"]}
-/// {"type":"name_trump","suit":"Hearts"}
+/// {"type":"name_trump","suit":"h"}
 /// {"type":"put_back","cards":["2c","3c","4c","6d","7d","8d"]}
 /// {"type":"lead","cards":["As","Ks","Ks"],"declared":null}
 /// {"type":"follow","cards":["9h","9h","3h"]}
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum HandAction {
-    /// 第十条: show identical level-rank cards to bid, strengthen or counter-bid.
-    Bid { cards: Vec<Card> },
-    /// 第八条2: nobody bid; the dealer names the trump suit.
-    NameTrump { suit: Suit },
-    /// 第九条2: the dealer puts back six cards as the bottom.
-    PutBack { cards: Vec<Card> },
-    /// 第十一条1: lead a unit or a throw; `declared` is the throw's structure if the leader
-    /// gives one (拐拖/俘虏), else the canonical decomposition is used.
-    Lead {
-        cards: Vec<Card>,
-        #[serde(default)]
-        declared: Option<Vec<Vec<Card>>>,
-    },
-    /// 第十一条2: follow the lead with as many cards.
-    Follow { cards: Vec<Card> },
-}
+pub use qipai_protocol::tuolaji::TuolajiAction as HandAction;
 
 /// Where a hand is, and who must do what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,7 +198,7 @@ mod tests {
             }
         );
         let name = serde_json::to_string(&HandAction::NameTrump { suit: Suit::Hearts }).unwrap();
-        assert_eq!(name, r#"{"type":"name_trump","suit":"Hearts"}"#);
+        assert_eq!(name, r#"{"type":"name_trump","suit":"h"}"#);
         let dealt = HandEvent::Dealt {
             seat: Seat(2),
             card: parse_cards("5h").unwrap().first().copied(),

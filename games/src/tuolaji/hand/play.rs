@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{Card, CardCounts};
+use crate::cards::{Card, CardCounts, Points};
 use crate::{Millis, Seat};
 
 use super::super::bottom::points_in;
