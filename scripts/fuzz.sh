@@ -11,7 +11,7 @@
 # crash is written to fuzz/artifacts/TARGET/ and the script exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(frame actions form)
+TARGETS=(frame actions form http)
 target=${1:?usage: scripts/fuzz.sh TARGET|all [SECONDS|-libfuzzer-option...]}
 shift
 if [ "$target" = all ]; then

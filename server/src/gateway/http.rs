@@ -31,6 +31,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use qipai_protocol::ErrorCode;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::WebSocketStream;
@@ -147,9 +148,17 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// Serves one accepted TCP connection with `router` until it closes or upgrades to a
+/// Serves one accepted connection with `router` until it closes or upgrades to a
 /// WebSocket, holding its place as plain HTTP (`place`) until then.
-pub async fn serve(stream: Socket, place: HttpTicket, router: Router, shared: &App, peer: IpAddr) {
+pub async fn serve<S>(
+    stream: Socket<S>,
+    place: HttpTicket,
+    router: Router,
+    shared: &App,
+    peer: IpAddr,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let ticket = Ticket(Arc::new(Mutex::new(Some(peer))));
     let trusted = shared.config.server.trusted_proxies.clone();
     let reserve = place.tier() == Tier::Reserve;

@@ -8,7 +8,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use qipai_protocol::ErrorCode;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::app::{App, Built};
@@ -32,15 +32,22 @@ pub async fn bind(config: &Config) -> std::io::Result<TcpListener> {
 
 /// Serves `listener` until `shutdown` fires; then every connection says goodbye.
 pub async fn run(listener: TcpListener, config: Config, shutdown: Shutdown) {
+    if let Some((persist, metrics)) = open(&config).await {
+        serve(listener, config, shutdown, persist, metrics).await;
+    }
+}
+
+/// The configured store, if any, and the counters of `/metrics` it reports to; `None` when
+/// the store cannot be opened (logged: the server does not serve).
+async fn open(config: &Config) -> Option<(Option<crate::persist::Persist>, Arc<Metrics>)> {
     let metrics = Arc::new(Metrics::default());
-    let persist = match crate::persist::open(&config, &metrics).await {
-        Ok(p) => p,
+    match crate::persist::open(config, &metrics).await {
+        Ok(persist) => Some((persist, metrics)),
         Err(error) => {
             tracing::error!(%error, "cannot open the store: not serving");
-            return;
+            None
         }
-    };
-    serve(listener, config, shutdown, persist, metrics).await;
+    }
 }
 
 /// [`run`] on a store given by the caller (a test's double behind the `Store` trait),
@@ -66,30 +73,12 @@ async fn serve(
     persist: Option<crate::persist::Persist>,
     metrics: Arc<Metrics>,
 ) {
-    upkeep(Arc::downgrade(&metrics));
-    let serve_bots = |app: Weak<App>| -> crate::seat_bots::Serve {
-        Arc::new(move |socket| {
-            if let Some(app) = app.upgrade() {
-                tokio::spawn(crate::gateway::connection::serve_in_memory(socket, app));
-            }
-        })
-    };
     let listening = listener.local_addr().ok();
-    let Some(Built { app, drained }) = App::build(
-        config,
-        shutdown.clone(),
-        persist,
-        metrics,
-        listening,
-        serve_bots,
-    )
-    .await
-    else {
+    let built = build(config, shutdown.clone(), persist, metrics, listening).await;
+    let Some((Built { app, drained }, router)) = built else {
         return;
     };
-    let router = http::router(Arc::clone(&app));
-    let local = listener.local_addr().ok();
-    tracing::info!(addr = ?local, "listening");
+    tracing::info!(addr = ?listening, "listening");
     let refusing = Arc::new(AtomicUsize::new(0));
     loop {
         // Accepting never stops at a cap: a connection over its budget is answered and
@@ -101,20 +90,16 @@ async fn serve(
             () = drained.notified() => break,
         };
         match accepted {
-            Ok((stream, peer)) => {
-                let proxy = app.config.server.trusted_proxies.iter();
-                let trusted = proxy.clone().any(|net| net.contains(peer.ip()));
-                match app.budget.sockets.admit(peer.ip(), trusted) {
-                    Ok(admitted) => {
-                        let app = Arc::clone(&app);
-                        tokio::spawn(accept(stream, admitted, peer, router.clone(), app));
-                    }
-                    Err(turned) => {
-                        let most = app.config.limits.descriptors_kept / 2;
-                        turn_away(stream, turned, &refusing, most);
-                    }
+            Ok((stream, peer)) => match admit(&app, peer) {
+                Ok(admitted) => {
+                    let app = Arc::clone(&app);
+                    tokio::spawn(accept(stream, admitted, peer, router.clone(), app));
                 }
-            }
+                Err(turned) => {
+                    let most = app.config.limits.descriptors_kept / 2;
+                    turn_away(stream, turned, &refusing, most);
+                }
+            },
             Err(error) => {
                 // Out of file descriptors and the like: back off instead of spinning.
                 tracing::warn!(%error, "accept failed");
@@ -123,6 +108,79 @@ async fn serve(
         }
     }
     tracing::info!("stopped accepting");
+}
+
+/// The server's parts and its router, as [`serve`] and [`InProcess`] serve them: with the
+/// upkeep of its metrics and the serving of its own bots' in-memory connections. `None` when
+/// the server must not serve (the reason is logged).
+async fn build(
+    config: Config,
+    shutdown: Shutdown,
+    persist: Option<crate::persist::Persist>,
+    metrics: Arc<Metrics>,
+    listening: Option<SocketAddr>,
+) -> Option<(Built, axum::Router)> {
+    upkeep(Arc::downgrade(&metrics));
+    let serve_bots = |app: Weak<App>| -> crate::seat_bots::Serve {
+        Arc::new(move |socket| {
+            if let Some(app) = app.upgrade() {
+                tokio::spawn(crate::gateway::connection::serve_in_memory(socket, app));
+            }
+        })
+    };
+    let built = App::build(config, shutdown, persist, metrics, listening, serve_bots).await?;
+    let router = http::router(Arc::clone(&built.app));
+    Some((built, router))
+}
+
+/// The places of a connection from `peer` in the descriptors' and plain HTTP's budgets, or
+/// why it is refused (a configured trusted proxy is not capped by address).
+fn admit(app: &App, peer: SocketAddr) -> Result<Admitted, Turned> {
+    let proxies = &app.config.server.trusted_proxies;
+    let trusted = proxies.iter().any(|net| net.contains(peer.ip()));
+    app.budget.sockets.admit(peer.ip(), trusted)
+}
+
+/// The server built in-process with no socket bound, serving the streams its caller hands
+/// it as the listener serves accepted connections: through the same budgets, router and
+/// middleware. It exists for in-process drivers such as the HTTP fuzz target
+/// (`fuzz/fuzz_targets/http.rs`), which serve in-memory pipes on a runtime of their own.
+#[derive(Clone)]
+pub struct InProcess {
+    pub app: Arc<App>,
+    router: axum::Router,
+}
+
+impl InProcess {
+    /// Opens the configured store and builds the server on it; it serves until `shutdown`
+    /// fires. `None` when it cannot serve (the reason is logged).
+    pub async fn start(config: Config, shutdown: Shutdown) -> Option<InProcess> {
+        let (persist, metrics) = open(&config).await?;
+        let (Built { app, .. }, router) = build(config, shutdown, persist, metrics, None).await?;
+        Some(InProcess { app, router })
+    }
+
+    /// Admits `stream`, a connection from `peer`, as the listener admits an accepted one;
+    /// the future serves it until it closes or upgrades to a WebSocket.
+    ///
+    /// # Errors
+    /// [`Turned`]: the connection is over a budget (the listener answers such a connection
+    /// at once and closes it).
+    pub fn serve<S>(
+        &self,
+        stream: S,
+        peer: SocketAddr,
+    ) -> Result<impl std::future::Future<Output = ()> + Send + 'static, Turned>
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let admitted = admit(&self.app, peer)?;
+        let (router, app) = (self.router.clone(), Arc::clone(&self.app));
+        Ok(async move {
+            let socket = Socket::new(stream, admitted.socket);
+            http::serve(socket, admitted.http, router, &app, peer.ip()).await;
+        })
+    }
 }
 
 /// Folds the histograms' samples in every few seconds while the server runs.

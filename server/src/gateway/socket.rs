@@ -1,6 +1,8 @@
 //! An accepted TCP stream that holds its descriptor's place ([`SocketTicket`]) for as long as
 //! it lives: through its plain HTTP requests and, once upgraded, inside the WebSocket, so the
 //! place is given back exactly when the descriptor is closed (PROTOCOL.md §13, descriptors).
+//! Any other stream may stand in for the TCP one: an in-process driver's (the HTTP fuzz
+//! target's in-memory pipe) is served and counted the same way.
 
 use std::io;
 use std::pin::Pin;
@@ -13,13 +15,13 @@ use crate::base::sockets::SocketTicket;
 
 /// `stream` and its place.
 #[derive(Debug)]
-pub struct Socket {
-    stream: TcpStream,
+pub struct Socket<S = TcpStream> {
+    stream: S,
     _place: SocketTicket,
 }
 
-impl Socket {
-    pub fn new(stream: TcpStream, place: SocketTicket) -> Socket {
+impl<S> Socket<S> {
+    pub fn new(stream: S, place: SocketTicket) -> Socket<S> {
         Socket {
             stream,
             _place: place,
@@ -27,7 +29,7 @@ impl Socket {
     }
 }
 
-impl AsyncRead for Socket {
+impl<S: AsyncRead + Unpin> AsyncRead for Socket<S> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -37,7 +39,7 @@ impl AsyncRead for Socket {
     }
 }
 
-impl AsyncWrite for Socket {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Socket<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
