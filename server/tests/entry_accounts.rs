@@ -13,12 +13,12 @@ use common::competition::{
     code, create_competition, get, get_as, login, parse, post_ok, publish_round,
     server_with_director, start_round, store_file,
 };
-use common::{http, Client, TestServer};
+use common::{http, sign_up, Client, TestServer};
 use qipai_protocol::xiangqi::XiangqiAction;
 use qipai_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use serde_json::{json, Value};
 
-const PASSWORD: &str = "correct horse";
+use common::ACCOUNT_PASSWORD as PASSWORD;
 
 /// A server on the store file `url` with the director and cheap password hashes; `free`
 /// wrong entry codes per address.
@@ -52,14 +52,6 @@ async fn two_players(s: &TestServer, token: &str) -> (u64, HashMap<String, Strin
         })
         .collect();
     (id, codes)
-}
-
-/// Signs `name` up: the session's token.
-async fn sign_up(s: &TestServer, name: &str) -> String {
-    let body = json!({ "name": name, "password": PASSWORD }).to_string();
-    let (status, v) = parse(&http(s, "POST", "/api/account/signup", &[], &body).await);
-    assert_eq!(status, 200, "{v}");
-    v["token"].as_str().expect("token").to_owned()
 }
 
 /// `POST path` with `body`, as the account of `session` when given, with extra headers.

@@ -5,19 +5,10 @@
 mod common;
 
 use common::competition::parse;
-use common::{http, store_file, Client, TestServer};
+use common::{http, sign_up, store_file, Client, TestServer};
 use qipai_games::rating::{rate, Rated, Rating};
 use qipai_protocol::xiangqi::{XiangqiAction, XiangqiOptions};
 use qipai_protocol::{GameKind, Outcome, ServerMsg};
-use serde_json::json;
-
-/// Signs `name` up: the session's token.
-async fn sign_up(s: &TestServer, name: &str) -> String {
-    let body = json!({ "name": name, "password": "correct horse" }).to_string();
-    let (status, v) = parse(&http(s, "POST", "/api/account/signup", &[], &body).await);
-    assert_eq!(status, 200, "{v}");
-    v["token"].as_str().expect("token").to_owned()
-}
 
 /// Wu, signed in twice, plays Red at two rated tables, against Li and against Zhou; both
 /// resign at once, and the writer's group commit (200 ms) takes both ends in one batch.

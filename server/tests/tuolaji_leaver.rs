@@ -6,21 +6,13 @@ mod common;
 
 use common::competition::parse;
 use common::tuolaji::{fast_options, tl_event, Player, SEED};
-use common::{http, Client, Process};
+use common::{http, sign_up, Client, Process};
 use qipai_games::rating::{bot_rating, rate, Rated, Rating};
 use qipai_protocol::tuolaji::{TuolajiEvent, TuolajiOptions};
 use qipai_protocol::{ClientMsg, GameKind, Outcome, ServerMsg};
 use serde_json::{json, Value};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_qipai-server");
-
-/// Signs `name` up: the session's token.
-async fn sign_up(s: &Process, name: &str) -> String {
-    let body = json!({ "name": name, "password": "correct horse" }).to_string();
-    let (status, v) = parse(&http(s, "POST", "/api/account/signup", &[], &body).await);
-    assert_eq!(status, 200, "{v}");
-    v["token"].as_str().expect("token").to_owned()
-}
 
 /// Wu (seat 0) and Li (seat 2) at a rated one-hand table, the server's bots filling seats 1
 /// and 3 after a second; Wu leaves in the bidding, the server is killed, and Li plays the

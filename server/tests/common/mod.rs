@@ -53,6 +53,18 @@ impl<T: Addressed> Addressed for std::sync::Arc<T> {
     }
 }
 
+/// The password the tests' accounts sign up with.
+pub const ACCOUNT_PASSWORD: &str = "correct horse";
+
+/// Signs `name` up on `server` with [`ACCOUNT_PASSWORD`]: the account session's token.
+pub async fn sign_up(server: &impl Addressed, name: &str) -> String {
+    let body = serde_json::json!({ "name": name, "password": ACCOUNT_PASSWORD }).to_string();
+    let reply = http(server, "POST", "/api/account/signup", &[], &body).await;
+    let (status, v) = competition::parse(&reply);
+    assert_eq!(status, 200, "{v}");
+    v["token"].as_str().expect("token").to_owned()
+}
+
 /// `GET path` over a fresh connection; the whole reply as text.
 pub async fn http_get(server: &impl Addressed, path: &str) -> String {
     http(server, "GET", path, &[], "").await
