@@ -58,6 +58,21 @@ drop_pg() {
   psql "$QIPAI_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS ${1##*/} WITH (FORCE)" >/dev/null || true
 }
 
+# One run with the store off, one on a new SQLite file and, when QIPAI_TEST_POSTGRES_URL is
+# set, one on a new PostgreSQL database, back to back: labels PREFIX-off, -sqlite, -postgres.
+each_store() { # label prefix, then qipai-loadtest arguments
+  local prefix=$1 db pg; shift
+  QIPAI_STORE__URL= run "$prefix-off" "$@"
+  db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
+  QIPAI_STORE__URL=$db run "$prefix-sqlite" "$@"
+  rm -f "$db" "$db-wal" "$db-shm"
+  if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
+    pg=$(fresh_pg)
+    QIPAI_STORE__URL=$pg run "$prefix-postgres" "$@"
+    drop_pg "$pg"
+  fi
+}
+
 CLOSED=(--server-config loadtest/closed-loop.toml --think 0 --warmup 3 --duration 10)
 HUMAN=(--think 1000-3000 --ramp 250 --warmup 15 --duration 20)
 # Tuolaji tables deal 162 cards 40 ms apart, each card an event to all four seats: tables
@@ -77,15 +92,7 @@ for p in $POINTS; do case $p in
     fi
     echo "{\"label\":\"s-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
     for g in xiangqi tuolaji; do for t in "${tables[@]}"; do
-      QIPAI_STORE__URL= run "s-$g-$t-off" --game "$g" --tables "$t" "${closed[@]}"
-      db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
-      QIPAI_STORE__URL=$db run "s-$g-$t-sqlite" --game "$g" --tables "$t" "${closed[@]}"
-      rm -f "$db" "$db-wal" "$db-shm"
-      if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
-        pg=$(fresh_pg)
-        QIPAI_STORE__URL=$pg run "s-$g-$t-postgres" --game "$g" --tables "$t" "${closed[@]}"
-        drop_pg "$pg"
-      fi
+      each_store "s-$g-$t" --game "$g" --tables "$t" "${closed[@]}"
     done; done
     echo "{\"label\":\"s-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
     python3 loadtest/store_ratio.py "$OUT"
@@ -99,15 +106,7 @@ for p in $POINTS; do case $p in
       g=xiangqi tables=8 human=(--think 100-300 --ramp 50 --warmup 1 --duration 2)
     fi
     echo "{\"label\":\"h-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
-    QIPAI_STORE__URL= run "h-$g-$tables-off" --game "$g" --tables "$tables" "${human[@]}"
-    db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
-    QIPAI_STORE__URL=$db run "h-$g-$tables-sqlite" --game "$g" --tables "$tables" "${human[@]}"
-    rm -f "$db" "$db-wal" "$db-shm"
-    if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
-      pg=$(fresh_pg)
-      QIPAI_STORE__URL=$pg run "h-$g-$tables-postgres" --game "$g" --tables "$tables" "${human[@]}"
-      drop_pg "$pg"
-    fi
+    each_store "h-$g-$tables" --game "$g" --tables "$tables" "${human[@]}"
     echo "{\"label\":\"h-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
     python3 loadtest/store_ratio.py "$OUT"
     ;;
