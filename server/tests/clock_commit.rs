@@ -50,8 +50,9 @@ fn time_of(clocks: &Clocks, side: Side) -> u64 {
 
 /// Charged = held at `group_commit_ms = 50`: each timed move takes from the mover's clock
 /// the time from the moment its position reached the mover to the moment the mover sent
-/// its move, within 2 ms; before, every move was also charged the 50 ms commit of the move
-/// before it. A restart replays the logged sends: the clocks come back the same.
+/// its move, give or take the deliveries' latency (under 12 ms even on a busy machine);
+/// before, every move was also charged the 50 ms commit of the move before it. A restart
+/// replays the logged sends: the clocks come back the same.
 #[tokio::test]
 async fn the_commit_is_charged_to_nobody() {
     let file = store_file("clock_commit");
@@ -94,9 +95,12 @@ async fn the_commit_is_charged_to_nobody() {
     assert_eq!(gaps.len(), moves.len() - 2);
     eprintln!("charged − held per timed move, ms: {gaps:.1?}");
     // Milliseconds are whole on the server: a move held 30.6 ms may be charged 30 or 31.
+    // Charged − held is the two deliveries' latency (position out, move back), a fraction of
+    // a millisecond on a quiet machine and a few on a busy one; the commit it must not
+    // include is 50 ms.
     for gap in &gaps {
         assert!(
-            (-2.0..=2.0).contains(gap),
+            (-2.0..=12.0).contains(gap),
             "charged − held per timed move, ms: {gaps:?} (the commit takes {COMMIT_MS} ms)"
         );
     }

@@ -238,10 +238,13 @@ fn failing_store(
 }
 
 /// The store fails (after its retries) while a move waits for its commit: the move is
-/// refused with `store_unavailable`, nobody sees it played, the room closes; a restart on
-/// the same file reopens the room as of its last saved move and the game goes on.
+/// refused with `store_unavailable` and nobody sees it played. The room does not close: it
+/// rebuilds itself from its log (PROTOCOL.md §12.1, "When the store fails"), the players and
+/// the spectator keep their connections and get `joined` and a snapshot as of the last saved
+/// move, and once the store writes again the game goes on from there. The log has no gap and
+/// no refused step: a restart on the same file replays exactly the moves that were played.
 #[tokio::test]
-async fn a_store_failure_refuses_the_action_and_closes_the_room() {
+async fn a_store_failure_refuses_the_action_and_the_room_comes_back_from_its_log() {
     use qipai_protocol::{ErrorCode, ServerMsg};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
@@ -253,13 +256,22 @@ async fn a_store_failure_refuses_the_action_and_closes_the_room() {
         false,
     );
     let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
-        c.store.url = file.clone()
+        c.store.url = file.clone();
+        c.store.health_check_ms = 10;
     })
     .await;
     let mut red = Client::hello(&server, "Red").await;
     let mut black = Client::hello(&server, "Black").await;
+    let mut watcher = Client::hello(&server, "Watcher").await;
     let room = red.create_xiangqi(XiangqiOptions::default(), Some(0)).await;
     black.join(room, Some(1)).await;
+    let seq = watcher.seq();
+    watcher
+        .send(&qipai_protocol::ClientMsg::Spectate { seq, room_id: room })
+        .await;
+    watcher
+        .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
     red.play("b2b4").await;
 
     failing.store(true, Ordering::SeqCst);
@@ -270,41 +282,158 @@ async fn a_store_failure_refuses_the_action_and_closes_the_room() {
         .await;
     let (code, message) = black.error_for(Some(seq)).await;
     assert_eq!(code, ErrorCode::StoreUnavailable, "{message}");
-    // The room closes for both; Red never saw the move.
-    for c in [&mut black, &mut red] {
-        c.until(|m| matches!(m, ServerMsg::Left { room_id, .. } if *room_id == room))
-            .await;
-    }
-    assert!(
-        !red.log.iter().any(|m| matches!(
-            m,
-            ServerMsg::Event {
-                event: Event::Xiangqi(XiangqiEvent::Moved { iccs, .. }),
-                ..
-            } if iccs == "a6a5"
-        )),
-        "an unsaved move was shown: {:?}",
-        red.log
-    );
-    let mut late = Client::hello(&server, "Late").await;
-    let seq = late.seq();
-    late.send(&qipai_protocol::ClientMsg::Spectate { seq, room_id: room })
+    // Everybody is told where the saved game stands: Red's move, not Black's.
+    for (c, seat) in [
+        (&mut red, Some(0)),
+        (&mut black, Some(1)),
+        (&mut watcher, None),
+    ] {
+        c.until(|m| {
+            matches!(m, ServerMsg::Joined { seq: None, room_id, seat: s, .. }
+                if *room_id == room && *s == seat)
+        })
         .await;
-    assert_eq!(late.error_for(Some(seq)).await.0, ErrorCode::NoSuchRoom);
-    server.stop();
-    failing.store(false, Ordering::SeqCst);
+        let ServerMsg::Snapshot { view, .. } =
+            c.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await
+        else {
+            unreachable!()
+        };
+        let moves: Vec<String> = xq(view).moves.iter().map(|m| m.iccs.to_string()).collect();
+        assert_eq!(moves, ["b2b4"]);
+        assert!(
+            !c.log.iter().any(|m| matches!(
+                m,
+                ServerMsg::Event {
+                    event: Event::Xiangqi(XiangqiEvent::Moved { iccs, .. }),
+                    ..
+                } if iccs == "a6a5"
+            ) || matches!(m, ServerMsg::Left { .. })),
+            "an unsaved move was shown, or the room closed: {:?}",
+            c.log
+        );
+    }
 
-    // A restart reopens the room from its log: Red's move is there, Black's is not.
+    // Once the store writes again (its probe says so), the game goes on from the snapshot.
+    failing.store(false, Ordering::SeqCst);
+    let mut tries = 0;
+    loop {
+        let seq = black
+            .xq(qipai_protocol::xiangqi::XiangqiAction::Move {
+                iccs: "a6a5".into(),
+            })
+            .await;
+        match black.answer(seq).await {
+            ServerMsg::Ok { .. } => break,
+            ServerMsg::Error {
+                code: ErrorCode::StoreUnavailable,
+                ..
+            } if tries < 200 => {
+                tries += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            other => panic!("a6a5 after the store came back: {other:?}"),
+        }
+    }
+    red.play("b4c4").await;
+    watcher
+        .event(|e| matches!(e, Event::Xiangqi(XiangqiEvent::Moved { iccs, .. }) if iccs == "b4c4"))
+        .await;
+    server.stop();
+
     let second = with_store(&file).await;
     let mut red2 = Client::resume(&second, &red.token).await;
-    let mut black2 = Client::resume(&second, &black.token).await;
     red2.until(|m| matches!(m, ServerMsg::Snapshot { .. }))
         .await;
     let after = xq(red2.snapshot().await.1);
     let moves: Vec<&str> = after.moves.iter().map(|m| m.iccs.as_str()).collect();
-    assert_eq!(moves, ["b2b4"]);
-    black2.play("a6a5").await;
-    red2.play("b4c4").await;
+    assert_eq!(moves, ["b2b4", "a6a5", "b4c4"]);
+}
+
+/// A Tuolaji table of one person and three bots whose deal step the store refuses comes
+/// back from its log in place: the person gets `joined` and a snapshot of their own seat
+/// (their hand and nobody else's), the same bots keep their seats and connections (none is
+/// summoned anew), and once the store writes again the hand goes on.
+#[tokio::test]
+async fn a_tuolaji_table_comes_back_with_its_bots_after_a_store_failure() {
+    use qipai_protocol::{ClientMsg, RoomOptions, ServerMsg};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let file = store_file("tuolaji_failing");
+    let failing = Arc::new(AtomicBool::new(false));
+    let store = failing_store(
+        qipai_store::open(&file).await.expect("open the store"),
+        Arc::clone(&failing),
+        false,
+    );
+    let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
+        c.store.url = file.clone();
+        c.store.health_check_ms = 10;
+        c.tuolaji.seed = Some(common::tuolaji::SEED);
+    })
+    .await;
+    let mut me = Client::hello(&server, "Me").await;
+    let seq = me.seq();
+    me.send(&ClientMsg::CreateRoom {
+        seq,
+        options: RoomOptions::Tuolaji(common::tuolaji::fast_options()),
+        seat: Some(0),
+        bots: true,
+    })
+    .await;
+    // The deal runs on its timer: a few cards reach the person first.
+    for _ in 0..3 {
+        me.until(|m| common::tuolaji::tl_event(m).is_some()).await;
+    }
+    let players = |seats: &[Option<qipai_protocol::SeatInfo>]| -> Vec<Option<(u64, bool)>> {
+        seats
+            .iter()
+            .map(|s| s.as_ref().map(|s| (s.player_id, s.bot)))
+            .collect()
+    };
+    let ServerMsg::Snapshot { seats, .. } = me.snapshot_msg().await else {
+        unreachable!()
+    };
+    let before = players(&seats);
+    assert!(before.iter().skip(1).all(|s| s.is_some_and(|(_, bot)| bot)));
+
+    failing.store(true, Ordering::SeqCst);
+    me.until(|m| {
+        matches!(
+            m,
+            ServerMsg::Joined {
+                seq: None,
+                seat: Some(0),
+                ..
+            }
+        )
+    })
+    .await;
+    let ServerMsg::Snapshot {
+        seats,
+        you,
+        view,
+        event_seq,
+        ..
+    } = me.until(|m| matches!(m, ServerMsg::Snapshot { .. })).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(you, Some(0));
+    assert_eq!(players(&seats), before, "the same bots keep their seats");
+    assert!(
+        seats.iter().flatten().all(|s| s.connected),
+        "everybody is still connected: {seats:?}"
+    );
+    let View::Tuolaji(view) = view else {
+        panic!("not Tuolaji: {view:?}")
+    };
+    assert!(view.dealt > 0, "the deal as saved is there");
+
+    failing.store(false, Ordering::SeqCst);
+    // The hand goes on from the snapshot once the store writes again.
+    me.until(|m| common::tuolaji::tl_event(m).is_some_and(|(seq, _)| seq > event_seq))
+        .await;
+    server.stop();
 }
 
 /// Store failures are answered within a second, the writer's retries bounded by time: a

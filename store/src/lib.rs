@@ -286,6 +286,14 @@ pub trait Store:
     fn last_time(&self) -> BoxFuture<'_, StoreResult<u64>>;
     /// Every room still open, with its log.
     fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>>;
+    /// Room `room`'s log, `None` when it is not open: what a room whose step the store
+    /// refused rebuilds itself from. By default read from [`Store::unfinished`].
+    fn room_log(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
+        Box::pin(async move {
+            let logs = self.unfinished().await?;
+            Ok(logs.into_iter().find(|log| log.room.id == room))
+        })
+    }
     /// The sessions of players who sit in an open room, or sat in a room whose game
     /// finished at `finished_since_ms` (Unix time) or later: their resume tokens still work.
     fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>>;

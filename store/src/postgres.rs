@@ -370,6 +370,22 @@ impl Store for PostgresStore {
         })
     }
 
+    fn room_log(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT id, game, options, seed, created_ms, epoch, skew_ms, number, addr FROM rooms WHERE status = 'open' AND id = $1",
+                    &[&i(room)],
+                )
+                .await?;
+            match row {
+                Some(r) => Ok(Some(room_log::<Client>(&client, &r).await?)),
+                None => Ok(None),
+            }
+        })
+    }
+
     fn take_over(
         &self,
         room: u64,

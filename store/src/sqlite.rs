@@ -171,13 +171,14 @@ fn rate(
 /// read once, from the first step of the oldest open room on, and each step goes to its room
 /// in the order it was written (so a step index written twice shows as out of order to the
 /// room's replay).
-fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
+/// With `only`, that one room (if open), its steps read through the room's index instead.
+fn room_logs(conn: &Connection, only: Option<u64>) -> StoreResult<Vec<RoomLog>> {
     let mut rooms = conn.prepare(
-        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from, number, addr FROM rooms WHERE status = 'open' ORDER BY id",
+        "SELECT id, game, options, seed, created_ms, epoch, skew_ms, log_from, number, addr FROM rooms WHERE status = 'open' AND (?1 IS NULL OR id = ?1) ORDER BY id",
     )?;
     let mut from = i64::MAX;
     let mut out: Vec<RoomLog> = rooms
-        .query_map([], |r| {
+        .query_map(params![only.map(i)], |r| {
             let room = RoomRow {
                 id: u(r.get(0)?),
                 game: r.get(1)?,
@@ -206,10 +207,16 @@ fn room_logs(conn: &Connection) -> StoreResult<Vec<RoomLog>> {
         .enumerate()
         .map(|(n, log)| (log.room.id, n))
         .collect();
-    let mut steps = conn.prepare(
-        "SELECT room, idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps WHERE seq > ?1 ORDER BY seq",
-    )?;
-    let mut rows = steps.query(params![from])?;
+    let columns =
+        "SELECT room, idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps";
+    let mut steps = conn.prepare(&match only {
+        Some(_) => format!("{columns} WHERE room = ?2 AND seq > ?1 ORDER BY seq"),
+        None => format!("{columns} WHERE seq > ?1 ORDER BY seq"),
+    })?;
+    let mut rows = match only {
+        Some(room) => steps.query(params![from, i(room)])?,
+        None => steps.query(params![from])?,
+    };
     while let Some(r) = rows.next()? {
         let room = u(r.get(0)?);
         let Some(log) = at.get(&room).and_then(|&n| out.get_mut(n)) else {
@@ -325,7 +332,11 @@ impl Store for SqliteStore {
     }
 
     fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>> {
-        self.call(|conn| room_logs(conn))
+        self.call(|conn| room_logs(conn, None))
+    }
+
+    fn room_log(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
+        self.call(move |conn| Ok(room_logs(conn, Some(room))?.pop()))
     }
 
     fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {

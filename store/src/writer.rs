@@ -41,7 +41,16 @@ pub struct WriterStats {
 pub const GIVE_UP: Duration = Duration::from_millis(700);
 
 /// Writes handed in together (a room's step with its seat changes), acknowledged together.
-type Item = (Vec<Write>, Option<oneshot::Sender<bool>>);
+type Writes = (Vec<Write>, Option<oneshot::Sender<bool>>);
+
+/// What a room hands the writer.
+enum Item {
+    Writes(Writes),
+    /// The room rebuilt itself from its log after a refused step: its later steps go on
+    /// from that log, so the gap the refusal left is closed (acknowledged once every item
+    /// the room handed in before is done with).
+    Mend(u64, oneshot::Sender<()>),
+}
 
 /// The writer's handle: cheap to clone, shared by every room.
 #[derive(Clone)]
@@ -153,14 +162,24 @@ impl Writer {
     pub async fn send_all(&self, writes: Vec<Write>) -> Ack {
         let (ack, rx) = oneshot::channel();
         // A send error means the writer is gone: the dropped sender resolves the ack false.
-        let _ = self.tx.send((writes, Some(ack))).await;
+        let _ = self.tx.send(Item::Writes((writes, Some(ack)))).await;
         Ack(rx)
+    }
+
+    /// Room `room` has rebuilt itself from its stored log after one of its steps was refused
+    /// (its later ones were refused too, unwritten): from now on its steps are taken again.
+    /// Returns once the writer has seen everything the room handed in before.
+    pub async fn mend(&self, room: u64) {
+        let (done, mended) = oneshot::channel();
+        if self.tx.send(Item::Mend(room, done)).await.is_ok() {
+            let _ = mended.await;
+        }
     }
 
     /// Queues `write` without waiting and without an acknowledgement; `false` (counted in
     /// `refused`) when the queue is full or the writer gone.
     pub fn post(&self, write: Write) -> bool {
-        let ok = self.tx.try_send((vec![write], None)).is_ok();
+        let ok = self.tx.try_send(Item::Writes((vec![write], None))).is_ok();
         if !ok {
             self.stats.refused.fetch_add(1, Ordering::Relaxed);
         }
@@ -171,7 +190,11 @@ impl Writer {
     /// at once when the queue is full).
     pub fn try_send(&self, write: Write) -> Ack {
         let (ack, rx) = oneshot::channel();
-        if self.tx.try_send((vec![write], Some(ack))).is_err() {
+        if self
+            .tx
+            .try_send(Item::Writes((vec![write], Some(ack))))
+            .is_err()
+        {
             self.stats.refused.fetch_add(1, Ordering::Relaxed);
         }
         Ack(rx)
@@ -210,7 +233,7 @@ async fn run(
         every
     });
     loop {
-        let (items, ack) = tokio::select! {
+        let item = tokio::select! {
             item = rx.recv() => match item {
                 Some(item) => item,
                 None => break,
@@ -223,7 +246,7 @@ async fn run(
                 continue;
             }
         };
-        broken.admit((items, ack), &mut writes, &mut acks);
+        broken.admit(item, &mut writes, &mut acks);
         if !config.window.is_zero() {
             tokio::time::sleep(config.window).await;
         }
@@ -272,13 +295,21 @@ impl Broken {
     }
 
     /// Adds `item` to the batch, or refuses it (acknowledged as not committed) when it
-    /// carries a step of a room whose log has a gap.
+    /// carries a step of a room whose log has a gap; a mended room's steps are taken again.
     fn admit(
-        &self,
-        (items, ack): Item,
+        &mut self,
+        item: Item,
         writes: &mut Vec<Write>,
         acks: &mut Vec<oneshot::Sender<bool>>,
     ) {
+        let (items, ack) = match item {
+            Item::Writes(writes) => writes,
+            Item::Mend(room, done) => {
+                self.rooms.retain(|&(r, _)| r != room);
+                let _ = done.send(());
+                return;
+            }
+        };
         if !self.rooms.is_empty() && steps(&items).any(|s| self.rooms.contains(&Self::key(s))) {
             if let Some(ack) = ack {
                 let _ = ack.send(false);

@@ -255,7 +255,68 @@ async fn interleaved_logs_come_back_room_by_room() {
                 .map(|i| step(id, i, StepKind::Action))
                 .collect();
             assert_eq!(log.steps, want, "{name}: room {id}");
+            // One room's log read alone is the same.
+            let alone = store.room_log(id).await.expect(name);
+            assert_eq!(alone.as_ref(), Some(log), "{name}: room {id} alone");
         }
+        assert_eq!(
+            store.room_log(2).await.expect(name),
+            None,
+            "{name}: finished"
+        );
+        assert_eq!(
+            store.room_log(9).await.expect(name),
+            None,
+            "{name}: never opened"
+        );
+    })
+    .await;
+}
+
+/// A room's step fails: the writer refuses that room's later steps unwritten (its log must
+/// not have a gap) while other rooms' go on; once the room has rebuilt itself from its log
+/// and says so (`mend`), its steps are taken again from where the log ends.
+#[tokio::test]
+async fn a_refused_room_is_taken_again_once_mended() {
+    on_both(|store, name| async move {
+        let (writer, task) = Writer::spawn(
+            Arc::clone(&store),
+            WriterConfig {
+                retry: Duration::from_millis(1),
+                give_up: Duration::from_millis(20),
+                ..WriterConfig::default()
+            },
+        );
+        for r in [1, 2] {
+            assert!(
+                writer.send(Write::Room(room(r))).await.durable().await,
+                "{name}"
+            );
+        }
+        let first = vec![Write::Step(step(1, 0, StepKind::Start))];
+        assert!(writer.send_all(first).await.durable().await, "{name}");
+        // Step 1 of room 1 fails (a duplicate room row in its batch): step 2 is refused too.
+        let bad = vec![
+            Write::Step(step(1, 1, StepKind::Action)),
+            Write::Room(room(2)),
+        ];
+        assert!(!writer.send_all(bad).await.durable().await, "{name}");
+        let later = writer.send(Write::Step(step(1, 2, StepKind::Action))).await;
+        let other = writer.send(Write::Step(step(2, 0, StepKind::Start))).await;
+        assert!(!later.durable().await, "{name}: after a gap");
+        assert!(other.durable().await, "{name}: another room goes on");
+        writer.mend(1).await;
+        let again = writer.send(Write::Step(step(1, 1, StepKind::Action))).await;
+        assert!(again.durable().await, "{name}: mended");
+        let log = store.room_log(1).await.expect(name).expect(name);
+        let kinds: Vec<(u64, StepKind)> = log.steps.iter().map(|s| (s.index, s.kind)).collect();
+        assert_eq!(
+            kinds,
+            [(0, StepKind::Start), (1, StepKind::Action)],
+            "{name}"
+        );
+        drop(writer);
+        task.await.expect("the writer ends");
     })
     .await;
 }

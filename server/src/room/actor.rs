@@ -28,6 +28,7 @@ use crate::base::budget::RoomTicket;
 use crate::base::clock::ServerClock;
 use crate::base::shutdown::Shutdown;
 
+mod comeback;
 mod durable;
 mod outgoing;
 mod publish;
@@ -87,6 +88,8 @@ pub struct Room<G: OnWire> {
     options: RoomOptions,
     /// The rules; only this task touches them.
     game: G,
+    /// A new game as this room's began, for rebuilding it from its log (`comeback`).
+    fresh: Box<dyn Fn() -> G + Send>,
     /// One entry per seat; `None` is a free seat.
     seats: Vec<Option<Occupant>>,
     /// Watchers without a seat.
@@ -204,8 +207,9 @@ pub struct RoomParts {
 }
 
 impl<G: OnWire> Room<G> {
-    /// Starts the room's task and registers it; returns its handle.
-    pub fn spawn(game: G, parts: RoomParts) -> RoomHandle {
+    /// Starts the room's task and registers it; returns its handle. `fresh` makes the
+    /// room's game as it begins (from its settings and seed).
+    pub fn spawn(fresh: impl Fn() -> G + Send + 'static, parts: RoomParts) -> RoomHandle {
         let (tx, inbox) = mpsc::channel(parts.inbox_size);
         let seats: Vec<Option<Occupant>> = (0..G::SEATS).map(|_| None).collect();
         let (info, info_rx) = watch::channel(RoomInfo {
@@ -232,7 +236,8 @@ impl<G: OnWire> Room<G> {
             number: parts.number,
             title: parts.title,
             options: parts.options,
-            game,
+            game: fresh(),
+            fresh: Box::new(fresh),
             seats,
             spectators: Vec::new(),
             event_seq: 0,
@@ -276,6 +281,22 @@ impl<G: OnWire> Room<G> {
 
     async fn run(&mut self) {
         tracing::debug!("open");
+        // A new room's row is committed before anybody hears of the room.
+        self.settle().await;
+        loop {
+            let stopped = self.serve().await;
+            // A room whose step the store refused rebuilds itself from its log and goes on.
+            if !stopped && !self.revoked && self.failed() && self.come_back().await {
+                continue;
+            }
+            self.end(stopped).await;
+            return;
+        }
+    }
+
+    /// Takes commands and timers until the room is finished (`false`) or the server stops
+    /// (`true`).
+    async fn serve(&mut self) -> bool {
         let mut shutdown = self.shutdown.clone();
         // One shutdown wait and one timer for the room's life, the timer moved only when the
         // next deadline moves: a new watch wait and a new `Sleep` in every turn of the loop
@@ -284,8 +305,6 @@ impl<G: OnWire> Room<G> {
         let timer = tokio::time::sleep_until(tokio::time::Instant::now());
         tokio::pin!(stopping, timer);
         let mut armed = None;
-        // A new room's row is committed before anybody hears of the room.
-        self.settle().await;
         let mut stopped = false;
         loop {
             let deadline = self.next_deadline().map(|d| self.clock.instant(d));
@@ -329,6 +348,12 @@ impl<G: OnWire> Room<G> {
                 break;
             }
         }
+        stopped
+    }
+
+    /// The room ends: handed over, stopped with the server, or closed for good; everybody
+    /// in it is told.
+    async fn end(&mut self, stopped: bool) {
         if self.revoked {
             if !self.in_flight.is_empty() {
                 // Nothing held goes out but refusals: the room lives on another node.
@@ -697,10 +722,9 @@ impl<G: OnWire> Room<G> {
         let lingered = self
             .over_since
             .is_some_and(|t| t + self.timings.linger <= now);
-        let failed = self.journal.as_ref().is_some_and(Journal::failed);
         self.revoked
             || self.closing.is_some()
-            || failed
+            || self.failed()
             || lingered
             || self.deserted()
             || (empty && !self.held && (!self.started || self.game.is_over()))

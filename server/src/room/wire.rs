@@ -127,7 +127,7 @@ pub fn open(parts: RoomParts, config: &Config, seed: u64) -> Result<RoomHandle, 
             }
             // With a configured seed (tests), room `id` plays from `seed + id`.
             let seed = section.seed.map_or(seed, |s| s.wrapping_add(parts.id));
-            Ok(Room::spawn(G::new(&settings, seed), parts))
+            Ok(Room::spawn(move || G::new(&settings, seed), parts))
         }
     }
     dispatch(parts.options.game(), Open(parts, config, seed))

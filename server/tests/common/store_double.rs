@@ -53,6 +53,9 @@ impl Store for Hooked {
     fn unfinished(&self) -> BoxFuture<'_, StoreResult<Vec<RoomLog>>> {
         self.inner.unfinished()
     }
+    fn room_log(&self, room: u64) -> BoxFuture<'_, StoreResult<Option<RoomLog>>> {
+        self.inner.room_log(room)
+    }
     fn open_sessions(&self, finished_since_ms: i64) -> BoxFuture<'_, StoreResult<Vec<SessionRow>>> {
         self.inner.open_sessions(finished_since_ms)
     }

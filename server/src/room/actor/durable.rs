@@ -41,7 +41,7 @@ pub struct Journal {
     /// Every event of the game so far, for its record.
     history: crate::room::record::History,
     /// The store did not take a write after its retries: the room's state is ahead of its
-    /// log, so the room closes (a restart reopens it as of its log).
+    /// log, so the room rebuilds itself from the log (`comeback`).
     failed: bool,
     /// The owner's lease epoch, written with every step (fencing, several nodes).
     epoch: u64,
@@ -98,7 +98,12 @@ impl Journal {
         self.next += 1;
     }
 
-    /// Whether a write failed: the room must close.
+    /// The writer it hands its steps to.
+    pub fn writer(&self) -> &Writer {
+        &self.writer
+    }
+
+    /// Whether a write failed: the room must be rebuilt from its log.
     pub fn failed(&self) -> bool {
         self.failed
     }
@@ -147,6 +152,12 @@ impl<G: OnWire> Room<G> {
     /// not be replayed: the room is then closed (logged, and marked closed in the store)
     /// and must not run.
     pub(super) fn restore(&mut self) -> bool {
+        self.restore_with(&[])
+    }
+
+    /// [`Room::restore`], with the connections of people still in the room (`back`, a room
+    /// rebuilt in place): they are at their seats again at once, not away.
+    pub(super) fn restore_with(&mut self, back: &[(PlayerId, Outbox)]) -> bool {
         let Some(journal) = self.journal.as_mut() else {
             return true;
         };
@@ -168,7 +179,7 @@ impl<G: OnWire> Room<G> {
             }));
             return true;
         };
-        match self.replay(&log) {
+        match self.replay(&log, back) {
             Ok(()) => {
                 tracing::info!(steps = log.steps.len(), "reopened from the store");
                 true
@@ -187,7 +198,7 @@ impl<G: OnWire> Room<G> {
         }
     }
 
-    fn replay(&mut self, log: &RoomLog) -> Result<(), ReplayError> {
+    fn replay(&mut self, log: &RoomLog, back: &[(PlayerId, Outbox)]) -> Result<(), ReplayError> {
         for (expected, step) in (0u64..).zip(&log.steps) {
             let index = step.index;
             if index != expected {
@@ -237,7 +248,8 @@ impl<G: OnWire> Room<G> {
             self.remember(&emits);
         }
         // Everybody is away until they come back with their token (the reconnection grace
-        // runs from now); the server's bots are summoned again.
+        // runs from now); the server's bots are summoned again. Those still connected (a room
+        // rebuilt in place) keep their seats and connections.
         let now = self.clock.now();
         for (index, row) in seated(&log.seats, self.seats.len()).into_iter().enumerate() {
             let Some(SeatRow {
@@ -250,18 +262,23 @@ impl<G: OnWire> Room<G> {
             else {
                 continue;
             };
+            let outbox = back
+                .iter()
+                .find(|(p, _)| *p == player)
+                .map(|(_, o)| o.clone());
+            let here = outbox.is_some();
             self.seats[index] = Some(Occupant {
                 player,
                 name,
                 account,
                 bot,
-                outbox: None,
-                away_since: (!bot).then_some(now),
+                outbox,
+                away_since: (!bot && !here).then_some(now),
             });
             if let Some(j) = self.journal.as_mut() {
                 j.logged_seats[index] = Some((player, bot));
             }
-            if bot {
+            if bot && !here {
                 self.summon_bot(index as u8);
             }
         }
@@ -339,6 +356,11 @@ impl<G: OnWire> Room<G> {
         self.publish(vec![Emit::All(Event::Room(RoomEvent::Back { seat }))]);
         self.reply(reply, Ok(seat));
         None
+    }
+
+    /// Whether a write failed: the room's game is ahead of its log.
+    pub(super) fn failed(&self) -> bool {
+        self.journal.as_ref().is_some_and(Journal::failed)
     }
 
     /// Keeps the events for the game's record.
@@ -446,8 +468,8 @@ impl<G: OnWire> Room<G> {
     /// The oldest commit in flight is done (`durable`) or failed. Done: its output goes out,
     /// after every earlier commit's (which went at their own commits). Failed: nothing
     /// unsaved is shown; the game has applied what the store refused, so the room cannot go
-    /// on consistently: it closes, and a restart reopens it from its log, as of its last
-    /// saved step.
+    /// on from memory: it rebuilds itself from its log, as of its last saved step
+    /// (`comeback`).
     pub(super) async fn committed(&mut self, durable: bool) {
         let Some(mut done) = self.in_flight.pop_front() else {
             return;
@@ -455,7 +477,7 @@ impl<G: OnWire> Room<G> {
         if !durable {
             tracing::error!(
                 "the store did not take this room's steps after its retries: its actions \
-                 are refused with store_unavailable and the room closes"
+                 are refused with store_unavailable and the room rebuilds itself from its log"
             );
             if let Some(j) = self.journal.as_mut() {
                 j.failed = true;
@@ -507,8 +529,7 @@ impl<G: OnWire> Room<G> {
     /// The room closes for good (its game over, everybody gone, a table forfeited): the
     /// store marks it closed before anybody is told, so a restart does not reopen it.
     pub(super) async fn close_for_good(&mut self) {
-        let failed = self.journal.as_ref().is_some_and(Journal::failed);
-        if self.revoked || failed {
+        if self.revoked || self.failed() {
             return;
         }
         let id = self.id;

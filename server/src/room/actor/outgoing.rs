@@ -102,9 +102,8 @@ impl<G: OnWire> Room<G> {
                     outbox.send(&error(
                         seq,
                         ErrorCode::StoreUnavailable,
-                        "the store could not save this action: it was not applied and the \
-                         room closes (it reopens as of its last saved action when the server \
-                         restarts)",
+                        "the store did not confirm this action: the room goes back to its \
+                         last saved step and sends a snapshot of it (play on from there)",
                     ));
                 }
                 Out::Frame(..) | Out::Msg(..) | Out::Reply(_) => {}
