@@ -18,10 +18,14 @@ const LOOK_AGAIN: Duration = Duration::from_millis(50);
 
 impl<G: OnWire> Room<G> {
     /// Rebuilds the room from its log once the store gives it; `false` when it cannot come
-    /// back (the server stops meanwhile, the store no longer has the room open, its log does
-    /// not replay): it then closes as before.
+    /// back (the server stops meanwhile, the store no longer has the room open, another node
+    /// has taken it over, its log does not replay): it then closes as before.
     pub(super) async fn come_back(&mut self) -> bool {
-        let Some(writer) = self.journal.as_ref().map(|j| j.writer().clone()) else {
+        let Some((writer, epoch)) = self
+            .journal
+            .as_ref()
+            .map(|j| (j.writer().clone(), j.epoch()))
+        else {
             return false;
         };
         let mut stopping = self.shutdown.clone();
@@ -36,6 +40,12 @@ impl<G: OnWire> Room<G> {
                 () = stopping.wait() => return false,
             }
         };
+        if log.epoch != epoch {
+            // Several nodes: another node has taken the room over (its steps were refused
+            // for that); the room is theirs, and its players reconnect to them.
+            self.revoked = true;
+            return false;
+        }
         // Every step the room handed in before was refused; the ones it hands in from now on
         // follow the log just read.
         writer.mend(self.id).await;

@@ -103,6 +103,11 @@ impl Journal {
         &self.writer
     }
 
+    /// The owner's lease epoch its steps carry.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
     /// Whether a write failed: the room must be rebuilt from its log.
     pub fn failed(&self) -> bool {
         self.failed
