@@ -1,9 +1,14 @@
-//! The password-hashing pool under attack (docs/accounts.md, "The hashing pool"): 40
-//! addresses each sending 5 wrong director logins at once — within each address's free
-//! failures, so only the pool stands in their way — at the real Argon2id cost (19 MiB, 2
+//! The password-hashing pool under attack (docs/accounts.md, "Passwords and the hashing
+//! pool"): 40 addresses each sending 5 wrong director logins at once — within each address's
+//! free failures, so only the pool stands in their way — at the real Argon2id cost (19 MiB, 2
 //! passes). The checks run at most `[passwords] threads` at a time, the rest wait in a short
 //! queue or are refused at once with `429 password_checks_busy` and `Retry-After`; the
-//! process's threads stay bounded, and a xiangqi game on the same server keeps moving.
+//! process's threads stay bounded, and xiangqi games on the same server keep moving.
+//!
+//! The test prints the median and the 99th percentile of the reference games' move times,
+//! calm and attacked, and their ratio (the figures in docs/accounts.md). It does not assert
+//! the ratio: on a shared machine it is noise-bound, and a test that fails one run in twenty
+//! is worse than none.
 
 mod common;
 
@@ -54,7 +59,13 @@ async fn wrong_login(addr: SocketAddr, ip: String) -> (u16, String) {
     (parse(&reply).0, reply)
 }
 
-/// The time each move of the opening takes to be answered `ok`, red and black in turn.
+/// The pause after each move: players think between moves, and a reference game played
+/// flat out would itself keep both cores busy and crowd out the hashing it is measured
+/// against.
+const PACE: Duration = Duration::from_millis(2);
+
+/// The time each move of the opening takes to be answered `ok`, red and black in turn, at a
+/// new table.
 async fn play_opening(s: &TestServer) -> Vec<Duration> {
     let (mut red, mut black, _) = xiangqi_pair(s, XiangqiOptions::default()).await;
     let mut took = Vec::new();
@@ -63,14 +74,33 @@ async fn play_opening(s: &TestServer) -> Vec<Duration> {
         let start = Instant::now();
         player.play(m).await;
         took.push(start.elapsed());
+        tokio::time::sleep(PACE).await;
     }
     took
 }
 
-fn worst(mut took: Vec<Duration>) -> Duration {
-    took.sort();
-    took.last().copied().unwrap_or_default()
+/// The `p`-th percentile (nearest rank) of `took`.
+fn percentile(took: &[Duration], p: usize) -> Duration {
+    let mut sorted = took.to_vec();
+    sorted.sort();
+    let rank = (sorted.len() * p).div_ceil(100).max(1);
+    sorted.get(rank - 1).copied().unwrap_or_default()
 }
+
+/// "p50 …, p99 …, slowest … of N moves".
+fn summary(took: &[Duration]) -> String {
+    format!(
+        "p50 {:?}, p99 {:?}, slowest {:?} of {} moves",
+        percentile(took, 50),
+        percentile(took, 99),
+        percentile(took, 100),
+        took.len()
+    )
+}
+
+/// How long openings are played before the attack, for the calm figures (about as many
+/// moves as the attack lasts for).
+const CALM: Duration = Duration::from_secs(1);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_addresses_guessing_at_once_are_bounded_and_the_game_moves() {
@@ -81,16 +111,32 @@ async fn many_addresses_guessing_at_once_are_bounded_and_the_game_moves() {
         c.passwords.queue = 16;
         c.server.rate_per_sec = 10_000;
         c.server.rate_burst = 10_000;
+        // Every opening is a new table of two new connections from this one address.
+        c.limits.max_rooms = 100_000;
+        c.limits.rooms_per_addr = 100_000;
+        c.limits.connect_rate_per_addr = 10_000;
+        c.limits.connect_burst_per_addr = 10_000;
     })
     .await;
-    let calm = worst(play_opening(&s).await);
+    let mut calm = Vec::new();
+    let began = Instant::now();
+    while began.elapsed() < CALM {
+        calm.extend(play_opening(&s).await);
+    }
     let before = threads();
 
     let addr = s.addr;
-    let attack: Vec<_> = (0..ADDRESSES)
+    let logins: Vec<_> = (0..ADDRESSES)
         .flat_map(|a| (0..LOGINS_EACH).map(move |_| format!("127.0.3.{}", a + 1)))
         .map(|ip| tokio::spawn(wrong_login(addr, ip)))
         .collect();
+    let attack = tokio::spawn(async move {
+        let mut replies = Vec::new();
+        for login in logins {
+            replies.push(login.await.expect("attacker"));
+        }
+        replies
+    });
     let peak = tokio::spawn(async move {
         let mut peak = 0;
         for _ in 0..200 {
@@ -99,11 +145,19 @@ async fn many_addresses_guessing_at_once_are_bounded_and_the_game_moves() {
         }
         peak
     });
-    let attacked = play_opening(&s).await;
+    let began = Instant::now();
+    // Every opening begun while the attack is still being answered.
+    let mut attacked = Vec::new();
+    loop {
+        attacked.extend(play_opening(&s).await);
+        if attack.is_finished() {
+            break;
+        }
+    }
+    let lasted = began.elapsed();
     let mut busy = 0;
     let mut wrong = 0;
-    for a in attack {
-        let (status, reply) = a.await.expect("attacker");
+    for (status, reply) in attack.await.expect("attack") {
         match status {
             401 => wrong += 1,
             429 => {
@@ -115,10 +169,12 @@ async fn many_addresses_guessing_at_once_are_bounded_and_the_game_moves() {
         }
     }
     let peak = peak.await.expect("sampler");
-    let attacked = worst(attacked);
+    let ratio = percentile(&attacked, 99).as_secs_f64() / percentile(&calm, 99).as_secs_f64();
     eprintln!(
         "wrong {wrong}, busy {busy}; threads {before} before, {peak} at most; \
-         slowest move {calm:?} calm, {attacked:?} attacked"
+         calm: {}; attacked ({lasted:?}): {}; p99 attacked/calm {ratio:.2}",
+        summary(&calm),
+        summary(&attacked)
     );
     assert_eq!(wrong + busy, usize::from(ADDRESSES) * LOGINS_EACH);
     assert!(busy > 0 && wrong >= 2, "wrong {wrong}, busy {busy}");
@@ -128,10 +184,8 @@ async fn many_addresses_guessing_at_once_are_bounded_and_the_game_moves() {
         peak <= before + 8,
         "threads {before} before, {peak} at most"
     );
-    assert!(
-        attacked < Duration::from_secs(1),
-        "a move took {attacked:?}"
-    );
+    let slowest = percentile(&attacked, 100);
+    assert!(slowest < Duration::from_secs(1), "a move took {slowest:?}");
     let refused = metric(&s, "qipai_password_checks_total{outcome=\"refused\"}").await;
     assert_eq!(refused as usize, busy);
     assert_eq!(

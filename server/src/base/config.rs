@@ -84,7 +84,7 @@ impl Default for AccountsConfig {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PasswordsConfig {
-    /// Checks and hashes running at once (threads of the blocking pool).
+    /// Checks and hashes running at once, each on a thread of the pool's own.
     pub threads: usize,
     /// Checks waiting for a thread; one more is refused (`password_checks_busy`).
     pub queue: usize,
@@ -92,6 +92,11 @@ pub struct PasswordsConfig {
     pub memory_kib: u32,
     /// Argon2id's passes over that memory for a new hash.
     pub passes: u32,
+    /// The nice value the pool's threads raise their own priority to (Linux: per thread),
+    /// so that the games' threads come first; 0 leaves it. It can only go up for an
+    /// unprivileged process: a server already running nicer keeps its own value. The
+    /// kernel takes at most 19.
+    pub nice: u8,
 }
 
 impl Default for PasswordsConfig {
@@ -101,6 +106,7 @@ impl Default for PasswordsConfig {
             queue: 16,
             memory_kib: 19456,
             passes: 2,
+            nice: 10,
         }
     }
 }
