@@ -9,6 +9,7 @@
 #   . .ci/postgres.sh; loadtest/bench.sh s                        # the store's cost: off, SQLite, PostgreSQL, ~3 min
 #   SHORT=1 LT=target/debug/qipai-loadtest loadtest/bench.sh s    # the same, a few tables for a few seconds (CI)
 #   . .ci/postgres.sh; loadtest/bench.sh h                        # the store at human pace, 4,750 Tuolaji tables, ~15 min
+#   TABLES=1000 loadtest/bench.sh h                               # the same with fewer tables (comparing builds), ~5 min
 #
 # Writes one JSON line per run to loadtest/results/<stamp>.jsonl (prefixed by a label).
 set -euo pipefail
@@ -101,7 +102,7 @@ for p in $POINTS; do case $p in
     # (and PostgreSQL when QIPAI_TEST_POSTGRES_URL is set), back to back: p99 action -> all
     # seats, memory per table, and the server's commit time (loadtest/store_ratio.py).
     # SHORT: xiangqi, whose first move comes at once (a Tuolaji deal alone outlasts the run).
-    g=tuolaji tables=4750 human=("${HUMAN_TL[@]}")
+    g=tuolaji tables=${TABLES:-4750} human=("${HUMAN_TL[@]}")
     if [ -n "${SHORT:-}" ]; then
       g=xiangqi tables=8 human=(--think 100-300 --ramp 50 --warmup 1 --duration 2)
     fi

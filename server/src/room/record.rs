@@ -21,8 +21,11 @@ use serde::Deserialize;
 /// The bytes go into an open chunk of about [`CHUNK`] bytes; a full chunk is LZ4-compressed
 /// and kept at its compressed size. Encoded events repeat their field names and card codes,
 /// so a chunk compresses several times over (6.4 KiB a table less at 4,750 Tuolaji tables);
-/// compressing a chunk costs a few microseconds, once per several dozen events, and the record
-/// reads them back once.
+/// compressing a chunk costs about a microsecond, once per a few dozen events, and the record
+/// reads them back once. The open chunk is what a room holds uncompressed, so it is small and
+/// released when packed: it grows with what it holds instead of holding a chunk's room from
+/// its first event on (docs/performance/2026-12-07-allocations.md). Each event repeats the
+/// one before it closely, so a small chunk compresses nearly as well as a large one.
 #[derive(Default)]
 pub struct History {
     /// Full chunks, each compressed with its length in front (`lz4_flex`'s size-prepended
@@ -33,15 +36,12 @@ pub struct History {
 }
 
 /// How many encoded bytes a [`History`] chunk collects before it is compressed.
-const CHUNK: usize = 4096;
+const CHUNK: usize = 1024;
 
 impl History {
     /// Keeps what the record needs of `emits`.
     pub fn push(&mut self, emits: &[Emit<Event>]) {
         for emit in emits {
-            if self.open.capacity() == 0 {
-                self.open.reserve_exact(CHUNK);
-            }
             // Our events always encode (the wire encodes the same values).
             let _ = qipai_protocol::encode_into(&mut self.open, &kept(emit));
             if self.open.len() >= CHUNK {
@@ -50,13 +50,11 @@ impl History {
         }
     }
 
-    /// Compresses the open chunk into `packed`; an event larger than a chunk grew it, and
-    /// it shrinks back.
+    /// Compresses the open chunk into `packed` and releases it (an event larger than a chunk
+    /// grew it; the next chunk grows anew from its first event).
     fn pack(&mut self) {
-        let packed = lz4_flex::compress_prepend_size(&self.open);
+        let packed = lz4_flex::compress_prepend_size(&std::mem::take(&mut self.open));
         self.packed.push(packed.into_boxed_slice());
-        self.open.clear();
-        self.open.shrink_to(CHUNK);
     }
 
     /// The events kept, in order: (the seat that alone saw it, the event).
@@ -368,6 +366,24 @@ mod tests {
         assert_eq!(history.events(), want);
         assert!(history.packed.len() > 10);
         assert_open_chunk_small(&history);
+    }
+
+    /// A room between chunks holds no open chunk: packing one releases it, and the next
+    /// grows from its first event.
+    #[test]
+    fn history_releases_the_open_chunk_when_it_packs_it() {
+        use qipai_protocol::tuolaji::TuolajiEvent;
+        let dealt = Event::Tuolaji(TuolajiEvent::Dealt {
+            seat: 1,
+            card: None,
+        });
+        let mut history = History::default();
+        while history.packed.is_empty() {
+            history.push(&[Emit::All(dealt.clone())]);
+        }
+        assert_eq!(history.open.capacity(), 0);
+        history.push(&[Emit::All(dealt.clone())]);
+        assert!(history.open.capacity() < CHUNK / 8);
     }
 
     /// The open chunk keeps at most a chunk's room, whatever it held before.

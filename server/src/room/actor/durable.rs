@@ -507,8 +507,19 @@ impl<G: OnWire> Room<G> {
     /// Something went out: the lobby's listing follows (seat changes wait for the commits
     /// in flight before they are made, so the seats it lists are committed; a timer's seat
     /// change may run ahead of it by the commits still in flight), and a clock the answers
-    /// started runs from now.
+    /// started runs from now. A room with no commit left in flight keeps one output buffer,
+    /// as a room without a store does: the spare becomes the buffer it says its next things
+    /// into, or goes if that one has its own (a spare is worth keeping while commits follow
+    /// each other; at a human pace it was a second buffer at its high-water size in every
+    /// idle room).
     fn sent_all(&mut self, answered: bool) {
+        if self.in_flight.is_empty() {
+            if let Some(spare) = self.spare_out.take() {
+                if self.out.capacity() == 0 {
+                    self.out = spare;
+                }
+            }
+        }
         self.publish_info();
         self.note_over();
         if answered {
