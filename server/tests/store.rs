@@ -237,6 +237,37 @@ fn failing_store(
     }
 }
 
+/// A server on a new store file whose writes fail while the returned flag is set, its
+/// health probed every 10 ms so that it knows soon when the store writes again.
+async fn server_on_failing_store(
+    name: &str,
+    tweak: impl FnOnce(&mut qipai_server::Config),
+) -> (
+    TestServer,
+    String,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    let file = store_file(name);
+    let failing = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let store = failing_store(
+        qipai_store::open(&file).await.expect("open the store"),
+        std::sync::Arc::clone(&failing),
+        false,
+    );
+    let url = file.clone();
+    let server = TestServer::on_store(
+        std::sync::Arc::new(store),
+        std::time::Duration::from_millis(1),
+        |c| {
+            c.store.url = url;
+            c.store.health_check_ms = 10;
+            tweak(c);
+        },
+    )
+    .await;
+    (server, file, failing)
+}
+
 /// The store fails (after its retries) while a move waits for its commit: the move is
 /// refused with `store_unavailable` and nobody sees it played. The room does not close: it
 /// rebuilds itself from its log (PROTOCOL.md §12.1, "When the store fails"), the players and
@@ -246,20 +277,8 @@ fn failing_store(
 #[tokio::test]
 async fn a_store_failure_refuses_the_action_and_the_room_comes_back_from_its_log() {
     use qipai_protocol::{ErrorCode, ServerMsg};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
-    let file = store_file("failing");
-    let failing = Arc::new(AtomicBool::new(false));
-    let store = failing_store(
-        qipai_store::open(&file).await.expect("open the store"),
-        Arc::clone(&failing),
-        false,
-    );
-    let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
-        c.store.url = file.clone();
-        c.store.health_check_ms = 10;
-    })
-    .await;
+    use std::sync::atomic::Ordering;
+    let (server, file, failing) = server_on_failing_store("failing", |_| {}).await;
     let mut red = Client::hello(&server, "Red").await;
     let mut black = Client::hello(&server, "Black").await;
     let mut watcher = Client::hello(&server, "Watcher").await;
@@ -356,18 +375,8 @@ async fn a_store_failure_refuses_the_action_and_the_room_comes_back_from_its_log
 #[tokio::test]
 async fn a_tuolaji_table_comes_back_with_its_bots_after_a_store_failure() {
     use qipai_protocol::{ClientMsg, RoomOptions, ServerMsg};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
-    let file = store_file("tuolaji_failing");
-    let failing = Arc::new(AtomicBool::new(false));
-    let store = failing_store(
-        qipai_store::open(&file).await.expect("open the store"),
-        Arc::clone(&failing),
-        false,
-    );
-    let server = TestServer::on_store(Arc::new(store), std::time::Duration::from_millis(1), |c| {
-        c.store.url = file.clone();
-        c.store.health_check_ms = 10;
+    use std::sync::atomic::Ordering;
+    let (server, _file, failing) = server_on_failing_store("tuolaji_failing", |c| {
         c.tuolaji.seed = Some(common::tuolaji::SEED);
     })
     .await;
