@@ -112,6 +112,7 @@ async fn the_commit_is_charged_to_nobody() {
     };
     assert_eq!(before.running, Some(Side::Red));
     server.stop();
+    assert_one_row_an_action(&file, moves.len());
     let again = slow_store(&file).await;
     let mut red = Client::resume(&again, &red.token).await;
     let after = match red.snapshot().await.1 {
@@ -121,5 +122,35 @@ async fn the_commit_is_charged_to_nobody() {
     assert_eq!(
         after.black_ms, before.black_ms,
         "the replay starts each clock at its logged send"
+    );
+}
+
+/// The moment each position was sent rides on the next move's row (`sent_ms`, at or before
+/// that move's arrival): the moves after the first two (each side's first is free, so their
+/// answers start no clock) carry it, and a `Sent` row of its own (kind 6) is written only
+/// for the last move's answer, which no step followed.
+fn assert_one_row_an_action(file: &str, moves: usize) {
+    let db = rusqlite::Connection::open(file).expect("open the store");
+    let mut rows = db
+        .prepare("SELECT kind, at_ms, sent_ms FROM steps ORDER BY seq")
+        .expect("prepare");
+    let steps: Vec<(i64, i64, Option<i64>)> = rows
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    let actions: Vec<_> = steps.iter().filter(|(kind, ..)| *kind == 1).collect();
+    assert_eq!(actions.len(), moves, "{steps:?}");
+    for (ply, (_, at_ms, sent_ms)) in actions.iter().enumerate().skip(2) {
+        let sent = sent_ms.unwrap_or_else(|| panic!("move {ply} carries no send: {steps:?}"));
+        assert!(sent <= *at_ms, "move {ply} sent after it came: {steps:?}");
+    }
+    let own_rows: Vec<usize> = (steps.iter().enumerate())
+        .filter(|(_, (kind, ..))| *kind == 6)
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        own_rows.is_empty() || own_rows == [steps.len() - 1],
+        "a Sent row of its own only after the last move: {steps:?}"
     );
 }

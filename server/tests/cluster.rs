@@ -992,6 +992,7 @@ async fn the_store_refuses_a_stale_owners_step() {
             action: Some(vec![1, 2, 3]),
             event_seq: index,
             epoch,
+            sent_ms: None,
         })
     };
     store

@@ -90,7 +90,8 @@ pub enum StepKind {
     /// An arbiter's ruling (a competition's lateness): `Game::rule`, the ruling in `action`.
     Ruling = 5,
     /// The last action's events left the server (after its commit): `Game::sent`, from
-    /// which a clock that action started runs. Logged with the next write.
+    /// which a clock that action started runs. Logged with the next write when no step
+    /// follows to carry it ([`StepRow::sent_ms`]).
     Sent = 6,
 }
 
@@ -130,6 +131,11 @@ pub struct StepRow {
     /// The owner's lease epoch when it wrote the step (0: the room's first owner, or one
     /// node alone); the store refuses a step below the room's epoch (fencing).
     pub epoch: u64,
+    /// When the room's last answers left, if that is not logged yet (`Game::sent` at that
+    /// moment, replayed before this step): the moment an action's answer is sent rides on
+    /// the next step's row instead of a [`StepKind::Sent`] row of its own, so an action
+    /// writes one row, not two.
+    pub sent_ms: Option<u64>,
 }
 
 /// Somebody sat down (`player` set) or a seat was freed (`player` `None`).

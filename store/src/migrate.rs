@@ -61,6 +61,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0010_entry_accounts.sql"),
         postgres: include_str!("../migrations/postgres/0010_entry_accounts.sql"),
     },
+    Migration {
+        version: 11,
+        sqlite: include_str!("../migrations/sqlite/0011_one_row_an_action.sql"),
+        postgres: include_str!("../migrations/postgres/0011_one_row_an_action.sql"),
+    },
 ];
 
 /// The latest version.

@@ -201,7 +201,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
     let id = room.id;
     let steps = client
         .query(
-            "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps WHERE room = $1 ORDER BY idx",
+            "SELECT idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch, sent_ms FROM steps WHERE room = $1 ORDER BY idx",
             &[&i(id)],
         )
         .await?
@@ -216,6 +216,7 @@ async fn room_log<C: tokio_postgres::GenericClient + Sync>(
             action: r.get(5),
             event_seq: u(r.get(6)),
             epoch: u(r.get(7)),
+            sent_ms: r.get::<_, Option<i64>>(8).map(u),
         })
         .collect();
     let seats = client

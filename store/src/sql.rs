@@ -10,7 +10,7 @@ use crate::Write;
 pub const ROOM: &str = "INSERT INTO rooms (id, game, options, seed, created_ms, status, number, \
     addr) VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6, ?7)";
 pub const STEP: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, \
-    event_seq, epoch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    event_seq, epoch, sent_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 pub const SEAT: &str = "INSERT INTO seat_changes (room, seat, player, name, bot, at_ms, \
     account) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 pub const RESULT: &str = "INSERT INTO results (room, result, finished_ms) VALUES (?1, ?2, ?3) \
@@ -105,6 +105,7 @@ pub fn statements(write: &Write) -> Vec<Statement<'_>> {
                 s.action.as_deref().map_or(Null, Bytes),
                 int(s.event_seq),
                 int(s.epoch),
+                s.sent_ms.map_or(Null, int),
             ],
         )],
         Write::Seat(s) => vec![statement(

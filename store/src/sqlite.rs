@@ -208,7 +208,7 @@ fn room_logs(conn: &Connection, only: Option<u64>) -> StoreResult<Vec<RoomLog>> 
         .map(|(n, log)| (log.room.id, n))
         .collect();
     let columns =
-        "SELECT room, idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch FROM steps";
+        "SELECT room, idx, kind, seat, at_ms, lag_ms, action, event_seq, epoch, sent_ms FROM steps";
     let mut steps = conn.prepare(&match only {
         Some(_) => format!("{columns} WHERE room = ?2 AND seq > ?1 ORDER BY seq"),
         None => format!("{columns} WHERE seq > ?1 ORDER BY seq"),
@@ -233,6 +233,7 @@ fn room_logs(conn: &Connection, only: Option<u64>) -> StoreResult<Vec<RoomLog>> 
             action: r.get(6)?,
             event_seq: u(r.get(7)?),
             epoch: u(r.get(8)?),
+            sent_ms: r.get::<_, Option<i64>>(9)?.map(u),
         });
     }
     let mut seats = conn.prepare(

@@ -108,6 +108,8 @@ fn step(room: u64, index: u64, kind: StepKind) -> StepRow {
         action: (kind == StepKind::Action).then(|| vec![index as u8; 3]),
         event_seq: index * 2,
         epoch: 0,
+        // Every other step carries the moment the answers before it left (one row an action).
+        sent_ms: (index % 2 == 1).then(|| 1000 + index * 10 - 3),
     }
 }
 

@@ -28,6 +28,7 @@ fn step(room: u64, index: u64) -> StepRow {
         action: Some(vec![room as u8, index as u8]),
         event_seq: 3 * index,
         epoch: 0,
+        sent_ms: None,
     }
 }
 

@@ -12,10 +12,12 @@
 //! a room with several commands in quick succession (four seats bidding, a timer step beside
 //! an action) pays one commit's wait, not one per command in a row.
 //!
-//! The moment an action's answer is sent is the one step logged lazily, with the next write
-//! ([`StepKind::Sent`]): a clock the action started runs from then, not from the action's
-//! arrival, so the commit is charged to nobody, and a replay starts it at the same moment.
-//! It shows nothing by itself: without it a replay starts that clock at the action's arrival.
+//! The moment an action's answer is sent is the one input logged lazily: it rides on the next
+//! step's row ([`StepRow::sent_ms`]; a [`StepKind::Sent`] row of its own when the next write
+//! has no step, a seat change say), so a closed-loop action writes one row. A clock the
+//! action started runs from then, not from the action's arrival, so the commit is charged
+//! to nobody, and a replay starts it at the same moment. It shows nothing by itself: without
+//! it a replay starts that clock at the action's arrival.
 
 use qipai_store::writer::Writer;
 use qipai_store::{seated, unix_ms, RoomLog, RoomRow, SeatRow, StepKind, StepRow, Write};
@@ -68,13 +70,15 @@ impl Journal {
         }
     }
 
-    /// Queues the moment the last answers were sent, before the step that follows it.
+    /// Queues the moment the last answers were sent as a row of its own, when no step
+    /// carried it ([`Journal::push_step`]) and something else is written.
     fn queue_sent(&mut self, room: u64) {
         if let Some((at, event_seq)) = self.sent.take() {
             self.push_step(room, StepKind::Sent, 0, Received::at(at), None, event_seq);
         }
     }
 
+    /// Queues a step, with the moment the last answers were sent if that is not logged yet.
     fn push_step(
         &mut self,
         room: u64,
@@ -84,6 +88,10 @@ impl Journal {
         action: Option<Vec<u8>>,
         event_seq: u64,
     ) {
+        let sent_ms = match kind {
+            StepKind::Sent => None,
+            _ => self.sent.take().map(|(at, _)| at.0),
+        };
         self.queue.push(Write::Step(StepRow {
             room,
             index: self.next,
@@ -94,6 +102,7 @@ impl Journal {
             action,
             event_seq,
             epoch: self.epoch,
+            sent_ms,
         }));
         self.next += 1;
     }
@@ -210,6 +219,9 @@ impl<G: OnWire> Room<G> {
                 return Err(ReplayError::Gap { index });
             }
             let (seat, at) = (Seat(step.seat), Millis(step.at_ms));
+            if let Some(sent) = step.sent_ms {
+                self.game.sent(Millis(sent));
+            }
             let emits = match step.kind {
                 StepKind::Start => {
                     self.started = true;
@@ -407,7 +419,6 @@ impl<G: OnWire> Room<G> {
         let event_seq = self.event_seq;
         let id = self.id;
         if let Some(j) = self.journal.as_mut() {
-            j.queue_sent(id);
             j.push_step(id, kind, seat.0, at, action, event_seq);
         }
     }
