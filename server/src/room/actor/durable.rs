@@ -88,10 +88,8 @@ impl Journal {
         action: Option<Vec<u8>>,
         event_seq: u64,
     ) {
-        let sent_ms = match kind {
-            StepKind::Sent => None,
-            _ => self.sent.take().map(|(at, _)| at.0),
-        };
+        // Empty when this is the `Sent` row itself: `queue_sent` took the moment first.
+        let sent_ms = self.sent.take().map(|(at, _)| at.0);
         self.queue.push(Write::Step(StepRow {
             room,
             index: self.next,
