@@ -1,6 +1,6 @@
 //! Every game's actions, applied to states reached by play: the bytes choose a game and a
-//! seed, then a sequence of steps — a legal move (xiangqi, draughts: picked from the view's
-//! list), a raw action (MessagePack from the bytes, as a hostile client would send it, for
+//! seed, then a sequence of steps — a legal move (xiangqi, draughts: picked from the list the
+//! side to move's seat is shown, made from that seat), a raw action (MessagePack from the bytes, as a hostile client would send it, for
 //! any seat), or the clock running to the game's next deadline (Tuolaji's auto-play walks a
 //! whole hand this way). Whatever happens nothing panics, and a refused action changes
 //! nothing any viewer sees (the rule every `Game::apply` promises).
@@ -11,8 +11,8 @@ use qipai_games::draughts::{DraughtsGame, DraughtsSettings};
 use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
 use qipai_games::xiangqi::{XiangqiGame, XiangqiSettings};
 use qipai_games::{Game, Millis, Received, Seat, Viewer};
-use qipai_protocol::draughts::DraughtsAction;
-use qipai_protocol::xiangqi::XiangqiAction;
+use qipai_protocol::draughts::{self, DraughtsAction};
+use qipai_protocol::xiangqi::{self, XiangqiAction};
 
 /// The bytes, read one step at a time.
 struct Script<'a>(&'a [u8]);
@@ -42,12 +42,12 @@ where
     out
 }
 
-/// Plays `script` on `game`; `legal` gives a legal action for the side to move, picked by a
-/// byte, where the game's view lists them.
+/// Plays `script` on `game`; `legal` gives a legal action for the side to move and its seat,
+/// picked by a byte, where the game's view lists them.
 fn play<G: Game + Clone>(
     mut game: G,
     script: &mut Script<'_>,
-    legal: impl Fn(&G, u8) -> Option<G::Action>,
+    legal: impl Fn(&G, u8) -> Option<(Seat, G::Action)>,
 ) where
     G::View: std::fmt::Debug,
     G::Action: serde::de::DeserializeOwned,
@@ -58,10 +58,13 @@ fn play<G: Game + Clone>(
         if game.is_over() {
             return;
         }
-        let seat = Seat(script.byte().unwrap_or(0) % G::SEATS);
+        let mut seat = Seat(script.byte().unwrap_or(0) % G::SEATS);
         now = Millis(now.0 + u64::from(script.byte().unwrap_or(0)));
         let action = match op % 3 {
-            0 => legal(&game, script.byte().unwrap_or(0)),
+            0 => legal(&game, script.byte().unwrap_or(0)).map(|(to_move, action)| {
+                seat = to_move;
+                action
+            }),
             1 => {
                 let len = usize::from(script.byte().unwrap_or(0) % 48);
                 rmp_serde::from_slice(script.take(len)).ok()
@@ -101,22 +104,25 @@ fuzz_target!(|bytes: &[u8]| {
             XiangqiGame::new(&XiangqiSettings::default(), seed),
             &mut script,
             |g, pick| {
-                let moves = g.view(Viewer::Spectator, Millis(0)).legal_moves;
+                // Only the side to move's seat is shown its legal moves (seat 0 is red).
+                let side = g.view(Viewer::Spectator, Millis(0)).side_to_move;
+                let seat = Seat(u8::from(side == xiangqi::Side::Black));
+                let moves = g.view(Viewer::Seat(seat), Millis(0)).legal_moves;
                 let iccs = moves.get(usize::from(pick) % moves.len().max(1))?;
-                Some(XiangqiAction::Move {
-                    iccs: iccs.to_string(),
-                })
+                let iccs = iccs.to_string();
+                Some((seat, XiangqiAction::Move { iccs }))
             },
         ),
         1 => play(
             DraughtsGame::new(&DraughtsSettings::default(), seed),
             &mut script,
             |g, pick| {
-                let moves = g.view(Viewer::Spectator, Millis(0)).to_move.legal_moves;
-                let notation = moves.get(usize::from(pick) % moves.len().max(1))?;
-                Some(DraughtsAction::Move {
-                    notation: notation.clone(),
-                })
+                // Only the side to move's seat is shown its legal moves (seat 0 is white).
+                let side = g.view(Viewer::Spectator, Millis(0)).side_to_move;
+                let seat = Seat(u8::from(side == draughts::Side::Black));
+                let moves = g.view(Viewer::Seat(seat), Millis(0)).to_move.legal_moves;
+                let notation = moves.get(usize::from(pick) % moves.len().max(1))?.clone();
+                Some((seat, DraughtsAction::Move { notation }))
             },
         ),
         _ => play(
