@@ -14,7 +14,8 @@ use serde::Deserialize;
 
 /// A game's events as it is played, kept for its record: for each step the event the record
 /// keeps (the public one; for a card game the seat's own event, with its seat), MessagePack-
-/// encoded as it happens. A Tuolaji hand is some 250 events: kept as values they were most of
+/// encoded as it happens (two values an event: the seat or nil, then the event, with its
+/// field names, so that it transcodes to the record's JSON as it is: [`KeptEvents`]). A Tuolaji hand is some 250 events: kept as values they were most of
 /// a table's memory with the store on (177 KiB a table against 73 without a store, at 4,750
 /// tables), and a record is read back once, when the game ends.
 ///
@@ -42,8 +43,10 @@ impl History {
     /// Keeps what the record needs of `emits`.
     pub fn push(&mut self, emits: &[Emit<Event>]) {
         for emit in emits {
+            let (seat, event) = kept(emit);
             // Our events always encode (the wire encodes the same values).
-            let _ = qipai_protocol::encode_into(&mut self.open, &kept(emit));
+            let _ = qipai_protocol::encode_into(&mut self.open, &seat);
+            let _ = qipai_protocol::encode_into(&mut self.open, event);
             if self.open.len() >= CHUNK {
                 self.pack();
             }
@@ -57,8 +60,8 @@ impl History {
         self.packed.push(packed.into_boxed_slice());
     }
 
-    /// The events kept, in order: (the seat that alone saw it, the event).
-    fn events(&self) -> Vec<(Option<u8>, Event)> {
+    /// The encoded events, decompressed, in order.
+    fn bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::new();
         for packed in &self.packed {
             // Only `pack` wrote these blocks, so they decompress.
@@ -67,18 +70,50 @@ impl History {
             }
         }
         bytes.extend_from_slice(&self.open);
-        let mut reader = rmp_serde::Deserializer::from_read_ref(&bytes);
-        let mut out = Vec::new();
-        while let Ok(kept) = <(Option<u8>, Event)>::deserialize(&mut reader) {
-            out.push(kept);
-        }
-        out
+        bytes
     }
 
+    /// The events kept, in order: (the seat that alone saw it, the event).
+    #[cfg(test)]
+    fn events(&self) -> Vec<(Option<u8>, Event)> {
+        decoded(&self.bytes()).collect()
+    }
     /// The bytes this history holds (compressed chunks and the open one's capacity).
     #[cfg(test)]
     fn held_bytes(&self) -> usize {
         self.open.capacity() + self.packed.iter().map(|p| p.len()).sum::<usize>()
+    }
+}
+
+/// The events of [`History::bytes`], decoded one by one as they are read.
+fn decoded(bytes: &[u8]) -> impl Iterator<Item = (Option<u8>, Event)> + '_ {
+    let mut reader = rmp_serde::Deserializer::from_read_ref(bytes);
+    std::iter::from_fn(move || {
+        let seat = Option::<u8>::deserialize(&mut reader).ok()?;
+        let event = Event::deserialize(&mut reader).ok()?;
+        Some((seat, event))
+    })
+}
+
+/// A record's `events` (PROTOCOL §16), written straight from the history's MessagePack:
+/// each event is transcoded to JSON (`serde_transcode`) without being built as an [`Event`]
+/// again, which was most of what writing a record cost
+/// (docs/performance/2026-12-07-transcode.md). The JSON is the same, byte for byte, as the
+/// events' own (a test compares them): the history encodes them with their field names.
+struct KeptEvents<'a>(&'a [u8]);
+
+impl serde::Serialize for KeptEvents<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut reader = rmp_serde::Deserializer::from_read_ref(self.0);
+        let mut events = serializer.serialize_seq(None)?;
+        while let Ok(seat) = Option::<u8>::deserialize(&mut reader) {
+            events.serialize_element(&Kept {
+                seat,
+                event: serde_transcode::Transcoder::new(&mut reader),
+            })?;
+        }
+        events.end()
     }
 }
 
@@ -113,7 +148,7 @@ pub fn build(
         accounts,
         rated,
     } = seated;
-    let kept = history.events();
+    let events = history.bytes();
     let head = RecordHead {
         room,
         players: &players,
@@ -121,11 +156,11 @@ pub fn build(
     };
     let pgn = match view {
         View::Xiangqi(v) => {
-            let start = kept.iter().find_map(|(_, e)| match e {
-                Event::Xiangqi(XiangqiEvent::Started { fen, .. }) => Some(fen.as_str()),
+            let start = decoded(&events).find_map(|(_, e)| match e {
+                Event::Xiangqi(XiangqiEvent::Started { fen, .. }) => Some(fen),
                 _ => None,
             });
-            Some(xiangqi::pgn::write(&head, v, start))
+            Some(xiangqi::pgn::write(&head, v, start.as_deref()))
         }
         _ => None,
     };
@@ -144,10 +179,7 @@ pub fn build(
         accounts: &accounts,
         finished_ms,
         last: view,
-        events: kept
-            .iter()
-            .map(|(seat, event)| Kept { seat: *seat, event })
-            .collect(),
+        events: KeptEvents(&events),
         summary,
     };
     // Our own types always serialise to JSON (no map with keys that are not strings).
@@ -176,7 +208,7 @@ struct Body<'a> {
     finished_ms: i64,
     #[serde(rename = "final")]
     last: &'a View,
-    events: Vec<Kept<'a>>,
+    events: KeptEvents<'a>,
     /// The keys a list of games reads, which the body has too.
     #[serde(flatten)]
     summary: Summary<'a>,
@@ -194,10 +226,10 @@ struct Summary<'a> {
 
 /// One event of a record, with the seat that alone saw it.
 #[derive(serde::Serialize)]
-struct Kept<'a> {
+struct Kept<E> {
     #[serde(skip_serializing_if = "Option::is_none")]
     seat: Option<u8>,
-    event: &'a Event,
+    event: E,
 }
 
 /// Who played a finished game, seat by seat, and whether its table was rated.
@@ -342,6 +374,112 @@ mod tests {
                 (None, offered(Side::Black)),
             ]
         );
+    }
+
+    /// The record's events written straight from the history's MessagePack are, byte for
+    /// byte, the JSON of the events themselves: a Tuolaji game walked by its deadlines (the
+    /// deal, bids, the bottom, tricks, hands' ends: every kind of card event, private ones with
+    /// their seat) and a xiangqi and a draughts game of legal moves.
+    #[test]
+    fn record_events_transcode_to_the_events_own_json() {
+        use qipai_games::draughts::{DraughtsGame, DraughtsSettings};
+        use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
+        use qipai_games::xiangqi::{XiangqiGame, XiangqiSettings};
+        use qipai_games::{Game, Millis, Received, Seat, Viewer};
+        use qipai_protocol::draughts::{DraughtsAction, Side as DraughtsSide};
+        use qipai_protocol::xiangqi::XiangqiAction;
+
+        /// Plays `game` for `steps` steps (`pick`'s action for the side to move, else the
+        /// next deadline), keeping every step's events as a room does.
+        fn played<G: Game>(
+            mut game: G,
+            steps: usize,
+            wrap: fn(G::Event) -> Event,
+            pick: impl Fn(&G, usize) -> Option<(Seat, G::Action)>,
+        ) -> History {
+            let lift = |emits: Vec<Emit<G::Event>>| -> Vec<Emit<Event>> {
+                emits
+                    .into_iter()
+                    .map(|e| match e {
+                        Emit::All(e) => Emit::All(wrap(e)),
+                        Emit::Split { seat, own, others } => Emit::Split {
+                            seat,
+                            own: wrap(own),
+                            others: wrap(others),
+                        },
+                    })
+                    .collect()
+            };
+            let mut history = History::default();
+            let mut now = Millis(0);
+            history.push(&lift(game.start(now)));
+            for step in 0..steps {
+                if game.is_over() {
+                    break;
+                }
+                let applied = pick(&game, step)
+                    .and_then(|(seat, action)| game.apply(seat, action, Received::at(now)).ok());
+                let emits = match applied {
+                    Some(emits) => emits,
+                    None => {
+                        let Some(at) = game.deadline() else { break };
+                        now = Millis(now.0.max(at.0));
+                        game.on_deadline(now)
+                    }
+                };
+                history.push(&lift(emits));
+            }
+            history
+        }
+
+        let tuolaji = played(
+            TuolajiGame::new(&TuolajiSettings::default(), 7),
+            1500,
+            Event::Tuolaji,
+            |_, _| None,
+        );
+        let xiangqi = played(
+            XiangqiGame::new(&XiangqiSettings::default(), 7),
+            300,
+            Event::Xiangqi,
+            |g, step| {
+                // Only the side to move's seat is shown its legal moves (seat 0 is red).
+                let side = g.view(Viewer::Spectator, Millis(0)).side_to_move;
+                let seat = Seat(u8::from(side == Side::Black));
+                let moves = g.view(Viewer::Seat(seat), Millis(0)).legal_moves;
+                let iccs = moves.get(step * 7 % moves.len().max(1))?.to_string();
+                Some((seat, XiangqiAction::Move { iccs }))
+            },
+        );
+        let draughts = played(
+            DraughtsGame::new(&DraughtsSettings::default(), 7),
+            300,
+            Event::Draughts,
+            |g, step| {
+                // Seat 0 is white.
+                let side = g.view(Viewer::Spectator, Millis(0)).side_to_move;
+                let seat = Seat(u8::from(side == DraughtsSide::Black));
+                let moves = g.view(Viewer::Seat(seat), Millis(0)).to_move.legal_moves;
+                let notation = moves.get(step * 5 % moves.len().max(1))?.clone();
+                Some((seat, DraughtsAction::Move { notation }))
+            },
+        );
+        for (game, history, at_least) in [
+            ("tuolaji", tuolaji, 1000),
+            ("xiangqi", xiangqi, 60),
+            ("draughts", draughts, 60),
+        ] {
+            let bytes = history.bytes();
+            let events: Vec<_> = decoded(&bytes).collect();
+            assert!(events.len() >= at_least, "{game}: {} events", events.len());
+            let own: Vec<_> = events
+                .iter()
+                .map(|(seat, event)| Kept { seat: *seat, event })
+                .collect();
+            let want = serde_json::to_string(&own).expect("the events' JSON");
+            let got = serde_json::to_string(&KeptEvents(&bytes)).expect("transcoded");
+            assert_eq!(got, want, "{game}");
+        }
     }
 
     /// Thousands of events across many chunks come back whole and in order, and no chunk
