@@ -1019,7 +1019,21 @@ async fn the_store_refuses_a_stale_owners_step() {
     // A second takeover at the same epoch gets nothing: one node wins.
     assert!(store.take_over(room, 1, 0).await.expect("read").is_none());
     let stale = store.write(vec![step(1, 0)]).await;
-    assert!(stale.is_err(), "a stale owner's step went in");
+    assert!(
+        matches!(
+            stale,
+            Err(qipai_store::StoreError::Fenced {
+                written: 0,
+                epoch: 1,
+                ..
+            })
+        ),
+        "a stale owner's step went in: {stale:?}"
+    );
+    // The fence refuses the whole batch: a stale step beside the new owner's is not written,
+    // nor is the new owner's.
+    let stale = store.write(vec![step(1, 1), step(2, 0)]).await;
+    assert!(stale.is_err(), "a batch with a stale step went in");
     store
         .write(vec![step(1, 1)])
         .await

@@ -43,6 +43,10 @@ pub enum StoreError {
     /// No connection to PostgreSQL could be had (the database is down or unreachable).
     #[error("postgres: no connection: {0}")]
     Pool(String),
+    /// Fencing, several nodes: a step of `room` written at `written`, below the room's
+    /// `epoch` (another node took the room over); nothing of its batch was committed.
+    #[error("fenced: a step of room {room} at epoch {written} is below the room's epoch {epoch}")]
+    Fenced { room: u64, written: u64, epoch: u64 },
     #[error("the store's task failed: {0}")]
     Task(String),
     #[error("the store's writer has stopped")]

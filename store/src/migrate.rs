@@ -66,6 +66,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../migrations/sqlite/0011_one_row_an_action.sql"),
         postgres: include_str!("../migrations/postgres/0011_one_row_an_action.sql"),
     },
+    Migration {
+        version: 12,
+        sqlite: include_str!("../migrations/sqlite/0012_fence_per_batch.sql"),
+        postgres: include_str!("../migrations/postgres/0012_fence_per_batch.sql"),
+    },
 ];
 
 /// The latest version.

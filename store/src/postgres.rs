@@ -118,18 +118,64 @@ impl tokio_postgres::types::ToSql for sql::Value<'_> {
 /// Writes `batch` in `tx`, pipelined: every statement is sent before the first answer is
 /// awaited (one round trip for the batch, not one per row); PostgreSQL runs them in order.
 /// The statements are prepared once per connection (the pool's statement cache keeps them,
-/// and a new connection prepares them again).
+/// and a new connection prepares them again). The batch's steps go in as one statement
+/// ([`STEPS`]: one execution, not one per row), after the fence ([`FENCE`]), after the
+/// batch's other writes (a room's row before its first step).
 async fn write_batch(tx: &deadpool_postgres::Transaction<'_>, batch: &[Write]) -> StoreResult<()> {
-    let statements: Vec<sql::Statement<'_>> = batch.iter().flat_map(sql::statements).collect();
+    let statements: Vec<sql::Statement<'_>> = batch
+        .iter()
+        .filter(|w| !matches!(w, Write::Step(_)))
+        .flat_map(sql::statements)
+        .collect();
     let mut prepared = Vec::with_capacity(statements.len());
     for s in &statements {
         prepared.push(tx.prepare_cached(&sql::postgres(s.sql)).await?);
     }
-    let runs = statements
+    let steps: Vec<&StepRow> = batch
         .iter()
-        .zip(&prepared)
-        .map(|(s, statement)| tx.execute_raw(statement, s.values.iter()));
-    futures_util::future::try_join_all(runs).await?;
+        .filter_map(|w| match w {
+            Write::Step(step) => Some(step),
+            _ => None,
+        })
+        .collect();
+    let fence_at = lowest_epochs(&steps);
+    let fence_rooms: Vec<i64> = fence_at.iter().map(|&(room, _)| i(room)).collect();
+    let columns = StepColumns::of(&steps);
+    let fence = tx.prepare_cached(FENCE).await?;
+    let insert = tx.prepare_cached(STEPS).await?;
+    let others = futures_util::future::try_join_all(
+        statements
+            .iter()
+            .zip(&prepared)
+            .map(|(s, statement)| tx.execute_raw(statement, s.values.iter())),
+    );
+    let fenced = async {
+        match steps.is_empty() {
+            true => Ok(Vec::new()),
+            false => tx.query(&fence, &[&fence_rooms]).await,
+        }
+    };
+    let inserted = async {
+        match steps.is_empty() {
+            true => Ok(0),
+            false => tx.execute(&insert, &columns.params()).await,
+        }
+    };
+    let (_, epochs, _) = futures_util::future::try_join3(others, fenced, inserted).await?;
+    // A step below its room's epoch was written by an owner the room has been taken from:
+    // the transaction is dropped unfinished, so none of the batch is committed.
+    for row in &epochs {
+        let (room, epoch) = (u(row.get(0)), u(row.get(1)));
+        if let Some(&(_, written)) = fence_at.iter().find(|&&(r, _)| r == room) {
+            if written < epoch {
+                return Err(StoreError::Fenced {
+                    room,
+                    written,
+                    epoch,
+                });
+            }
+        }
+    }
     let updates: Vec<&RatingUpdate> = batch
         .iter()
         .filter_map(|w| match w {
@@ -141,6 +187,73 @@ async fn write_batch(tx: &deadpool_postgres::Transaction<'_>, batch: &[Write]) -
         rate(tx, &updates).await?;
     }
     Ok(())
+}
+
+/// Fencing, several nodes: reads the epochs of the batch's rooms `FOR SHARE`, in the order of
+/// their ids, until the commit. A takeover raises a room's epoch under a row lock, so it waits
+/// for this transaction, then reads the steps it wrote; or this one waits for the takeover and
+/// reads the raised epoch. A step is either in the log the new owner reads or refused, never
+/// committed after it. (Once per batch: a trigger did it for every row.)
+const FENCE: &str = "SELECT id, epoch FROM rooms WHERE id = ANY($1) ORDER BY id FOR SHARE";
+
+/// Every step of a batch in one statement, a column an array.
+const STEPS: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, action, \
+    event_seq, epoch, sent_ms) SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[], \
+    $3::BIGINT[], $4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BYTEA[], $8::BIGINT[], \
+    $9::BIGINT[], $10::BIGINT[])";
+
+/// Each room of `steps` with the lowest epoch a step of it was written at.
+fn lowest_epochs(steps: &[&StepRow]) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = steps.iter().map(|s| (s.room, s.epoch)).collect();
+    out.sort_unstable();
+    out.dedup_by_key(|&mut (room, _)| room);
+    out
+}
+
+/// The batch's steps as [`STEPS`]' arrays.
+struct StepColumns<'a> {
+    room: Vec<i64>,
+    index: Vec<i64>,
+    kind: Vec<i64>,
+    seat: Vec<i64>,
+    at_ms: Vec<i64>,
+    lag_ms: Vec<i64>,
+    action: Vec<Option<&'a [u8]>>,
+    event_seq: Vec<i64>,
+    epoch: Vec<i64>,
+    sent_ms: Vec<Option<i64>>,
+}
+
+impl<'a> StepColumns<'a> {
+    fn of(steps: &[&'a StepRow]) -> StepColumns<'a> {
+        StepColumns {
+            room: steps.iter().map(|s| i(s.room)).collect(),
+            index: steps.iter().map(|s| i(s.index)).collect(),
+            kind: steps.iter().map(|s| s.kind as i64).collect(),
+            seat: steps.iter().map(|s| i64::from(s.seat)).collect(),
+            at_ms: steps.iter().map(|s| i(s.at_ms)).collect(),
+            lag_ms: steps.iter().map(|s| i(s.lag_ms)).collect(),
+            action: steps.iter().map(|s| s.action.as_deref()).collect(),
+            event_seq: steps.iter().map(|s| i(s.event_seq)).collect(),
+            epoch: steps.iter().map(|s| i(s.epoch)).collect(),
+            sent_ms: steps.iter().map(|s| s.sent_ms.map(i)).collect(),
+        }
+    }
+
+    fn params(&self) -> [&(dyn tokio_postgres::types::ToSql + Sync); 10] {
+        [
+            &self.room,
+            &self.index,
+            &self.kind,
+            &self.seat,
+            &self.at_ms,
+            &self.lag_ms,
+            &self.action,
+            &self.event_seq,
+            &self.epoch,
+            &self.sent_ms,
+        ]
+    }
 }
 
 /// Applies rated games' rules to their seats' ratings as `tx` reads them, after the batch's
@@ -396,8 +509,8 @@ impl Store for PostgresStore {
         Box::pin(async move {
             let mut client = self.client().await?;
             let tx = client.transaction().await?;
-            // The row lock taken here makes a stale owner's step wait, then fail (the
-            // fencing trigger reads the room FOR SHARE).
+            // The row lock taken here makes a stale owner's batch wait, then fail (the
+            // writer reads the batch's rooms FOR SHARE: `FENCE`).
             let row = tx
                 .query_opt(
                     "UPDATE rooms SET epoch = $2, skew_ms = skew_ms + $3 \
