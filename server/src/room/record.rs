@@ -376,62 +376,61 @@ mod tests {
         );
     }
 
-    /// The record's events written straight from the history's MessagePack are, byte for
-    /// byte, the JSON of the events themselves: a Tuolaji game walked by its deadlines (the
-    /// deal, bids, the bottom, tricks, hands' ends: every kind of card event, private ones with
-    /// their seat) and a xiangqi and a draughts game of legal moves.
-    #[test]
-    fn record_events_transcode_to_the_events_own_json() {
+    /// Plays `game` for `steps` steps (`pick`'s action for the side to move, else the next
+    /// deadline), keeping every step's events as a room does.
+    fn played<G: qipai_games::Game>(
+        mut game: G,
+        steps: usize,
+        wrap: fn(G::Event) -> Event,
+        pick: impl Fn(&G, usize) -> Option<(qipai_games::Seat, G::Action)>,
+    ) -> History {
+        use qipai_games::{Millis, Received};
+        let lift = |emits: Vec<Emit<G::Event>>| -> Vec<Emit<Event>> {
+            emits
+                .into_iter()
+                .map(|e| match e {
+                    Emit::All(e) => Emit::All(wrap(e)),
+                    Emit::Split { seat, own, others } => Emit::Split {
+                        seat,
+                        own: wrap(own),
+                        others: wrap(others),
+                    },
+                })
+                .collect()
+        };
+        let mut history = History::default();
+        let mut now = Millis(0);
+        history.push(&lift(game.start(now)));
+        for step in 0..steps {
+            if game.is_over() {
+                break;
+            }
+            let applied = pick(&game, step)
+                .and_then(|(seat, action)| game.apply(seat, action, Received::at(now)).ok());
+            let emits = match applied {
+                Some(emits) => emits,
+                None => {
+                    let Some(at) = game.deadline() else { break };
+                    now = Millis(now.0.max(at.0));
+                    game.on_deadline(now)
+                }
+            };
+            history.push(&lift(emits));
+        }
+        history
+    }
+
+    /// A game of each kind as its record keeps it, with the least number of events it must
+    /// have: Tuolaji walked by its deadlines (the deal, bids, the bottom, tricks, hands' ends:
+    /// every kind of card event, private ones with their seat), xiangqi and draughts by legal
+    /// moves.
+    fn three_games() -> [(&'static str, History, usize); 3] {
         use qipai_games::draughts::{DraughtsGame, DraughtsSettings};
         use qipai_games::tuolaji::{TuolajiGame, TuolajiSettings};
         use qipai_games::xiangqi::{XiangqiGame, XiangqiSettings};
-        use qipai_games::{Game, Millis, Received, Seat, Viewer};
+        use qipai_games::{Game, Millis, Seat, Viewer};
         use qipai_protocol::draughts::{DraughtsAction, Side as DraughtsSide};
         use qipai_protocol::xiangqi::XiangqiAction;
-
-        /// Plays `game` for `steps` steps (`pick`'s action for the side to move, else the
-        /// next deadline), keeping every step's events as a room does.
-        fn played<G: Game>(
-            mut game: G,
-            steps: usize,
-            wrap: fn(G::Event) -> Event,
-            pick: impl Fn(&G, usize) -> Option<(Seat, G::Action)>,
-        ) -> History {
-            let lift = |emits: Vec<Emit<G::Event>>| -> Vec<Emit<Event>> {
-                emits
-                    .into_iter()
-                    .map(|e| match e {
-                        Emit::All(e) => Emit::All(wrap(e)),
-                        Emit::Split { seat, own, others } => Emit::Split {
-                            seat,
-                            own: wrap(own),
-                            others: wrap(others),
-                        },
-                    })
-                    .collect()
-            };
-            let mut history = History::default();
-            let mut now = Millis(0);
-            history.push(&lift(game.start(now)));
-            for step in 0..steps {
-                if game.is_over() {
-                    break;
-                }
-                let applied = pick(&game, step)
-                    .and_then(|(seat, action)| game.apply(seat, action, Received::at(now)).ok());
-                let emits = match applied {
-                    Some(emits) => emits,
-                    None => {
-                        let Some(at) = game.deadline() else { break };
-                        now = Millis(now.0.max(at.0));
-                        game.on_deadline(now)
-                    }
-                };
-                history.push(&lift(emits));
-            }
-            history
-        }
-
         let tuolaji = played(
             TuolajiGame::new(&TuolajiSettings::default(), 7),
             1500,
@@ -464,21 +463,63 @@ mod tests {
                 Some((seat, DraughtsAction::Move { notation }))
             },
         );
-        for (game, history, at_least) in [
+        [
             ("tuolaji", tuolaji, 1000),
             ("xiangqi", xiangqi, 60),
             ("draughts", draughts, 60),
-        ] {
+        ]
+    }
+
+    /// The events' JSON as the record wrote it before it transcoded them: each decoded into an
+    /// [`Event`], then serialised.
+    fn decoded_json(bytes: &[u8]) -> String {
+        let events: Vec<_> = decoded(bytes).collect();
+        let own: Vec<_> = events
+            .iter()
+            .map(|(seat, event)| Kept { seat: *seat, event })
+            .collect();
+        serde_json::to_string(&own).unwrap_or_default()
+    }
+
+    /// The record's events written straight from the history's MessagePack are, byte for
+    /// byte, the JSON of the events themselves, in a game of each kind.
+    #[test]
+    fn record_events_transcode_to_the_events_own_json() {
+        for (game, history, at_least) in three_games() {
             let bytes = history.bytes();
-            let events: Vec<_> = decoded(&bytes).collect();
-            assert!(events.len() >= at_least, "{game}: {} events", events.len());
-            let own: Vec<_> = events
-                .iter()
-                .map(|(seat, event)| Kept { seat: *seat, event })
-                .collect();
-            let want = serde_json::to_string(&own).expect("the events' JSON");
+            let events = decoded(&bytes).count();
+            assert!(events >= at_least, "{game}: {events} events");
+            let want = decoded_json(&bytes);
             let got = serde_json::to_string(&KeptEvents(&bytes)).expect("transcoded");
             assert_eq!(got, want, "{game}");
+        }
+    }
+
+    /// A measurement, not a check (docs/performance/2026-12-07-transcode.md): the time to
+    /// write a game's events as JSON, decoded into events first against transcoded.
+    /// `cargo test --release -p qipai-server --lib record_events_cost -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement: run by hand"]
+    fn record_events_cost() {
+        for (game, history, _) in three_games() {
+            let bytes = history.bytes();
+            let events = decoded(&bytes).count();
+            let time = |write: &dyn Fn() -> String| {
+                let rounds = 200;
+                let started = std::time::Instant::now();
+                for _ in 0..rounds {
+                    std::hint::black_box(write());
+                }
+                started.elapsed().as_secs_f64() * 1e6 / f64::from(rounds)
+            };
+            let before = time(&|| decoded_json(&bytes));
+            let after = time(&|| serde_json::to_string(&KeptEvents(&bytes)).unwrap_or_default());
+            println!(
+                "{game}: {events} events, decoded then written {before:.0} µs, transcoded \
+                 {after:.0} µs ({:.2} → {:.2} µs an event)",
+                before / events as f64,
+                after / events as f64
+            );
         }
     }
 
