@@ -15,9 +15,10 @@ use serde::Deserialize;
 /// A game's events as it is played, kept for its record: for each step the event the record
 /// keeps (the public one; for a card game the seat's own event, with its seat), MessagePack-
 /// encoded as it happens (two values an event: the seat or nil, then the event, with its
-/// field names, so that it transcodes to the record's JSON as it is: [`KeptEvents`]). A Tuolaji hand is some 250 events: kept as values they were most of
-/// a table's memory with the store on (177 KiB a table against 73 without a store, at 4,750
-/// tables), and a record is read back once, when the game ends.
+/// field names, so that it transcodes to the record's JSON as it is: [`KeptEvents`]). A
+/// Tuolaji hand is some 250 events: kept as values they were most of a table's memory with
+/// the store on (177 KiB a table against 73 without a store, at 4,750 tables), and a record
+/// is read back once, when the game ends.
 ///
 /// The bytes go into an open chunk of about [`CHUNK`] bytes; a full chunk is LZ4-compressed
 /// and kept at its compressed size. Encoded events repeat their field names and card codes,
@@ -78,6 +79,7 @@ impl History {
     fn events(&self) -> Vec<(Option<u8>, Event)> {
         decoded(&self.bytes()).collect()
     }
+
     /// The bytes this history holds (compressed chunks and the open one's capacity).
     #[cfg(test)]
     fn held_bytes(&self) -> usize {
