@@ -150,30 +150,32 @@ async fn write_batch(tx: &deadpool_postgres::Transaction<'_>, batch: &[Write]) -
             .map(|(s, statement)| tx.execute_raw(statement, s.values.iter())),
     );
     let fenced = async {
-        match steps.is_empty() {
-            true => Ok(Vec::new()),
-            false => tx.query(&fence, &[&fence_rooms]).await,
+        if steps.is_empty() {
+            return Ok(Vec::new());
         }
+        tx.query(&fence, &[&fence_rooms]).await
     };
     let inserted = async {
-        match steps.is_empty() {
-            true => Ok(0),
-            false => tx.execute(&insert, &columns.params()).await,
+        if steps.is_empty() {
+            return Ok(0);
         }
+        tx.execute(&insert, &columns.params()).await
     };
     let (_, epochs, _) = futures_util::future::try_join3(others, fenced, inserted).await?;
     // A step below its room's epoch was written by an owner the room has been taken from:
     // the transaction is dropped unfinished, so none of the batch is committed.
     for row in &epochs {
         let (room, epoch) = (u(row.get(0)), u(row.get(1)));
-        if let Some(&(_, written)) = fence_at.iter().find(|&&(r, _)| r == room) {
-            if written < epoch {
-                return Err(StoreError::Fenced {
-                    room,
-                    written,
-                    epoch,
-                });
-            }
+        let found = fence_at.binary_search_by_key(&room, |&(r, _)| r).ok();
+        let Some(&(_, written)) = found.and_then(|at| fence_at.get(at)) else {
+            continue;
+        };
+        if written < epoch {
+            return Err(StoreError::Fenced {
+                room,
+                written,
+                epoch,
+            });
         }
     }
     let updates: Vec<&RatingUpdate> = batch
@@ -202,7 +204,8 @@ const STEPS: &str = "INSERT INTO steps (room, idx, kind, seat, at_ms, lag_ms, ac
     $3::BIGINT[], $4::BIGINT[], $5::BIGINT[], $6::BIGINT[], $7::BYTEA[], $8::BIGINT[], \
     $9::BIGINT[], $10::BIGINT[])";
 
-/// Each room of `steps` with the lowest epoch a step of it was written at.
+/// Each room of `steps` with the lowest epoch a step of it was written at, in the order of
+/// the rooms' ids (as [`FENCE`] returns them; looked up by binary search).
 fn lowest_epochs(steps: &[&StepRow]) -> Vec<(u64, u64)> {
     let mut out: Vec<(u64, u64)> = steps.iter().map(|s| (s.room, s.epoch)).collect();
     out.sort_unstable();
@@ -681,5 +684,32 @@ impl Store for PostgresStore {
                 "backing up PostgreSQL is pg_dump's job: pg_dump --format=custom DBNAME > FILE",
             ))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fence compares each room's lowest epoch in the batch, found by binary search: the
+    /// list is sorted by room, one entry a room, whatever order the steps came in.
+    #[test]
+    fn lowest_epochs_are_one_a_room_sorted_by_room() {
+        let step = |room: u64, epoch: u64| StepRow {
+            room,
+            index: 0,
+            kind: StepKind::Action,
+            seat: 0,
+            at_ms: 0,
+            lag_ms: 0,
+            action: None,
+            event_seq: 0,
+            epoch,
+            sent_ms: None,
+        };
+        let steps = [step(9, 2), step(3, 1), step(9, 1), step(5, 4), step(3, 3)];
+        let refs: Vec<&StepRow> = steps.iter().collect();
+        assert_eq!(lowest_epochs(&refs), [(3, 1), (5, 4), (9, 1)]);
+        assert!(lowest_epochs(&[]).is_empty());
     }
 }
