@@ -232,6 +232,40 @@ export async function clickMove(page, iccs) {
   await page.click(`[data-sq="${to}"]`);
 }
 
+/** Red moves tried in this order; the first the position allows is played. */
+const WISHES = ["h2e2", "h0g2", "i0h0", "b0c2", "a0a1", "g3g4", "c3c4", "e3e4"];
+
+/**
+ * Plays one legal Red move by clicking: the first of WISHES the page offers, else the first
+ * target of any Red piece. A bot's answer may block a wish (a cannon on h1 blocks the horse's
+ * h0g2), so a test that plays the bot names no fixed move after its first. Clicking another
+ * Red piece never plays a move (no piece takes its own side's), so a wish that is not offered
+ * only moves the selection.
+ */
+export async function playSomeMove(page) {
+  const redAt = (sq) => page.locator(`.xq-piece.red[data-piece="${sq}"]`).count();
+  for (const wish of WISHES) {
+    const [from, to] = [wish.slice(0, 2), wish.slice(2, 4)];
+    if (!await redAt(from)) continue;
+    await page.click(`[data-sq="${from}"]`);
+    if (await page.locator(`[data-target="${to}"]`).count()) {
+      await page.click(`[data-sq="${to}"]`);
+      return wish;
+    }
+  }
+  const squares = await page.$$eval(".xq-piece.red[data-piece]", (els) => els.map((e) => e.dataset.piece));
+  for (const from of squares) {
+    await page.click(`[data-sq="${from}"]`);
+    const target = page.locator("[data-target]").first();
+    if (await target.count()) {
+      const to = await target.getAttribute("data-target");
+      await page.click(`[data-sq="${to}"]`);
+      return from + to;
+    }
+  }
+  throw new Error("no legal move offered");
+}
+
 /** Plays a move by dragging the piece with the mouse. */
 export async function dragMove(page, iccs) {
   const box = async (sq) => page.locator(`[data-sq="${sq}"]`).boundingBox();

@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serverAndBrowser, personPage, shot, sleep, clickMove, waitMoves } from "../harness.js";
+import { serverAndBrowser, personPage, shot, sleep, clickMove, waitMoves, playSomeMove } from "../harness.js";
 
 const T = "accounts_ratings";
 const NAME = "王芳";
@@ -72,7 +72,7 @@ test("sign up, a rated game against a bot level, the profile's chart and the lea
   await clickMove(person, "h2e2");
   await waitMoves(person, 2);
   await person.waitForSelector("text=轮到你走棋");
-  await clickMove(person, "h0g2");
+  await playSomeMove(person);
   await waitMoves(person, 4);
   await person.click("#btn-resign");
   await person.click("#btn-resign");

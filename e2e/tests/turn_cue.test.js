@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serverAndBrowser, personPage, shot, clickMove, waitMoves, playTheXiangqiBot } from "../harness.js";
+import { serverAndBrowser, personPage, shot, clickMove, waitMoves, playTheXiangqiBot, playSomeMove } from "../harness.js";
 
 const T = "turn_cue";
 const env = serverAndBrowser();
@@ -30,7 +30,7 @@ for (const [form, opts] of [["desktop", {}], ["phone", { viewport: { width: 390,
     assert.equal(await page.textContent("#sound"), "提示音：关");
     assert.equal(await page.getAttribute("#sound", "aria-pressed"), "false");
     await shot(page, T, `${form}-01-sound-off`);
-    await clickMove(page, "h0g2");
+    await playSomeMove(page);
     await waitMoves(page, 4);
     assert.equal(await cues(page), 2);
     await page.reload();

@@ -4,42 +4,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serverAndBrowser, personPage, enterLobby, waitMoves, movesOf, shot } from "../harness.js";
+import { serverAndBrowser, personPage, enterLobby, waitMoves, movesOf, shot, playSomeMove } from "../harness.js";
 
 const T = "xiangqi_bot";
 const env = serverAndBrowser();
-
-/** Red moves tried in this order; the first the position allows is played. */
-const WISHES = ["h2e2", "h0g2", "i0h0", "b0c2", "a0a1", "g3g4", "c3c4", "e3e4"];
-
-/**
- * Plays one legal Red move by clicking: the first of WISHES the page offers, else the first
- * target of any Red piece. Clicking another Red piece never plays a move (no piece takes its
- * own side's), so a wish that is not offered only moves the selection.
- */
-async function playSomeMove(page) {
-  const redAt = (sq) => page.locator(`.xq-piece.red[data-piece="${sq}"]`).count();
-  for (const wish of WISHES) {
-    const [from, to] = [wish.slice(0, 2), wish.slice(2, 4)];
-    if (!await redAt(from)) continue;
-    await page.click(`[data-sq="${from}"]`);
-    if (await page.locator(`[data-target="${to}"]`).count()) {
-      await page.click(`[data-sq="${to}"]`);
-      return wish;
-    }
-  }
-  const squares = await page.$$eval(".xq-piece.red[data-piece]", (els) => els.map((e) => e.dataset.piece));
-  for (const from of squares) {
-    await page.click(`[data-sq="${from}"]`);
-    const target = page.locator("[data-target]").first();
-    if (await target.count()) {
-      const to = await target.getAttribute("data-target");
-      await page.click(`[data-sq="${to}"]`);
-      return from + to;
-    }
-  }
-  throw new Error("no legal move offered");
-}
 
 test("a person plays the bot a few moves, then resigns", async () => {
   const person = await personPage(env.browser);
