@@ -475,8 +475,11 @@ impl Player {
                 not_in_room(session)?;
                 // A guest is refused a rated table before one is opened for them.
                 crate::room::rated::may_sit(&options, session.account, session.bot, [])?;
-                let room = lobby.create(options, bots, self.owner(session))?;
-                Box::pin(self.enter(session, room, seat, None, seq)).await
+                let claim = lobby.create(options, bots, self.owner(session))?;
+                let room = claim.room().clone();
+                let entered = Box::pin(self.enter(session, room, seat, None, seq)).await;
+                drop(claim);
+                entered
             }
             ClientMsg::Join {
                 seq,

@@ -214,6 +214,9 @@ struct Opened {
     reserved_seats: Option<Arc<[ReservedSeat]>>,
     /// How far its time line runs behind the node's (a room taken over).
     skew: qipai_games::Millis,
+    /// Who a seat is held for from the moment the room is listed for quick play (its
+    /// creator), so that the listing and the hold are one step.
+    claimant: Option<PlayerId>,
 }
 
 /// Who opens a room, for the rooms budget.
@@ -357,9 +360,11 @@ impl Lobby {
         self.rooms.is_empty()
     }
 
-    /// Opens a room with `options` (defaults filled in from the configuration). With `bots`,
-    /// every seat nobody takes at once gets a bot; otherwise empty seats get bots after the
-    /// game's `bot_fill_ms`.
+    /// Opens a room with `options` (defaults filled in from the configuration), holding a
+    /// seat there for `owner` until the claim is dropped (once their join is answered): a
+    /// quick player who comes in between is not given the creator's seat. With `bots`, every
+    /// seat nobody takes at once gets a bot, and quick play never sends anybody there;
+    /// otherwise empty seats get bots after the game's `bot_fill_ms`.
     ///
     /// # Errors
     /// `bad_options` naming what is wrong; `too_many_rooms` over a budget of `owner`'s or
@@ -369,7 +374,7 @@ impl Lobby {
         options: RoomOptions,
         bots: bool,
         owner: Owner,
-    ) -> Result<RoomHandle, WireError> {
+    ) -> Result<SeatClaim, WireError> {
         if bots && !self.budget.bots_available() {
             self.budget.refuse(crate::base::budget::Refused::Bot);
             return Err(WireError {
@@ -388,8 +393,14 @@ impl Lobby {
             ticket: Some(ticket),
             reserved_seats: None,
             skew: qipai_games::Millis::ZERO,
+            claimant: Some(owner.session),
         };
-        self.open(id, options, opened)
+        let room = self.open(id, options, opened)?;
+        Ok(SeatClaim {
+            room,
+            player: owner.session,
+            seats: Arc::clone(&self.open_seats),
+        })
     }
 
     /// A new room's id, short number, seed and log.
@@ -438,6 +449,7 @@ impl Lobby {
             ticket: None,
             reserved_seats: Some(seats),
             skew: qipai_games::Millis::ZERO,
+            claimant: None,
         };
         self.open(id, options, opened)
     }
@@ -480,6 +492,7 @@ impl Lobby {
             ticket,
             reserved_seats,
             skew,
+            claimant: None,
         };
         self.open(id, options, opened)
     }
@@ -499,6 +512,7 @@ impl Lobby {
             ticket,
             reserved_seats,
             skew,
+            claimant,
         } = opened;
         let competition = reserved_seats.is_some();
         // Otherwise the game's `bot_fill_ms` (`wire::open`).
@@ -537,11 +551,18 @@ impl Lobby {
             fence: self.directory.get().and_then(|d| d.fence()),
         };
         let room = wire::open(parts, &self.config, seed)?;
-        if !competition {
-            self.open_seats
+        // A table opened "with bots" is no quick player's: its free seats are its bots' the
+        // moment its creator sits down, and a quick player sent there would find it started
+        // (`room_full`). A competition's seats are its entrants'.
+        if !competition && !bots {
+            let mut open = self
+                .open_seats
                 .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .add(room.clone());
+                .unwrap_or_else(PoisonError::into_inner);
+            open.add(room.clone());
+            if let Some(player) = claimant {
+                open.claimed.entry(room.id).or_default().push(player);
+            }
         }
         if let Some(directory) = self.directory.get() {
             if self.rooms.contains_key(&id) {
@@ -578,24 +599,34 @@ impl Lobby {
             open.prune();
             open.for_player(&wanted, near, now).cloned()
         };
-        let opened = found.is_none();
-        let room = match found {
-            Some(room) => room,
-            None => self.create(options.clone(), false, owner)?,
+        let claim = match found {
+            Some(room) => {
+                let player = owner.session;
+                let mut open = self
+                    .open_seats
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                open.claimed.entry(room.id).or_default().push(player);
+                drop(open);
+                SeatClaim {
+                    room,
+                    player,
+                    seats: Arc::clone(&self.open_seats),
+                }
+            }
+            None => {
+                let claim = self.create(options.clone(), false, owner)?;
+                if let Some(near) = near {
+                    let mut open = self
+                        .open_seats
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    open.waiting.insert(claim.room.id, (near.rating, now));
+                }
+                claim
+            }
         };
-        let seats = Arc::clone(&self.open_seats);
-        let player = owner.session;
-        let mut open = seats.lock().unwrap_or_else(PoisonError::into_inner);
-        open.claimed.entry(room.id).or_default().push(player);
-        if let (true, Some(near)) = (opened, near) {
-            open.waiting.insert(room.id, (near.rating, now));
-        }
-        drop(open);
-        Ok(SeatClaim {
-            room,
-            player,
-            seats,
-        })
+        Ok(claim)
     }
 
     /// Whether a room waits with these options and a seat no quick player has been sent to.
@@ -617,5 +648,65 @@ impl Lobby {
         open.prune();
         let first = open.unclaimed(wanted).next().cloned();
         first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use qipai_protocol::tuolaji::TuolajiOptions;
+    use qipai_protocol::xiangqi::XiangqiOptions;
+    use qipai_protocol::RoomOptions;
+
+    use super::{Lobby, Owner};
+    use crate::base::budget::Budget;
+    use crate::base::clock::ServerClock;
+    use crate::base::config::Config;
+    use crate::base::shutdown::{self, ShutdownTrigger};
+
+    /// A lobby, and the trigger its rooms listen to (kept, so none of them stops).
+    fn lobby() -> (Lobby, ShutdownTrigger) {
+        let config = Arc::new(Config::defaults().unwrap());
+        let (trigger, shutdown) = shutdown::channel();
+        let budget = Arc::new(Budget::new(&config));
+        let lobby = Lobby::new(config, ServerClock::start(), shutdown, budget);
+        (lobby, trigger)
+    }
+
+    fn owner(session: u64) -> Owner {
+        Owner {
+            session,
+            addr: Some([127, 0, 0, session as u8].into()),
+        }
+    }
+
+    /// A "play the bot" table's free seats are its bots' once its creator sits down: a
+    /// quick player sent there found it started (`room_full`, four times running while
+    /// the soak's attacker opened such tables of the same options as the load's).
+    #[tokio::test]
+    async fn a_table_opened_with_bots_is_no_quick_players() {
+        let (lobby, _running) = lobby();
+        let options = RoomOptions::Tuolaji(TuolajiOptions::default());
+        let with_bots = lobby.create(options.clone(), true, owner(1)).unwrap();
+        let quick = lobby.claim_seat(&options, owner(2), None).unwrap();
+        assert_ne!(quick.room().id, with_bots.room().id);
+        // A table opened without bots is the next quick player's.
+        let other = lobby.claim_seat(&options, owner(3), None).unwrap();
+        assert_eq!(other.room().id, quick.room().id);
+    }
+
+    /// A table's creator holds a seat from the moment it opens: of two quick players who
+    /// come before the creator's join is answered at a two-seat table, one is sent there
+    /// and the other to a table of their own.
+    #[tokio::test]
+    async fn a_creators_seat_is_held_until_they_sit_down() {
+        let (lobby, _running) = lobby();
+        let options = RoomOptions::Xiangqi(XiangqiOptions::default());
+        let created = lobby.create(options.clone(), false, owner(1)).unwrap();
+        let first = lobby.claim_seat(&options, owner(2), None).unwrap();
+        assert_eq!(first.room().id, created.room().id);
+        let second = lobby.claim_seat(&options, owner(3), None).unwrap();
+        assert_ne!(second.room().id, created.room().id);
     }
 }
