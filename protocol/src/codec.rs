@@ -65,6 +65,34 @@ pub fn encode_batch(parts: &[&[u8]]) -> Vec<u8> {
     frame
 }
 
+/// A [`ServerMsg::Event`](crate::ServerMsg::Event) frame around an event already encoded
+/// ([`encode`]), appended to `frame`: the same bytes as encoding the message, without
+/// encoding the event again. A room encodes each event once and keeps those bytes for the
+/// game's record too. The fields are written in the order the variant declares them, the
+/// event last (a test compares the two encodings).
+pub fn encode_event_frame(
+    frame: &mut Vec<u8>,
+    (room_id, event_seq, server_time): (crate::RoomId, u64, u64),
+    event: &[u8],
+) {
+    // The type, the three numbers and their names take at most 75 bytes.
+    frame.reserve(75 + event.len());
+    // Writing to a vector cannot fail.
+    let _ = rmp::encode::write_map_len(frame, 5);
+    let _ = rmp::encode::write_str(frame, "type");
+    let _ = rmp::encode::write_str(frame, "event");
+    for (key, value) in [
+        ("room_id", room_id),
+        ("event_seq", event_seq),
+        ("server_time", server_time),
+    ] {
+        let _ = rmp::encode::write_str(frame, key);
+        let _ = rmp::encode::write_uint(frame, value);
+    }
+    let _ = rmp::encode::write_str(frame, "event");
+    frame.extend_from_slice(event);
+}
+
 /// Decodes a frame that may be a batch ([`encode_batch`]): its messages in order, one for a
 /// frame that holds a single message.
 ///
@@ -199,6 +227,50 @@ mod tests {
 
     fn decode_client(bytes: &[u8]) -> Result<ClientMsg, DecodeError> {
         decode(bytes, ClientMsg::TYPES)
+    }
+
+    /// The event frame written around encoded event bytes is the message's own encoding,
+    /// for numbers of every MessagePack width and for events of each kind.
+    #[test]
+    fn an_event_frame_around_encoded_bytes_is_the_messages_encoding() {
+        use crate::envelope::{Event, RoomEvent, ServerMsg};
+        let events = [
+            Event::Room(RoomEvent::Left { seat: 3 }),
+            Event::Xiangqi(crate::xiangqi::XiangqiEvent::DrawOffered {
+                by: crate::xiangqi::Side::Black,
+            }),
+        ];
+        let widths = [
+            0,
+            1,
+            127,
+            128,
+            255,
+            256,
+            65_535,
+            65_536,
+            1 << 32,
+            (1 << 53) - 1,
+        ];
+        for event in events {
+            let bytes = encode(&event).unwrap();
+            for (i, &n) in widths.iter().enumerate() {
+                let place = (
+                    n,
+                    widths[(i + 3) % widths.len()],
+                    widths[(i + 7) % widths.len()],
+                );
+                let message = ServerMsg::Event {
+                    room_id: place.0,
+                    event_seq: place.1,
+                    server_time: place.2,
+                    event: event.clone(),
+                };
+                let mut frame = vec![];
+                encode_event_frame(&mut frame, place, &bytes);
+                assert_eq!(frame, encode(&message).unwrap(), "{place:?}");
+            }
+        }
     }
 
     #[test]

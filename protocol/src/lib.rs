@@ -24,7 +24,9 @@ pub mod tuolaji;
 pub mod xiangqi;
 
 pub use card::{Card, NotationError, Rank, Suit};
-pub use codec::{decode, decode_batch, encode, encode_batch, encode_into, DecodeError};
+pub use codec::{
+    decode, decode_batch, encode, encode_batch, encode_event_frame, encode_into, DecodeError,
+};
 pub use envelope::{
     ClientMsg, Event, GameAction, GameKind, GameOptions, PlayerId, RoomEvent, RoomId, RoomInfo,
     RoomOptions, RoomStatus, SeatInfo, Seq, ServerMsg, TableTitle, View, PROTOCOL_VERSION,

@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 use qipai_games::Received;
 use qipai_protocol::{
-    encode_into, ErrorCode, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions, Seq,
-    ServerMsg, WireError,
+    encode_into, ErrorCode, Event, GameAction, GameKind, PlayerId, RoomId, RoomInfo, RoomOptions,
+    Seq, ServerMsg, WireError,
 };
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio_tungstenite::tungstenite::{Bytes, Message};
@@ -153,6 +153,35 @@ const SCRATCH_KEEP: usize = 64 * 1024;
 
 thread_local! {
     static SCRATCH: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(SCRATCH_BYTES));
+}
+
+/// A room event's frame (a [`ServerMsg::Event`] at `place`: the room, the event's number,
+/// the server's time), the event encoded once: `keep` is handed the event's own bytes (the
+/// game's record keeps them as they are). `None` (logged) if it cannot be encoded.
+pub fn encode_event(
+    place: (RoomId, u64, u64),
+    event: &Event,
+    keep: impl FnOnce(&[u8]),
+) -> Option<Bytes> {
+    SCRATCH.with_borrow_mut(|buf| {
+        buf.clear();
+        let frame = match encode_into(buf, event) {
+            Ok(()) => {
+                keep(buf);
+                let mut frame = Vec::new();
+                qipai_protocol::encode_event_frame(&mut frame, place, buf);
+                Some(Bytes::from(frame))
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot encode an event");
+                None
+            }
+        };
+        if buf.capacity() > SCRATCH_KEEP {
+            *buf = Vec::with_capacity(SCRATCH_BYTES);
+        }
+        frame
+    })
 }
 
 /// Encodes a message into a frame's bytes; `None` (logged) if it cannot be encoded.

@@ -41,16 +41,29 @@ pub struct History {
 const CHUNK: usize = 1024;
 
 impl History {
-    /// Keeps what the record needs of `emits`.
+    /// Keeps what the record needs of `emits`, encoding it (a room replaying its log; a
+    /// room at play hands over the bytes it encoded for the wire, [`History::keep`]).
     pub fn push(&mut self, emits: &[Emit<Event>]) {
         for emit in emits {
             let (seat, event) = kept(emit);
             // Our events always encode (the wire encodes the same values).
             let _ = qipai_protocol::encode_into(&mut self.open, &seat);
             let _ = qipai_protocol::encode_into(&mut self.open, event);
-            if self.open.len() >= CHUNK {
-                self.pack();
-            }
+            self.pack_when_full();
+        }
+    }
+
+    /// Keeps the event the record needs of an emit ([`kept`]: `seat` the seat that alone
+    /// saw it), as the wire encoded it: an event is encoded once, not again for the record.
+    pub fn keep(&mut self, seat: Option<u8>, event: &[u8]) {
+        let _ = qipai_protocol::encode_into(&mut self.open, &seat);
+        self.open.extend_from_slice(event);
+        self.pack_when_full();
+    }
+
+    fn pack_when_full(&mut self) {
+        if self.open.len() >= CHUNK {
+            self.pack();
         }
     }
 
@@ -122,7 +135,7 @@ impl serde::Serialize for KeptEvents<'_> {
 /// The event of `emit` a record keeps, and the seat it was shown to when only that seat saw
 /// it. A duel's split only gave the side to move its legal moves, which the record's
 /// positions give back: the record keeps the public event.
-fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
+pub fn kept(emit: &Emit<Event>) -> (Option<u8>, &Event) {
     match emit {
         Emit::All(e)
         | Emit::Split {
@@ -376,6 +389,43 @@ mod tests {
                 (None, offered(Side::Black)),
             ]
         );
+    }
+
+    /// What a room at play keeps (the bytes it encoded for the wire, `History::keep`) is
+    /// what a room replaying its log keeps (`History::push`, encoding them anew).
+    #[test]
+    fn kept_wire_bytes_are_the_pushed_events() {
+        use qipai_games::Seat;
+        use qipai_protocol::tuolaji::TuolajiEvent;
+        let dealt = |card: Option<&str>| {
+            Event::Tuolaji(TuolajiEvent::Dealt {
+                seat: 1,
+                card: card.map(|c| c.parse().expect("a card")),
+            })
+        };
+        let offered = |by: Side| Event::Xiangqi(XiangqiEvent::DrawOffered { by });
+        let emits = [
+            Emit::Split {
+                seat: Seat(1),
+                own: dealt(Some("Th")),
+                others: dealt(None),
+            },
+            Emit::All(offered(Side::Red)),
+            Emit::Split {
+                seat: Seat(0),
+                own: offered(Side::Red),
+                others: offered(Side::Black),
+            },
+        ];
+        let mut pushed = History::default();
+        pushed.push(&emits);
+        let mut kept = History::default();
+        for emit in &emits {
+            let (seat, event) = super::kept(emit);
+            kept.keep(seat, &qipai_protocol::encode(event).unwrap());
+        }
+        assert_eq!(kept.bytes(), pushed.bytes());
+        assert_eq!(kept.events().len(), 3);
     }
 
     /// Plays `game` for `steps` steps (`pick`'s action for the side to move, else the next

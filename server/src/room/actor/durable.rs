@@ -53,6 +53,11 @@ pub struct Journal {
 }
 
 impl Journal {
+    /// The events kept for the game's record.
+    pub(super) fn history(&mut self) -> &mut crate::room::record::History {
+        &mut self.history
+    }
+
     /// A journal for a new room made from `seed`.
     pub fn new(writer: Writer, seed: u64) -> Journal {
         Journal {

@@ -3,6 +3,8 @@
 
 use super::outgoing::Out;
 use super::*;
+use crate::room::encode_event;
+use crate::room::record::{self, History};
 
 impl<G: OnWire> Room<G> {
     /// The room is closing: everybody still in it is told so.
@@ -50,31 +52,15 @@ impl<G: OnWire> Room<G> {
     /// frame per connection (a batch, `encode_batch`): each event is encoded once for
     /// everybody who sees it the same way, a split one twice, and a connection's frame is
     /// those bytes behind an array's header. A connection that sees no private event gets
-    /// the frame shared by everybody else.
+    /// the frame shared by everybody else. The game's record keeps the same bytes.
     pub(super) fn publish(&mut self, emits: Vec<Emit<Event>>) {
-        self.remember(&emits);
         let server_time = self.clock.now().0;
         let mut said = Vec::with_capacity(emits.len());
         for emit in emits {
             self.event_seq += 1;
-            let frame = |event: Event| {
-                encode_frame(&ServerMsg::Event {
-                    room_id: self.id,
-                    event_seq: self.event_seq,
-                    server_time,
-                    event,
-                })
-            };
-            said.push(match emit {
-                Emit::All(e) => Said {
-                    own: None,
-                    others: frame(e),
-                },
-                Emit::Split { seat, own, others } => Said {
-                    own: frame(own).map(|bytes| (seat.index(), bytes)),
-                    others: frame(others),
-                },
-            });
+            let place = (self.id, self.event_seq, server_time);
+            let history = self.journal.as_mut().map(Journal::history);
+            said.push(Said::encoded(place, &emit, history));
         }
         let shared = batch(said.iter().filter_map(|s| s.others.as_ref()));
         for (index, occ) in self.seats.iter().enumerate() {
@@ -189,6 +175,33 @@ struct Said {
 }
 
 impl Said {
+    /// `emit` encoded at `place` (the room, the event's number, the server's time); the
+    /// event the game's record keeps ([`record::kept`]) goes into `history` as encoded.
+    fn encoded(
+        place: (RoomId, u64, u64),
+        emit: &Emit<Event>,
+        mut history: Option<&mut History>,
+    ) -> Said {
+        let (kept_seat, _) = record::kept(emit);
+        let mut frame = |event: &Event, kept: bool| {
+            encode_event(place, event, |bytes| {
+                if let Some(history) = history.as_deref_mut().filter(|_| kept) {
+                    history.keep(kept_seat, bytes);
+                }
+            })
+        };
+        match emit {
+            Emit::All(e) => Said {
+                own: None,
+                others: frame(e, true),
+            },
+            Emit::Split { seat, own, others } => Said {
+                own: frame(own, kept_seat.is_some()).map(|bytes| (seat.index(), bytes)),
+                others: frame(others, kept_seat.is_none()),
+            },
+        }
+    }
+
     /// The bytes seat `index` is to get.
     fn to(&self, index: usize) -> Option<&Bytes> {
         match &self.own {
