@@ -575,6 +575,86 @@ mod tests {
         }
     }
 
+    /// A measurement, not a check (docs/performance/2026-12-07-wire-bytes.md): a room's
+    /// encoding of a game's events for the wire and its record, each event encoded twice (a
+    /// frame, then again for the record: `History::push`) against once (`encode_event`, the
+    /// record keeping the frame's event bytes). Both sides clone each event twice, as the
+    /// first must (a frame and an emit own their event), so that only the encoding differs.
+    /// `cargo test --release -p qipai-server --lib publish_encoding_cost -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement: run by hand"]
+    fn publish_encoding_cost() {
+        use crate::room::{encode_event, encode_frame};
+        use qipai_protocol::ServerMsg;
+        use std::hint::black_box;
+        for (game, history, _) in three_games() {
+            let events: Vec<Event> = history.events().into_iter().map(|(_, e)| e).collect();
+            let time = |publish: &dyn Fn() -> History| {
+                let rounds = 200;
+                let started = std::time::Instant::now();
+                for _ in 0..rounds {
+                    black_box(publish());
+                }
+                started.elapsed().as_secs_f64() * 1e6 / f64::from(rounds)
+            };
+            let twice = time(&|| {
+                let mut kept = History::default();
+                for (n, event) in events.iter().enumerate() {
+                    black_box(encode_frame(&ServerMsg::Event {
+                        room_id: 1 << 40,
+                        event_seq: n as u64,
+                        server_time: 1_000_000,
+                        event: event.clone(),
+                    }));
+                    kept.push(&[Emit::All(event.clone())]);
+                }
+                kept
+            });
+            let once = time(&|| {
+                let mut kept = History::default();
+                for (n, event) in events.iter().enumerate() {
+                    black_box((event.clone(), event.clone()));
+                    let place = (1 << 40, n as u64, 1_000_000);
+                    black_box(encode_event(place, event, |b| kept.keep(None, b)));
+                }
+                kept
+            });
+            // The frames alone, with no store (no record kept): the message encoded whole
+            // against the event encoded and the frame written around it.
+            let frames_whole = time(&|| {
+                for (n, event) in events.iter().enumerate() {
+                    black_box(event.clone());
+                    black_box(encode_frame(&ServerMsg::Event {
+                        room_id: 1 << 40,
+                        event_seq: n as u64,
+                        server_time: 1_000_000,
+                        event: event.clone(),
+                    }));
+                }
+                History::default()
+            });
+            let frames_around = time(&|| {
+                for (n, event) in events.iter().enumerate() {
+                    black_box((event.clone(), event.clone()));
+                    let place = (1 << 40, n as u64, 1_000_000);
+                    black_box(encode_event(place, event, |_| {}));
+                }
+                History::default()
+            });
+            let n = events.len() as f64;
+            println!(
+                "{game}: {} events; with a record: encoded twice {twice:.0} µs, once {once:.0} \
+                 µs ({:.2} → {:.2} µs an event); frames alone: the message whole {:.2}, around \
+                 the event {:.2} µs an event",
+                events.len(),
+                twice / n,
+                once / n,
+                frames_whole / n,
+                frames_around / n
+            );
+        }
+    }
+
     /// Thousands of events across many chunks come back whole and in order, and no chunk
     /// holds much more than it keeps.
     #[test]
