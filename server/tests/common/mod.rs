@@ -458,6 +458,34 @@ impl Client {
         .await
     }
 
+    /// The answer to request `seq` (its `ok` or its `error`), or `None` when the connection
+    /// closes first: the request then went unanswered, so it was not acknowledged. Panics
+    /// when neither comes within [`PATIENCE`].
+    pub async fn answer_or_closed(&mut self, seq: u64) -> Option<ServerMsg> {
+        let answers = |m: &ServerMsg| {
+            matches!(m, ServerMsg::Ok { seq: s } if *s == seq)
+                || matches!(m, ServerMsg::Error { seq: Some(s), .. } if *s == seq)
+        };
+        loop {
+            if let Some(i) = self.inbox.iter().position(answers) {
+                return self.inbox.remove(i);
+            }
+            self.inbox.clear();
+            let frame = tokio::time::timeout(PATIENCE, self.ws.next())
+                .await
+                .expect("an answer or the connection's close in time");
+            match frame {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(Message::Binary(bytes))) => {
+                    let msgs = decode_batch::<ServerMsg>(&bytes, ServerMsg::TYPES).expect("decode");
+                    self.logged(&msgs);
+                    self.inbox.extend(msgs);
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
     pub async fn error_for(&mut self, seq: Option<u64>) -> (ErrorCode, String) {
         match self
             .until(|m| matches!(m, ServerMsg::Error { seq: s, .. } if *s == seq))
