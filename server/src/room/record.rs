@@ -353,19 +353,25 @@ mod tests {
     use super::*;
     use qipai_protocol::xiangqi::Side;
 
+    /// A Tuolaji card dealt to `seat`: the card for that seat, `None` for the others.
+    fn dealt(seat: u8, card: Option<&str>) -> Event {
+        Event::Tuolaji(qipai_protocol::tuolaji::TuolajiEvent::Dealt {
+            seat,
+            card: card.map(|c| c.parse().expect("a card")),
+        })
+    }
+
+    /// A xiangqi draw offer by `by`.
+    fn offered(by: Side) -> Event {
+        Event::Xiangqi(XiangqiEvent::DrawOffered { by })
+    }
+
     /// The record keeps a card game's own side of a split event with its seat, the public
     /// side of a duel's, and every event in order, through the encoding.
     #[test]
     fn history_reads_back_what_the_record_keeps() {
         use qipai_games::Seat;
-        use qipai_protocol::tuolaji::TuolajiEvent;
-        let dealt = |card: Option<&str>| {
-            Event::Tuolaji(TuolajiEvent::Dealt {
-                seat: 2,
-                card: card.map(|c| c.parse().expect("a card")),
-            })
-        };
-        let offered = |by: Side| Event::Xiangqi(XiangqiEvent::DrawOffered { by });
+        let dealt = |card| dealt(2, card);
         let mut history = History::default();
         history.push(&[
             Emit::Split {
@@ -396,14 +402,7 @@ mod tests {
     #[test]
     fn kept_wire_bytes_are_the_pushed_events() {
         use qipai_games::Seat;
-        use qipai_protocol::tuolaji::TuolajiEvent;
-        let dealt = |card: Option<&str>| {
-            Event::Tuolaji(TuolajiEvent::Dealt {
-                seat: 1,
-                card: card.map(|c| c.parse().expect("a card")),
-            })
-        };
-        let offered = |by: Side| Event::Xiangqi(XiangqiEvent::DrawOffered { by });
+        let dealt = |card| dealt(1, card);
         let emits = [
             Emit::Split {
                 seat: Seat(1),
