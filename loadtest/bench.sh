@@ -6,7 +6,8 @@
 #
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh [points...]    # points: b a c d (default: all)
 #   CEILING=/path/to/ws-ceiling loadtest/bench.sh r              # per-action ratios against the raw stack, ~1 min
-#   . .ci/postgres.sh; loadtest/bench.sh s                        # the store's cost: off, SQLite, PostgreSQL, ~3 min
+#   . .ci/postgres.sh; loadtest/bench.sh s                        # the store's cost: off, SQLite, PostgreSQL, 3 rounds, ~9 min
+#   ROUNDS=1 loadtest/bench.sh s                                  # one round (s defaults to 3, h to 1)
 #   SHORT=1 LT=target/debug/qipai-loadtest loadtest/bench.sh s    # the same, a few tables for a few seconds (CI)
 #   . .ci/postgres.sh; loadtest/bench.sh h                        # the store at human pace, 4,750 Tuolaji tables, ~15 min
 #   TABLES=1000 loadtest/bench.sh h                               # the same with fewer tables (comparing builds), ~5 min
@@ -61,17 +62,22 @@ drop_pg() {
 
 # One run with the store off, one on a new SQLite file and, when QIPAI_TEST_POSTGRES_URL is
 # set, one on a new PostgreSQL database, back to back: labels PREFIX-off, -sqlite, -postgres.
+# ROUNDS times over, alternating (off, SQLite, PostgreSQL, off, …), so that the machine's
+# drift between runs (10–20 % here) falls on every store alike; store_ratio.py reports each
+# store's median round and the spread.
 each_store() { # label prefix, then qipai-loadtest arguments
-  local prefix=$1 db pg; shift
-  QIPAI_STORE__URL= run "$prefix-off" "$@"
-  db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
-  QIPAI_STORE__URL=$db run "$prefix-sqlite" "$@"
-  rm -f "$db" "$db-wal" "$db-shm"
-  if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
-    pg=$(fresh_pg)
-    QIPAI_STORE__URL=$pg run "$prefix-postgres" "$@"
-    drop_pg "$pg"
-  fi
+  local prefix=$1 db pg round; shift
+  for ((round = 1; round <= rounds; round++)); do
+    QIPAI_STORE__URL= run "$prefix-off" "$@"
+    db=$(mktemp -u /tmp/qipai-bench-XXXXXX.db)
+    QIPAI_STORE__URL=$db run "$prefix-sqlite" "$@"
+    rm -f "$db" "$db-wal" "$db-shm"
+    if [ -n "${QIPAI_TEST_POSTGRES_URL:-}" ]; then
+      pg=$(fresh_pg)
+      QIPAI_STORE__URL=$pg run "$prefix-postgres" "$@"
+      drop_pg "$pg"
+    fi
+  done
 }
 
 CLOSED=(--server-config loadtest/closed-loop.toml --think 0 --warmup 3 --duration 10)
@@ -91,6 +97,7 @@ for p in $POINTS; do case $p in
     if [ -n "${SHORT:-}" ]; then
       tables=(4) closed=(--server-config loadtest/closed-loop.toml --think 0 --warmup 1 --duration 2)
     fi
+    rounds=${ROUNDS:-3}
     echo "{\"label\":\"s-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
     for g in xiangqi tuolaji; do for t in "${tables[@]}"; do
       each_store "s-$g-$t" --game "$g" --tables "$t" "${closed[@]}"
@@ -106,6 +113,7 @@ for p in $POINTS; do case $p in
     if [ -n "${SHORT:-}" ]; then
       g=xiangqi tables=8 human=(--think 100-300 --ramp 50 --warmup 1 --duration 2)
     fi
+    rounds=${ROUNDS:-1}
     echo "{\"label\":\"h-load\",\"uptime\":\"$(uptime)\"}" >>"$OUT"
     each_store "h-$g-$tables" --game "$g" --tables "$tables" "${human[@]}"
     echo "{\"label\":\"h-load-after\",\"uptime\":\"$(uptime)\"}" >>"$OUT"

@@ -7,6 +7,8 @@ throughput and its extra CPU per action, the frames the clients received per act
 server's commit time (p50/p99 read off `qipai_store_commit_seconds`' buckets, so "at most").
 `h`, human pace: p99 from an action to every seat with the store off and on, their ratio,
 memory per table and the commit time beside it.
+With several rounds (`ROUNDS`), each store's figures are those of its median round (by
+actions/s in closed loop, by p99 at human pace), and a column gives the rounds' spread.
 Exits 1 when a run is missing its figures or reported errors (a run that failed to start)."""
 import json
 import sys
@@ -27,9 +29,9 @@ def main(path):
         if not isinstance(r, dict) or not r.get("actions_per_sec") or r.get("protocol_errors") or r.get("errors"):
             failed.append(row["label"])
             continue
-        runs[(point, game, int(tables), store)] = r
-    closed = {k[1:]: r for k, r in runs.items() if k[0] == "s"}
-    human = {k[1:]: r for k, r in runs.items() if k[0] == "h"}
+        runs.setdefault((point, game, int(tables), store), []).append(r)
+    closed = {k[1:]: median(rs, lambda r: r["actions_per_sec"]) for k, rs in runs.items() if k[0] == "s"}
+    human = {k[1:]: median(rs, lambda r: r["all_seats_us"]["p99"]) for k, rs in runs.items() if k[0] == "h"}
     if closed:
         closed_loop(closed)
     if human:
@@ -38,6 +40,23 @@ def main(path):
         print(f"runs without figures: {', '.join(failed)}", file=sys.stderr)
         return 1
     return 0
+
+
+def median(rounds, key):
+    """The round whose `key` is the median (the lower middle of an even count), with the
+    rounds' range of `key` and their count beside it, for the spread column."""
+    ordered = sorted(rounds, key=key)
+    chosen = dict(ordered[(len(ordered) - 1) // 2])
+    chosen["_rounds"] = (len(ordered), key(ordered[0]), key(ordered[-1]))
+    return chosen
+
+
+def spread(r, scale=1.0, fmt="{:,.0f}"):
+    """The rounds' range, "n: lo–hi", or a dash for a single round."""
+    n, lo, hi = r["_rounds"]
+    if n == 1:
+        return "—"
+    return f"{n}: {fmt.format(lo * scale)}–{fmt.format(hi * scale)}"
 
 
 def commit_ms(r):
@@ -50,8 +69,8 @@ def commit_ms(r):
 
 
 def closed_loop(runs):
-    print("| game, tables | store | actions/s | share of off | server µs/action | extra µs/action | frames/action | commit p50 ms | commit p99 ms |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| game, tables | store | actions/s | rounds: range | share of off | server µs/action | extra µs/action | frames/action | commit p50 ms | commit p99 ms |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game, tables in sorted({(g, t) for g, t, _ in runs}):
         off = runs.get((game, tables, "off"))
         for store in ("off", "sqlite", "postgres"):
@@ -68,13 +87,13 @@ def closed_loop(runs):
                 extra = f"{per_action - off_cores / off['actions_per_sec'] * 1e6:+.0f}"
             frames = r.get("frames_in_per_sec", r.get("msgs_in_per_sec", 0.0)) / aps
             c50, c99 = commit_ms(r)
-            print(f"| {game}, {tables} | {store} | {aps:,.0f} | {share} | {per_action:.0f} | {extra} | {frames:.1f} | {c50} | {c99} |")
+            print(f"| {game}, {tables} | {store} | {aps:,.0f} | {spread(r)} | {share} | {per_action:.0f} | {extra} | {frames:.1f} | {c50} | {c99} |")
 
 
 def human_pace(runs):
     print()
-    print("| game, tables | store | actions/s | p99 action → all seats ms | × store off | KiB/table | commit p50 ms | commit p99 ms |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| game, tables | store | actions/s | p99 action → all seats ms | rounds: range | × store off | KiB/table | commit p50 ms | commit p99 ms |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for game, tables in sorted({(g, t) for g, t, _ in runs}):
         off = runs.get((game, tables, "off"))
         for store in ("off", "sqlite", "postgres"):
@@ -87,7 +106,7 @@ def human_pace(runs):
                 times = f"{p99 / (off['all_seats_us']['p99'] / 1000):.2f}"
             kib = (r.get("server") or {}).get("rss_per_table_kib", 0.0)
             c50, c99 = commit_ms(r)
-            print(f"| {game}, {tables} | {store} | {r['actions_per_sec']:,.0f} | {p99:.2f} | {times} | {kib:.1f} | {c50} | {c99} |")
+            print(f"| {game}, {tables} | {store} | {r['actions_per_sec']:,.0f} | {p99:.2f} | {spread(r, 1e-3, '{:.2f}')} | {times} | {kib:.1f} | {c50} | {c99} |")
 
 
 if __name__ == "__main__":
