@@ -45,9 +45,8 @@ use qipai_games::{Millis, Seat};
 use qipai_protocol::{ErrorCode, RoomInfo, RoomStatus, ServerMsg, TableTitle, View, WireError};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::Message;
 
-use crate::room::{Command, Outbox, ReservedSeat, RoomHandle, Who};
+use crate::room::{Command, Outbox, Outgoing, ReservedSeat, RoomHandle, Who};
 
 use super::Competitions;
 use super::Held;
@@ -790,7 +789,7 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
     if handle
         .tx
         .send(Command::Spectate {
-            who,
+            who: Box::new(who),
             seq: None,
             reply,
         })
@@ -884,7 +883,7 @@ async fn watch<H: Host>(shared: Arc<H>, t: Table, handle: RoomHandle) {
                 }
             }
             frame = rx.recv() => {
-                let Some(Message::Binary(bytes)) = frame else {
+                let Some(Outgoing::Frame(bytes)) = frame else {
                     if frame.is_none() { return; }
                     continue;
                 };

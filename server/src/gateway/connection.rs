@@ -15,7 +15,7 @@ use qipai_protocol::{decode, ClientMsg, ErrorCode, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
 use crate::app::App;
@@ -23,7 +23,7 @@ use crate::base::budget::ConnTicket;
 use crate::base::metrics::Metrics;
 use crate::base::ratelimit::TokenBucket;
 use crate::gateway::player::{Player, Verdict};
-use crate::room::Outbox;
+use crate::room::{Control, Outbox, Outgoing};
 
 /// Ids for connections, so a room can tell an old connection's news from a new one's.
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -222,7 +222,7 @@ async fn run<W>(
             _ = ping.tick(), if player.has_said_hello() => {
                 let now = shared.clock.now().0;
                 // A full queue means the reader will be told to close soon anyway.
-                let _ = tx.try_send(Message::Ping(Bytes::from(now.to_be_bytes().to_vec())));
+                let _ = tx.try_send(Outgoing::Control(Control::Ping(now)));
             }
         }
     };
@@ -242,9 +242,10 @@ async fn run<W>(
     if let Some(msg) = farewell {
         outbox.send(&msg);
     }
-    let _ = tx.try_send(Message::Close(None));
+    let _ = tx.try_send(Outgoing::CLOSE);
     drop((tx, outbox));
-    player.disconnected().await;
+    // Boxed like the handling of a message (Reader::check): it is awaited once, at the end.
+    Box::pin(player.disconnected()).await;
     // The closing handshake: read (and ignore) what the client still sends until its own
     // close, so that closing the socket does not reset it and lose our last words.
     let _ = tokio::time::timeout(Duration::from_millis(1000), async {
@@ -323,7 +324,7 @@ impl Reader {
         }
         if player.expects_node_hello() {
             return match crate::topology::forward::NodeHello::decode(&bytes) {
-                Some(hello) => player.node_hello(hello).await,
+                Some(hello) => Box::pin(player.node_hello(hello)).await,
                 None => Verdict::Close(Some(Box::new(ServerMsg::error(
                     None,
                     ErrorCode::BadNodeSecret,
@@ -332,7 +333,11 @@ impl Reader {
             };
         }
         match decode::<ClientMsg>(&bytes, ClientMsg::TYPES) {
-            Ok(msg) => match player.handle(msg).await {
+            // Boxed, one allocation a message: in place, the handling's future (the message
+            // itself, the session, the room's request) would widen every connection's task
+            // by over a kilobyte for its whole life, though a connection is handling a
+            // message only for the instants between a frame and its room's queue.
+            Ok(msg) => match Box::pin(player.handle(msg)).await {
                 Ok(verdict) => verdict,
                 Err(e) => {
                     let (seq, code, message) = e;
@@ -395,32 +400,32 @@ impl Reader {
 /// frame, or when the socket fails.
 async fn write_loop<S>(
     mut sink: S,
-    mut rx: mpsc::Receiver<Message>,
+    mut rx: mpsc::Receiver<Outgoing>,
     metrics: Arc<Metrics>,
     queued: Arc<AtomicUsize>,
 ) where
     S: SinkExt<Message> + Unpin,
 {
-    let count = |m: &Message| {
+    let count = |m: Outgoing| {
+        if let Outgoing::Frame(b) = &m {
+            crate::room::sent(&queued, b.len());
+        }
+        let m = m.into_message();
         metrics.frames_out.fetch_add(1, Ordering::Relaxed);
         metrics
             .bytes_out
             .fetch_add(m.len() as u64, Ordering::Relaxed);
-        if let Message::Binary(b) = m {
-            crate::room::sent(&queued, b.len());
-        }
+        m
     };
     while let Some(first) = rx.recv().await {
-        let mut closing = matches!(first, Message::Close(_));
-        count(&first);
-        if sink.feed(first).await.is_err() {
+        let mut closing = matches!(first, Outgoing::Control(Control::Close));
+        if sink.feed(count(first)).await.is_err() {
             return;
         }
         while !closing {
             let Ok(next) = rx.try_recv() else { break };
-            closing = matches!(next, Message::Close(_));
-            count(&next);
-            if sink.feed(next).await.is_err() {
+            closing = matches!(next, Outgoing::Control(Control::Close));
+            if sink.feed(count(next)).await.is_err() {
                 return;
             }
         }

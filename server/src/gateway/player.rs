@@ -525,7 +525,7 @@ impl Player {
                 Box::pin(ask(
                     &room,
                     Command::Spectate {
-                        who,
+                        who: Box::new(who),
                         seq: Some(seq),
                         reply,
                     },
@@ -697,7 +697,7 @@ impl Player {
         let (reply, answer) = oneshot::channel();
         let who = self.who(session);
         let join = Command::Join {
-            who,
+            who: Box::new(who),
             seat,
             seat_code: entry_code,
             seq: Some(seq),

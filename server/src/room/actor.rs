@@ -466,7 +466,7 @@ impl<G: OnWire> Room<G> {
                 seq,
                 reply,
             } => {
-                let answer = self.on_join(who, seat, seat_code.as_deref(), seq);
+                let answer = self.on_join(*who, seat, seat_code.as_deref(), seq);
                 self.reply(reply, answer);
             }
             Command::Spectate { who, seq, reply } => {

@@ -105,7 +105,7 @@ pub async fn pipe<S>(
     forward: Forward,
     client: &mut S,
     outbox: &Outbox,
-    pings: &tokio::sync::mpsc::Sender<Message>,
+    pings: &tokio::sync::mpsc::Sender<crate::room::Outgoing>,
     topology: &dyn super::Topology,
     mut shutdown: Shutdown,
 ) where
@@ -179,7 +179,11 @@ pub async fn pipe<S>(
                 // The owner's ping goes on to the client (the link answers it too, by
                 // itself: the owner ignores that pong for the round trip).
                 Some(Ok(Message::Ping(payload))) => {
-                    let _ = pings.try_send(Message::Ping(payload));
+                    if let Ok(time) = <[u8; 8]>::try_from(&payload[..]) {
+                        let _ = pings.try_send(crate::room::Outgoing::Control(crate::room::Control::Ping(
+                            u64::from_be_bytes(time),
+                        )));
+                    }
                 }
                 Some(Ok(Message::Pong(_) | Message::Text(_) | Message::Frame(_))) => {}
                 _ => break,
