@@ -242,7 +242,7 @@ async fn run<W>(
     if let Some(msg) = farewell {
         outbox.send(&msg);
     }
-    let _ = tx.try_send(Outgoing::CLOSE);
+    let _ = tx.try_send(Outgoing::Control(Control::Close));
     drop((tx, outbox));
     // Boxed like the handling of a message (Reader::check): it is awaited once, at the end.
     Box::pin(player.disconnected()).await;

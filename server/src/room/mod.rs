@@ -41,6 +41,7 @@ use crate::base::metrics::Metrics;
 pub enum Outgoing {
     /// An encoded server message, as one binary frame.
     Frame(Bytes),
+    /// A control frame.
     Control(Control),
 }
 
@@ -54,9 +55,6 @@ pub enum Control {
 }
 
 impl Outgoing {
-    /// The close frame.
-    pub const CLOSE: Outgoing = Outgoing::Control(Control::Close);
-
     /// The frame tungstenite writes.
     pub fn into_message(self) -> Message {
         match self {
@@ -281,7 +279,7 @@ pub fn normalize_code(code: &str) -> String {
 ///
 /// A room's inbox holds its commands in blocks of 32, each as large as the largest variant,
 /// and keeps one or two blocks for its life: the rare, large `Who` is boxed so that a
-/// command is the size of `Act` (96 bytes, not 160), 2 KiB less a block.
+/// command is the size of `Act` (80 bytes, not 160), 2.5 KiB less a block.
 #[derive(Debug)]
 pub enum Command {
     /// Sit down at `seat` or any free seat; the reply is the seat taken. At a competition's
