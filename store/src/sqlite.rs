@@ -1,11 +1,12 @@
 //! The embedded backend: one SQLite file in WAL mode (readers never wait for the writer),
 //! by default `synchronous = FULL` so a commit is on disk before it is acknowledged
-//! ([`SqliteSync`] says what the other choice keeps). rusqlite is blocking, so every call
-//! runs on tokio's blocking pool.
+//! ([`SqliteSync`] says what the other choice keeps). rusqlite is blocking, so the connection lives
+//! on a thread of its own and every call is a job sent to it.
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::mpsc;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -43,9 +44,16 @@ impl SqliteSync {
     }
 }
 
+/// A call on the connection, run by its thread.
+type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+
 /// A SQLite file.
 pub struct SqliteStore {
-    conn: Arc<Mutex<Connection>>,
+    /// The jobs for the thread that owns the connection. One thread, woken by its queue,
+    /// rather than tokio's blocking pool: a commit handed to the pool was a task made, a pool
+    /// thread woken and a join handle woken back, once per commit, and the group-commit
+    /// writer commits a few thousand times a second.
+    jobs: mpsc::Sender<Job>,
     path: PathBuf,
 }
 
@@ -59,18 +67,24 @@ impl SqliteStore {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Task(e.to_string()))?;
         }
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let (opened, open) = tokio::sync::oneshot::channel();
         let owned = path.to_owned();
-        let conn = blocking(move || {
-            let conn = Connection::open(&owned)?;
-            conn.pragma_update(None, "journal_mode", "WAL")?;
-            conn.pragma_update(None, "synchronous", sync.pragma())?;
-            conn.pragma_update(None, "foreign_keys", "ON")?;
-            conn.busy_timeout(std::time::Duration::from_secs(5))?;
-            Ok(conn)
-        })
-        .await?;
+        std::thread::Builder::new()
+            .name("qipai-sqlite".into())
+            .spawn(move || match connect(&owned, sync) {
+                Ok(conn) => {
+                    let _ = opened.send(Ok(()));
+                    serve(conn, &queue);
+                }
+                Err(error) => {
+                    let _ = opened.send(Err(error));
+                }
+            })
+            .map_err(|e| StoreError::Task(e.to_string()))?;
+        open.await.map_err(|_| gone())??;
         Ok(SqliteStore {
-            conn: Arc::new(Mutex::new(conn)),
+            jobs,
             path: path.to_owned(),
         })
     }
@@ -80,28 +94,45 @@ impl SqliteStore {
         &self.path
     }
 
-    /// Runs `f` on the connection on the blocking pool.
+    /// Runs `f` on the connection's thread.
     pub(crate) fn call<T, F>(&self, f: F) -> BoxFuture<'_, StoreResult<T>>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> StoreResult<T> + Send + 'static,
     {
-        let conn = Arc::clone(&self.conn);
-        Box::pin(blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
-            f(&mut conn)
-        }))
+        let (done, result) = tokio::sync::oneshot::channel();
+        let sent = self.jobs.send(Box::new(move |conn: &mut Connection| {
+            // A panic in `f` is the call's error, not the end of the thread.
+            let out = std::panic::catch_unwind(AssertUnwindSafe(|| f(conn)))
+                .unwrap_or_else(|_| Err(StoreError::Task("a SQLite call panicked".into())));
+            let _ = done.send(out);
+        }));
+        Box::pin(async move {
+            sent.map_err(|_| gone())?;
+            result.await.map_err(|_| gone())?
+        })
     }
 }
 
-async fn blocking<T, F>(f: F) -> StoreResult<T>
-where
-    T: Send + 'static,
-    F: FnOnce() -> StoreResult<T> + Send + 'static,
-{
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| StoreError::Task(e.to_string()))?
+/// Opens the file in WAL mode, its commits flushed as `sync` says.
+fn connect(path: &Path, sync: SqliteSync) -> StoreResult<Connection> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", sync.pragma())?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(conn)
+}
+
+/// The connection's thread: runs the jobs in the order they came, until the store is dropped.
+fn serve(mut conn: Connection, queue: &mpsc::Receiver<Job>) {
+    for job in queue {
+        job(&mut conn);
+    }
+}
+
+fn gone() -> StoreError {
+    StoreError::Task("the SQLite thread is gone".into())
 }
 
 fn i(n: u64) -> i64 {
