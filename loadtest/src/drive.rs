@@ -125,6 +125,7 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
         server_pid.and_then(|p| procfs::sample(Some(p))),
         procfs::sample(None),
     );
+    let (threads_from, machine_from) = (server_pid.map(procfs::threads), procfs::machine());
     let window_start = Instant::now();
     let until = tokio::time::Instant::now() + Duration::from_secs_f64(opts.duration);
     while tokio::time::Instant::now() < until {
@@ -138,6 +139,7 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
         server_pid.and_then(|p| procfs::sample(Some(p))),
         procfs::sample(None),
     );
+    let (threads_to, machine_to) = (server_pid.map(procfs::threads), procfs::machine());
     let window = window_start.elapsed().as_secs_f64();
     let server_histograms = match (metrics_from, server_metrics::scrape(&run.urls[0]).await) {
         (Some(from), Some(to)) => server_metrics::window(&from, &to),
@@ -147,8 +149,12 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
     seats.shutdown().await;
 
     let per_sec = |f: fn(&Counters) -> u64| (f(&to) - f(&from)) as f64 / window;
-    let server = server_pid.map(|pid| {
-        usage(
+    let server = server_pid.map(|pid| ServerUsage {
+        threads_cpu_secs: threads_from
+            .zip(threads_to)
+            .map(|(a, b)| procfs::threads_used(&a, &b))
+            .unwrap_or_default(),
+        ..usage(
             pid,
             opts.tables,
             server_start.as_ref(),
@@ -181,6 +187,10 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
         loadtest_cores: self_from
             .zip(self_to)
             .map_or(0.0, |(a, b)| procfs::cores(&a, &b)),
+        machine_idle: machine_from
+            .zip(machine_to)
+            .map_or(0.0, |(a, b)| procfs::idle_share(&a, &b)),
+        machine_cores: machine_to.map_or(0, |m| m.cores),
     })
 }
 
@@ -202,6 +212,7 @@ fn usage(
         cpu_cores: from.zip(to).map_or(0.0, |(a, b)| procfs::cores(a, b)),
         rss_per_table_kib: rss_window_kib.saturating_sub(rss_start_kib) as f64
             / tables.max(1) as f64,
+        threads_cpu_secs: BTreeMap::new(),
     }
 }
 

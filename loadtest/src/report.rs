@@ -22,6 +22,9 @@ pub struct ServerUsage {
     pub cpu_cores: f64,
     /// (RSS at the window's start − RSS before connecting) / tables, in KiB.
     pub rss_per_table_kib: f64,
+    /// CPU seconds in the window by thread name: `qipai-sqlite` is the SQLite store's own
+    /// work (its inserts, commits and flushes), `tokio-rt-worker` everything else.
+    pub threads_cpu_secs: BTreeMap<String, f64>,
 }
 
 /// Everything a play run measured.
@@ -64,6 +67,11 @@ pub struct Report {
     pub server_histograms: BTreeMap<String, WindowHistogram>,
     /// CPU cores the load test itself used in the window (it shares the machine).
     pub loadtest_cores: f64,
+    /// The share of the whole machine's CPU time (every core) that was idle or waiting for
+    /// the disk in the window: a store that makes the server wait shows here, not in its CPU.
+    pub machine_idle: f64,
+    /// The machine's cores, for the machine's time per action.
+    pub machine_cores: usize,
 }
 
 /// Server memory per idle connection (`--idle`).
@@ -156,7 +164,17 @@ impl fmt::Display for Report {
                 s.cpu_cores,
                 self.loadtest_cores
             )?;
+            let threads: Vec<String> = (s.threads_cpu_secs.iter())
+                .map(|(name, secs)| format!("{name} {secs:.1} s"))
+                .collect();
+            writeln!(f, "server threads: {}", threads.join(", "))?;
         }
+        writeln!(
+            f,
+            "machine ({} cores): {:.0} % idle in the window",
+            self.machine_cores,
+            self.machine_idle * 100.0
+        )?;
         for (name, h) in &self.server_histograms {
             writeln!(
                 f,
