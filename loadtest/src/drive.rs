@@ -149,17 +149,17 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
     seats.shutdown().await;
 
     let per_sec = |f: fn(&Counters) -> u64| (f(&to) - f(&from)) as f64 / window;
-    let server = server_pid.map(|pid| ServerUsage {
-        threads_cpu_secs: threads_from
-            .zip(threads_to)
-            .map(|(a, b)| procfs::threads_used(&a, &b))
-            .unwrap_or_default(),
-        ..usage(
+    let threads = threads_from
+        .zip(threads_to)
+        .map(|(a, b)| procfs::threads_used(&a, &b))
+        .unwrap_or_default();
+    let server = server_pid.map(|pid| {
+        usage(
             pid,
             opts.tables,
             server_start.as_ref(),
-            server_from.as_ref(),
-            server_to.as_ref(),
+            (server_from.as_ref(), server_to.as_ref()),
+            threads,
         )
     });
     Ok(Report {
@@ -194,12 +194,14 @@ pub async fn run(opts: &Options, server_pid: Option<u32>) -> Result<Report, Load
     })
 }
 
+/// The server's figures over the window `from` → `to` (memory since `start`), with its
+/// threads' CPU seconds in the window.
 fn usage(
     pid: u32,
     tables: usize,
     start: Option<&ProcSample>,
-    from: Option<&ProcSample>,
-    to: Option<&ProcSample>,
+    (from, to): (Option<&ProcSample>, Option<&ProcSample>),
+    threads_cpu_secs: BTreeMap<String, f64>,
 ) -> ServerUsage {
     let kib = |s: Option<&ProcSample>| s.map_or(0, |s| s.rss_bytes / 1024);
     let (rss_start_kib, rss_window_kib) = (kib(start), kib(from));
@@ -212,7 +214,7 @@ fn usage(
         cpu_cores: from.zip(to).map_or(0.0, |(a, b)| procfs::cores(a, b)),
         rss_per_table_kib: rss_window_kib.saturating_sub(rss_start_kib) as f64
             / tables.max(1) as f64,
-        threads_cpu_secs: BTreeMap::new(),
+        threads_cpu_secs,
     }
 }
 
