@@ -2,6 +2,7 @@
 //! machine's busy and idle time, read from `/proc` (Linux).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::Instant;
 
 /// Clock ticks per second of `/proc/<pid>/stat` times (`getconf CLK_TCK`, 100 on Linux).
@@ -30,13 +31,13 @@ pub fn sample(pid: Option<u32>) -> Option<ProcSample> {
         .ok()?;
     Some(ProcSample {
         rss_bytes: rss_kb * 1024,
-        cpu_secs: cpu_secs(&format!("{dir}/stat"))?,
+        cpu_secs: cpu_secs(Path::new(&format!("{dir}/stat")))?,
         at: Instant::now(),
     })
 }
 
 /// User plus system CPU seconds from a `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat`.
-fn cpu_secs(path: &str) -> Option<f64> {
+fn cpu_secs(path: &Path) -> Option<f64> {
     let stat = std::fs::read_to_string(path).ok()?;
     // The command name may hold spaces: the fields that follow it start after its ')'.
     let after = stat.rsplit_once(')')?.1;
@@ -58,7 +59,7 @@ pub fn threads(pid: u32) -> BTreeMap<String, f64> {
         let dir = task.path();
         let (Ok(name), Some(secs)) = (
             std::fs::read_to_string(dir.join("comm")),
-            cpu_secs(&dir.join("stat").to_string_lossy()),
+            cpu_secs(&dir.join("stat")),
         ) else {
             continue;
         };
@@ -159,7 +160,7 @@ mod tests {
             .name("procfs-spin".into())
             .spawn(move || {
                 let mut n = 0u64;
-                while cpu_secs("/proc/thread-self/stat").unwrap() < 0.2 {
+                while cpu_secs(Path::new("/proc/thread-self/stat")).unwrap() < 0.2 {
                     n = std::hint::black_box(n.wrapping_add(1));
                 }
                 threads(pid)

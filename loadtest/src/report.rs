@@ -164,7 +164,9 @@ impl fmt::Display for Report {
                 s.cpu_cores,
                 self.loadtest_cores
             )?;
-            let threads: Vec<String> = (s.threads_cpu_secs.iter())
+            let threads: Vec<String> = s
+                .threads_cpu_secs
+                .iter()
                 .map(|(name, secs)| format!("{name} {secs:.1} s"))
                 .collect();
             writeln!(f, "server threads: {}", threads.join(", "))?;

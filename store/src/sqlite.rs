@@ -1,7 +1,7 @@
 //! The embedded backend: one SQLite file in WAL mode (readers never wait for the writer),
 //! by default `synchronous = FULL` so a commit is on disk before it is acknowledged
-//! ([`SqliteSync`] says what the other choice keeps). rusqlite is blocking, so the connection lives
-//! on a thread of its own and every call is a job sent to it.
+//! ([`SqliteSync`] says what the other choice keeps). rusqlite is blocking, so the
+//! connection lives on a thread of its own and every call is a job sent to it.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
